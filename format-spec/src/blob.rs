@@ -1,0 +1,340 @@
+//! The graph blob: an rkyv archive behind a fixed header, read straight off the mmap.
+//!
+//! Byte layout of `graph.blob` (all integers little-endian):
+//!
+//! | offset | size | field |
+//! | --- | --- | --- |
+//! | 0 | 8 | magic `KVGRAPH\0` |
+//! | 8 | 4 | format version ([`crate::FORMAT_VERSION`]) |
+//! | 12 | 4 | blob kind (1 = graph) |
+//! | 16 | 8 | archive length in bytes |
+//! | 24 | 16 | xxh3-128 of the archive bytes (big-endian digest) |
+//! | 40 | 24 | zero |
+//! | 64 | length | rkyv archive of [`GraphBlob`], root at its end |
+//!
+//! The archive starts at offset 64, so a page-aligned mmap keeps it 16-byte aligned. rkyv locates
+//! its root from the end of the slice, so the reader hands it exactly `length` bytes: trailing
+//! garbage can never be mistaken for the root.
+
+use rkyv::{Archive, Deserialize, Serialize};
+
+use crate::error::FormatError;
+
+pub const BLOB_MAGIC: &[u8; 8] = b"KVGRAPH\0";
+pub const BLOB_HEADER_LEN: usize = 64;
+pub const BLOB_KIND_GRAPH: u32 = 1;
+
+/// Sentinel for "no value" in `u32` reference columns.
+pub const NONE: u32 = u32::MAX;
+
+/// All strings of the blob, interned once, sorted, addressed by `u32` id.
+#[derive(Archive, Serialize, Deserialize, Debug, Default, Clone, PartialEq)]
+pub struct StringTable {
+    pub bytes: Vec<u8>,
+    /// `ends[i]` is the exclusive end of string `i`; string `i` starts at `ends[i-1]` (or 0).
+    pub ends: Vec<u32>,
+}
+
+impl ArchivedStringTable {
+    /// The string with id `id`. Ids come from the same blob, so they are in range; an id out of
+    /// range (only possible in a corrupted blob that passed validation) yields "".
+    pub fn get(&self, id: u32) -> &str {
+        let i = id as usize;
+        if i >= self.ends.len() {
+            return "";
+        }
+        let end = self.ends[i].to_native() as usize;
+        let start = if i == 0 { 0 } else { self.ends[i - 1].to_native() as usize };
+        let bytes = self.bytes.get(start..end).unwrap_or_default();
+        std::str::from_utf8(bytes).unwrap_or("")
+    }
+
+    /// Optional string: [`NONE`] is `None`.
+    pub fn opt(&self, id: u32) -> Option<&str> {
+        (id != NONE).then(|| self.get(id))
+    }
+}
+
+#[derive(Archive, Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct RepositoryRec {
+    pub name: u32,
+    pub root: u32,
+    /// [`NONE`] when the repository is not a git checkout.
+    pub commit: u32,
+    /// [`NONE`] on a detached HEAD or without git.
+    pub branch: u32,
+    /// 0 = clean, 1 = dirty, 2 = unknown.
+    pub dirty: u8,
+    /// Language codes, sorted.
+    pub languages: Vec<u8>,
+    pub derived: bool,
+}
+
+#[derive(Archive, Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct PackageRec {
+    pub key: u32,
+    pub repository: u32,
+    pub language: u8,
+    /// Import path (Go), package name, crate name, …
+    pub name: u32,
+    /// Repository-relative directory.
+    pub path: u32,
+    /// The module that contains the package (Go module path), or [`NONE`].
+    pub module: u32,
+}
+
+#[derive(Archive, Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct FileRec {
+    pub repository: u32,
+    /// Package index, or [`NONE`].
+    pub package: u32,
+    /// Repository-relative path with `/` separators.
+    pub path: u32,
+    pub language: u8,
+    /// [`FileStatus`](crate::FileStatus) code.
+    pub status: u8,
+    pub size: u64,
+    pub lines: u32,
+    /// SHA-256 of the file bytes as indexed.
+    pub sha256: [u8; 32],
+}
+
+#[derive(Archive, Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct SymbolRec {
+    pub key: u32,
+    pub name: u32,
+    pub qualified_name: u32,
+    pub kind: u8,
+    pub language: u8,
+    pub exported: bool,
+    /// [`NONE`] when the symbol has no signature.
+    pub signature: u32,
+    pub repository: u32,
+    pub package: u32,
+    pub file: u32,
+    pub start_line: u32,
+    pub start_column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+    pub start_byte: u32,
+    pub end_byte: u32,
+}
+
+/// One half-edge of the adjacency: the other end plus the edge's attributes and occurrence.
+#[derive(Archive, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct EdgeRec {
+    pub other: u32,
+    pub kind: u8,
+    pub confidence: u8,
+    pub provenance: u16,
+    /// File of the occurrence, or [`NONE`] for facts with no single occurrence.
+    pub file: u32,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// Compressed sparse rows: the edges of node `n` are `edges[offsets[n]..offsets[n+1]]`.
+#[derive(Archive, Serialize, Deserialize, Debug, Default, Clone, PartialEq)]
+pub struct Csr {
+    pub offsets: Vec<u32>,
+    pub edges: Vec<EdgeRec>,
+}
+
+impl ArchivedCsr {
+    /// The half-edges of node `n`.
+    pub fn row(&self, n: u32) -> &[ArchivedEdgeRec] {
+        let n = n as usize;
+        if n + 1 >= self.offsets.len() {
+            return &[];
+        }
+        let (a, b) = (self.offsets[n].to_native() as usize, self.offsets[n + 1].to_native() as usize);
+        self.edges.get(a..b).unwrap_or_default()
+    }
+}
+
+#[derive(Archive, Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct UnresolvedRec {
+    pub repository: u32,
+    /// File index, or [`NONE`] for a whole unreadable scope.
+    pub file: u32,
+    pub language: u8,
+    /// Symbol that made the reference, or [`NONE`].
+    pub source: u32,
+    pub reason: u32,
+    pub requested_package: u32,
+    /// [`NONE`] when the failure names no symbol.
+    pub requested_symbol: u32,
+    pub detail: u32,
+    pub line: u32,
+    pub column: u32,
+}
+
+#[derive(Archive, Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct PackageEdgeRec {
+    pub source: u32,
+    pub target: u32,
+    pub kind: u8,
+    pub confidence: u8,
+    pub provenance: u16,
+}
+
+/// The root of the graph blob.
+#[derive(Archive, Serialize, Deserialize, Debug, Default, Clone, PartialEq)]
+pub struct GraphBlob {
+    pub strings: StringTable,
+    pub repositories: Vec<RepositoryRec>,
+    pub packages: Vec<PackageRec>,
+    pub files: Vec<FileRec>,
+    /// Sorted by stable key; a symbol's dense id is its index here.
+    pub symbols: Vec<SymbolRec>,
+    /// Outgoing edges per symbol, `other` = target.
+    pub forward: Csr,
+    /// Incoming edges per symbol, `other` = source; the exact multiset of `forward`, reversed.
+    pub reverse: Csr,
+    /// Sorted by (repository, file, line, column, reason, package, symbol).
+    pub unresolved: Vec<UnresolvedRec>,
+    /// Indexes into `unresolved`, ordered by requested symbol string then index; records with no
+    /// requested symbol are left out.
+    pub unresolved_by_name: Vec<u32>,
+    pub package_edges: Vec<PackageEdgeRec>,
+    /// Symbol ids for the name index: `names.fst` maps a key to `(start << 32) | count` over this.
+    pub name_postings: Vec<u32>,
+}
+
+/// Frames an archive with the header described at the top of this module.
+pub fn encode(blob: &GraphBlob) -> Result<Vec<u8>, FormatError> {
+    let archive = rkyv::to_bytes::<rkyv::rancor::Error>(blob)
+        .map_err(|e| FormatError::Encode(e.to_string()))?;
+    let mut out = Vec::with_capacity(BLOB_HEADER_LEN + archive.len());
+    out.extend_from_slice(BLOB_MAGIC);
+    out.extend_from_slice(&crate::FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&BLOB_KIND_GRAPH.to_le_bytes());
+    out.extend_from_slice(&(archive.len() as u64).to_le_bytes());
+    out.extend_from_slice(&xxhash_rust::xxh3::xxh3_128(&archive).to_be_bytes());
+    out.resize(BLOB_HEADER_LEN, 0);
+    out.extend_from_slice(&archive);
+    Ok(out)
+}
+
+/// The parsed header of a graph blob.
+#[derive(Debug, Clone, Copy)]
+pub struct BlobHeader {
+    pub version: u32,
+    pub kind: u32,
+    pub length: u64,
+    pub checksum: u128,
+}
+
+/// Checks magic, version, kind and length, and returns the exact archive bytes.
+pub fn archive_bytes(bytes: &[u8]) -> Result<(BlobHeader, &[u8]), FormatError> {
+    if bytes.len() < BLOB_HEADER_LEN || &bytes[..8] != BLOB_MAGIC {
+        return Err(FormatError::corrupt("graph.blob", "bad magic or short header"));
+    }
+    let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().unwrap());
+    let header = BlobHeader {
+        version: u32_at(8),
+        kind: u32_at(12),
+        length: u64::from_le_bytes(bytes[16..24].try_into().unwrap()),
+        checksum: u128::from_be_bytes(bytes[24..40].try_into().unwrap()),
+    };
+    if header.version != crate::FORMAT_VERSION {
+        return Err(FormatError::Version { file: "graph.blob".into(), found: header.version });
+    }
+    if header.kind != BLOB_KIND_GRAPH {
+        return Err(FormatError::corrupt("graph.blob", format!("unknown blob kind {}", header.kind)));
+    }
+    if bytes[40..BLOB_HEADER_LEN].iter().any(|&b| b != 0) {
+        return Err(FormatError::corrupt("graph.blob", "reserved header bytes are not zero"));
+    }
+    let len = usize::try_from(header.length).unwrap_or(usize::MAX);
+    if bytes.len() - BLOB_HEADER_LEN != len {
+        return Err(FormatError::corrupt(
+            "graph.blob",
+            format!("header says {} archive bytes, file holds {}", len, bytes.len() - BLOB_HEADER_LEN),
+        ));
+    }
+    Ok((header, &bytes[BLOB_HEADER_LEN..]))
+}
+
+/// Structural validation (rkyv bytecheck) of an archive; cheap enough to run on every open.
+pub fn validate(archive: &[u8]) -> Result<&ArchivedGraphBlob, FormatError> {
+    let blob = rkyv::access::<ArchivedGraphBlob, rkyv::rancor::Error>(archive)
+        .map_err(|e| FormatError::corrupt("graph.blob", format!("archive does not validate: {e}")))?;
+    check_invariants(blob)?;
+    Ok(blob)
+}
+
+/// Cross-field invariants bytecheck cannot see: every id in range, CSR offsets monotone.
+fn check_invariants(b: &ArchivedGraphBlob) -> Result<(), FormatError> {
+    let bad = |what: String| Err(FormatError::corrupt("graph.blob", what));
+    let n_str = b.strings.ends.len() as u32;
+    let mut prev = 0u32;
+    for e in b.strings.ends.iter() {
+        let e = e.to_native();
+        if e < prev || e as usize > b.strings.bytes.len() {
+            return bad("string table offsets are not monotone".into());
+        }
+        prev = e;
+    }
+    if std::str::from_utf8(&b.strings.bytes).is_err() {
+        return bad("string table is not UTF-8".into());
+    }
+    let n_sym = b.symbols.len() as u32;
+    for csr in [&b.forward, &b.reverse] {
+        if csr.offsets.len() != b.symbols.len() + 1 {
+            return bad("adjacency offsets do not match the symbol count".into());
+        }
+        let mut prev = 0u32;
+        for o in csr.offsets.iter() {
+            let o = o.to_native();
+            if o < prev || o as usize > csr.edges.len() {
+                return bad("adjacency offsets are not monotone".into());
+            }
+            prev = o;
+        }
+        if prev as usize != csr.edges.len() {
+            return bad("adjacency offsets do not cover the edges".into());
+        }
+        if csr.edges.iter().any(|e| e.other.to_native() >= n_sym) {
+            return bad("an edge names a symbol out of range".into());
+        }
+    }
+    if b.forward.edges.len() != b.reverse.edges.len() {
+        return bad("reverse adjacency is not the same size as forward".into());
+    }
+    let (n_repo, n_pkg, n_file) =
+        (b.repositories.len() as u32, b.packages.len() as u32, b.files.len() as u32);
+    for s in b.symbols.iter() {
+        if s.key.to_native() >= n_str
+            || s.name.to_native() >= n_str
+            || s.qualified_name.to_native() >= n_str
+            || s.repository.to_native() >= n_repo
+            || s.package.to_native() >= n_pkg
+            || s.file.to_native() >= n_file
+        {
+            return bad("a symbol record points out of range".into());
+        }
+    }
+    for f in b.files.iter() {
+        if f.repository.to_native() >= n_repo || f.path.to_native() >= n_str {
+            return bad("a file record points out of range".into());
+        }
+    }
+    for p in b.packages.iter() {
+        if p.repository.to_native() >= n_repo || p.name.to_native() >= n_str {
+            return bad("a package record points out of range".into());
+        }
+    }
+    for u in b.unresolved.iter() {
+        if u.repository.to_native() >= n_repo || u.reason.to_native() >= n_str {
+            return bad("an unresolved record points out of range".into());
+        }
+    }
+    if b.unresolved_by_name.iter().any(|i| i.to_native() as usize >= b.unresolved.len()) {
+        return bad("the unresolved name index points out of range".into());
+    }
+    if b.name_postings.iter().any(|i| i.to_native() >= n_sym) {
+        return bad("a name posting points out of range".into());
+    }
+    Ok(())
+}

@@ -1,0 +1,152 @@
+#![doc = include_str!("../README.md")]
+
+pub mod blob;
+pub mod error;
+pub mod git;
+pub mod key;
+pub mod layout;
+pub mod manifest;
+pub mod names;
+#[cfg(feature = "tables")]
+pub mod tables;
+mod verify;
+pub mod vocab;
+
+pub use blob::{ArchivedGraphBlob, GraphBlob, NONE};
+pub use error::FormatError;
+pub use layout::{FaultPoint, IndexDir};
+pub use manifest::Manifest;
+pub use verify::{VerifyReport, verify_generation};
+pub use vocab::{Confidence, EdgeKind, Language, Provenance, SymbolKind};
+
+use std::path::{Path, PathBuf};
+
+use memmap2::Mmap;
+
+/// The generation format version this build writes and reads. Bumped on any incompatible change
+/// to a table schema, the blob layout, the name index or the directory layout.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// File names inside a generation directory.
+pub const GRAPH_BLOB: &str = "graph.blob";
+pub const NAMES_FST: &str = "names.fst";
+
+/// What became of a discovered source file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum FileStatus {
+    /// Parsed cleanly and extracted.
+    Indexed = 1,
+    /// Parsed with syntax errors; the facts outside the broken regions were kept.
+    Partial = 2,
+    /// A language whose resolver has not landed yet.
+    LanguageNotSupported = 3,
+    /// Looks binary (NUL bytes).
+    Binary = 4,
+    /// Over the size limit.
+    Oversized = 5,
+    /// Not valid UTF-8.
+    NotUtf8 = 6,
+    /// Excluded by build constraints (Go `//go:build`, `_os`/`_arch` suffixes).
+    BuildExcluded = 7,
+    /// Could not be read.
+    Unreadable = 8,
+}
+
+impl FileStatus {
+    pub const ALL: &'static [FileStatus] = &[
+        FileStatus::Indexed,
+        FileStatus::Partial,
+        FileStatus::LanguageNotSupported,
+        FileStatus::Binary,
+        FileStatus::Oversized,
+        FileStatus::NotUtf8,
+        FileStatus::BuildExcluded,
+        FileStatus::Unreadable,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FileStatus::Indexed => "indexed",
+            FileStatus::Partial => "partial",
+            FileStatus::LanguageNotSupported => "language_not_supported",
+            FileStatus::Binary => "binary",
+            FileStatus::Oversized => "oversized",
+            FileStatus::NotUtf8 => "not_utf8",
+            FileStatus::BuildExcluded => "build_excluded",
+            FileStatus::Unreadable => "unreadable",
+        }
+    }
+
+    pub fn from_code(code: u8) -> Option<FileStatus> {
+        FileStatus::ALL.iter().copied().find(|s| *s as u8 == code)
+    }
+}
+
+/// An opened generation: the manifest, the graph blob and the name index, memory-mapped.
+///
+/// Opening checks headers and runs rkyv validation once; nothing is deserialized or rebuilt.
+#[derive(Debug)]
+pub struct Generation {
+    pub id: u64,
+    pub dir: PathBuf,
+    pub manifest: Manifest,
+    blob: Mmap,
+    names: fst::Map<Mmap>,
+}
+
+impl Generation {
+    /// Opens the generation `CURRENT` names, or `Ok(None)` when nothing is published.
+    pub fn open_current(index: &IndexDir) -> Result<Option<Generation>, FormatError> {
+        match index.current()? {
+            None => Ok(None),
+            Some(id) => Generation::open_dir(&index.generation_dir(id)).map(Some),
+        }
+    }
+
+    /// Opens one generation directory.
+    pub fn open_dir(dir: &Path) -> Result<Generation, FormatError> {
+        let manifest = read_manifest(dir)?;
+        let blob = map_file(&dir.join(GRAPH_BLOB))?;
+        let (_, archive) = blob::archive_bytes(&blob)?;
+        blob::validate(archive)?;
+        let names = names::open(map_file(&dir.join(NAMES_FST))?)?;
+        Ok(Generation { id: manifest.generation_id, dir: dir.to_path_buf(), manifest, blob, names })
+    }
+
+    /// The graph, straight off the mmap.
+    pub fn graph(&self) -> &ArchivedGraphBlob {
+        // SAFETY: `open_dir` validated exactly these bytes with `rkyv::access`, and a published
+        // generation is immutable, so the archive is still the one that was checked.
+        unsafe { rkyv::access_unchecked::<ArchivedGraphBlob>(&self.blob[blob::BLOB_HEADER_LEN..]) }
+    }
+
+    /// The name index.
+    pub fn names(&self) -> &fst::Map<Mmap> {
+        &self.names
+    }
+
+    /// Bytes of all files of the generation, as the manifest records them.
+    pub fn size_on_disk(&self) -> u64 {
+        self.manifest.files.iter().map(|f| f.size).sum()
+    }
+}
+
+pub(crate) fn read_manifest(dir: &Path) -> Result<Manifest, FormatError> {
+    let path = dir.join(layout::MANIFEST);
+    let bytes = std::fs::read(&path).map_err(|e| FormatError::io(&path, e))?;
+    let value: serde_json::Value = serde_json::from_slice(&bytes)
+        .map_err(|e| FormatError::corrupt(layout::MANIFEST, e.to_string()))?;
+    let found = value.get("format_version").and_then(|v| v.as_u64()).unwrap_or(0) as u32;
+    if found != FORMAT_VERSION {
+        return Err(FormatError::Version { file: layout::MANIFEST.into(), found });
+    }
+    serde_json::from_value(value).map_err(|e| FormatError::corrupt(layout::MANIFEST, e.to_string()))
+}
+
+fn map_file(path: &Path) -> Result<Mmap, FormatError> {
+    let file = std::fs::File::open(path).map_err(|e| FormatError::io(path, e))?;
+    // SAFETY: generation files are written once and never modified after publishing; the mapping
+    // is read-only.
+    unsafe { Mmap::map(&file) }.map_err(|e| FormatError::io(path, e))
+}
