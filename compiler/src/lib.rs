@@ -1,1 +1,315 @@
+#![doc = include_str!("../README.md")]
 
+mod discover;
+mod facts;
+mod lang;
+mod write;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use kivgraph_format::manifest::{Manifest, ManifestRepository};
+use kivgraph_format::{FaultPoint, FormatError, IndexDir, Language};
+
+pub use facts::Diagnostic;
+pub use kivgraph_format::verify_generation;
+
+/// One repository to compile.
+#[derive(Debug, Clone)]
+pub struct RepoSpec {
+    pub name: String,
+    pub root: PathBuf,
+}
+
+impl RepoSpec {
+    /// Parses `[NAME=]PATH`; the name defaults to the directory's base name.
+    pub fn parse(arg: &str) -> Result<RepoSpec, CompileError> {
+        let (name, path) = match arg.split_once('=') {
+            Some((n, p)) if !n.is_empty() && !n.contains('/') => (Some(n.to_string()), p),
+            _ => (None, arg),
+        };
+        let root = std::fs::canonicalize(path)
+            .map_err(|e| CompileError::Repository(format!("{path}: {e}")))?;
+        if !root.is_dir() {
+            return Err(CompileError::Repository(format!(
+                "{}: not a directory",
+                root.display()
+            )));
+        }
+        let name = match name {
+            Some(n) => n,
+            None => root
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or("root")
+                .to_string(),
+        };
+        validate_name(&name)?;
+        Ok(RepoSpec { name, root })
+    }
+}
+
+fn validate_name(name: &str) -> Result<(), CompileError> {
+    if name.is_empty()
+        || name == "."
+        || name == ".."
+        || name.contains(['/', '\\'])
+        || name.trim() != name
+    {
+        return Err(CompileError::Repository(format!(
+            "repository name {name:?} is not usable: no slashes, dots-only or padding"
+        )));
+    }
+    if name.starts_with("rust:") {
+        return Err(CompileError::Repository(format!(
+            "repository name {name:?} is reserved: the rust: prefix names derived toolchain repositories"
+        )));
+    }
+    Ok(())
+}
+
+#[derive(Debug, Clone)]
+pub struct CompileOptions {
+    /// The index directory that receives the generation.
+    pub out: PathBuf,
+    pub repos: Vec<RepoSpec>,
+    /// Test hook: fail at this step of publishing.
+    pub fault: Option<FaultPoint>,
+    /// Report phases on stderr.
+    pub progress: bool,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CompileError {
+    #[error("{0}")]
+    Repository(String),
+    #[error(transparent)]
+    Format(#[from] FormatError),
+    #[error("{0}")]
+    Facts(String),
+}
+
+/// What a compile produced; printed by `--json`.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Summary {
+    pub generation_id: u64,
+    pub generation_dir: String,
+    pub repositories: Vec<RepoSummary>,
+    pub rows: kivgraph_format::manifest::RowCounts,
+    pub source_files: u64,
+    pub source_lines: u64,
+    pub source_bytes: u64,
+    pub generation_bytes: u64,
+    pub elapsed_ms: Timings,
+    pub diagnostics: usize,
+    /// The first diagnostics, sorted; `diagnostics` is the total.
+    pub diagnostic_sample: Vec<Diagnostic>,
+}
+
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct RepoSummary {
+    pub name: String,
+    pub root: String,
+    pub commit: Option<String>,
+    pub branch: Option<String>,
+    pub dirty: Option<bool>,
+    /// Files per language and status, e.g. `{"go": {"indexed": 40, "build_excluded": 2}}`.
+    pub files: BTreeMap<String, BTreeMap<String, u64>>,
+}
+
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct Timings {
+    pub discover: u64,
+    pub resolve: u64,
+    pub write: u64,
+    pub total: u64,
+}
+
+fn progress(on: bool, msg: &str) {
+    if on {
+        eprintln!("kivgraph-compile: {msg}");
+    }
+}
+
+/// Compiles the repositories and publishes one generation into `opts.out`.
+pub fn compile(opts: &CompileOptions) -> Result<Summary, CompileError> {
+    let t0 = Instant::now();
+    if opts.repos.is_empty() {
+        return Err(CompileError::Repository("no repository given".into()));
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for r in &opts.repos {
+        validate_name(&r.name)?;
+        if !seen.insert(r.name.as_str()) {
+            return Err(CompileError::Repository(format!(
+                "repository name {:?} is given twice",
+                r.name
+            )));
+        }
+    }
+    // Take the lock first: a second compiler fails before doing any work.
+    let index = IndexDir::new(&opts.out);
+    let lock = index.lock()?;
+
+    let mut facts = facts::FactSet::default();
+    let mut go_inputs = Vec::new();
+    let mut go_modules = BTreeMap::new();
+    for spec in &opts.repos {
+        let head = kivgraph_format::git::read_head(&spec.root).ok().flatten();
+        let repo = facts.repos.len();
+        facts.repos.push(facts::Repo {
+            name: spec.name.clone(),
+            root: spec.root.to_string_lossy().into_owned(),
+            commit: head.as_ref().map(|h| h.commit.clone()),
+            branch: head.as_ref().and_then(|h| h.branch.clone()),
+            dirty: head.as_ref().and_then(|_| git_dirty(&spec.root)),
+            languages: Default::default(),
+        });
+        progress(
+            opts.progress,
+            &format!("discovering {} ({})", spec.name, spec.root.display()),
+        );
+        let found = discover::discover(&mut facts, repo, &spec.root);
+        for (dir, module) in found.go_modules {
+            go_modules.insert((repo, dir), module);
+        }
+        for (lang, file, path, text) in found.sources {
+            if lang == Language::Go {
+                go_inputs.push(lang::go::GoInput {
+                    repo,
+                    file,
+                    path,
+                    text,
+                });
+            }
+        }
+    }
+    let t_discover = t0.elapsed();
+    progress(
+        opts.progress,
+        &format!("parsing and resolving {} Go files", go_inputs.len()),
+    );
+    lang::go::compile(&mut facts, go_inputs, &go_modules);
+    let finished = facts.finish().map_err(CompileError::Facts)?;
+    let t_resolve = t0.elapsed();
+
+    progress(
+        opts.progress,
+        &format!(
+            "writing {} symbols, {} edges",
+            finished.symbols.len(),
+            finished.edges.len()
+        ),
+    );
+    let encoded = write::encode(&finished)?;
+    let id = lock.next_id()?;
+    let mut staging = lock.stage(id)?;
+    for (name, bytes) in &encoded.files {
+        staging.write(name, bytes)?;
+    }
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default();
+    let manifest = Manifest {
+        format_version: kivgraph_format::FORMAT_VERSION,
+        generation_id: id,
+        created_at: rfc3339(now.as_secs()),
+        created_at_ms: now.as_millis() as u64,
+        compiler_version: format!("kivgraph-compile {}", env!("CARGO_PKG_VERSION")),
+        repositories: finished
+            .repos
+            .iter()
+            .map(|r| ManifestRepository {
+                name: r.name.clone(),
+                root: r.root.clone(),
+                commit: r.commit.clone(),
+                branch: r.branch.clone(),
+                dirty: r.dirty,
+                languages: r.languages.iter().map(|l| l.as_str().to_string()).collect(),
+            })
+            .collect(),
+        row_counts: encoded.rows.clone(),
+        files: Vec::new(),
+    };
+    let dir = staging.publish(manifest, opts.fault)?;
+    let t_write = t0.elapsed();
+    progress(
+        opts.progress,
+        &format!("published generation {:06} in {}", id, dir.display()),
+    );
+
+    let mut repositories = Vec::new();
+    for (ri, r) in finished.repos.iter().enumerate() {
+        let mut files: BTreeMap<String, BTreeMap<String, u64>> = BTreeMap::new();
+        for f in finished.files.iter().filter(|f| f.repo == ri) {
+            let lang = f.language.map_or("unknown", |l| l.as_str()).to_string();
+            *files
+                .entry(lang)
+                .or_default()
+                .entry(f.status.as_str().to_string())
+                .or_default() += 1;
+        }
+        repositories.push(RepoSummary {
+            name: r.name.clone(),
+            root: r.root.clone(),
+            commit: r.commit.clone(),
+            branch: r.branch.clone(),
+            dirty: r.dirty,
+            files,
+        });
+    }
+    let ms = |d: std::time::Duration| d.as_millis() as u64;
+    Ok(Summary {
+        generation_id: id,
+        generation_dir: dir.to_string_lossy().into_owned(),
+        repositories,
+        rows: encoded.rows,
+        source_files: finished.files.len() as u64,
+        source_lines: finished.files.iter().map(|f| f.lines as u64).sum(),
+        source_bytes: finished.files.iter().map(|f| f.size).sum(),
+        generation_bytes: encoded.files.iter().map(|(_, b)| b.len() as u64).sum(),
+        elapsed_ms: Timings {
+            discover: ms(t_discover),
+            resolve: ms(t_resolve - t_discover),
+            write: ms(t_write - t_resolve),
+            total: ms(t_write),
+        },
+        diagnostics: finished.diagnostics.len(),
+        diagnostic_sample: finished.diagnostics.iter().take(50).cloned().collect(),
+    })
+}
+
+/// `git status` is the only reliable dirty check; without git the answer is unknown.
+fn git_dirty(root: &Path) -> Option<bool> {
+    let out = std::process::Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args(["status", "--porcelain", "--untracked-files=normal"])
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    out.status.success().then(|| !out.stdout.is_empty())
+}
+
+/// Formats seconds since the epoch as RFC 3339 UTC.
+pub fn rfc3339(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Civil-from-days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}

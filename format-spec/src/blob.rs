@@ -44,7 +44,11 @@ impl ArchivedStringTable {
             return "";
         }
         let end = self.ends[i].to_native() as usize;
-        let start = if i == 0 { 0 } else { self.ends[i - 1].to_native() as usize };
+        let start = if i == 0 {
+            0
+        } else {
+            self.ends[i - 1].to_native() as usize
+        };
         let bytes = self.bytes.get(start..end).unwrap_or_default();
         std::str::from_utf8(bytes).unwrap_or("")
     }
@@ -147,7 +151,10 @@ impl ArchivedCsr {
         if n + 1 >= self.offsets.len() {
             return &[];
         }
-        let (a, b) = (self.offsets[n].to_native() as usize, self.offsets[n + 1].to_native() as usize);
+        let (a, b) = (
+            self.offsets[n].to_native() as usize,
+            self.offsets[n + 1].to_native() as usize,
+        );
         self.edges.get(a..b).unwrap_or_default()
     }
 }
@@ -228,7 +235,10 @@ pub struct BlobHeader {
 /// Checks magic, version, kind and length, and returns the exact archive bytes.
 pub fn archive_bytes(bytes: &[u8]) -> Result<(BlobHeader, &[u8]), FormatError> {
     if bytes.len() < BLOB_HEADER_LEN || &bytes[..8] != BLOB_MAGIC {
-        return Err(FormatError::corrupt("graph.blob", "bad magic or short header"));
+        return Err(FormatError::corrupt(
+            "graph.blob",
+            "bad magic or short header",
+        ));
     }
     let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().unwrap());
     let header = BlobHeader {
@@ -238,19 +248,32 @@ pub fn archive_bytes(bytes: &[u8]) -> Result<(BlobHeader, &[u8]), FormatError> {
         checksum: u128::from_be_bytes(bytes[24..40].try_into().unwrap()),
     };
     if header.version != crate::FORMAT_VERSION {
-        return Err(FormatError::Version { file: "graph.blob".into(), found: header.version });
+        return Err(FormatError::Version {
+            file: "graph.blob".into(),
+            found: header.version,
+        });
     }
     if header.kind != BLOB_KIND_GRAPH {
-        return Err(FormatError::corrupt("graph.blob", format!("unknown blob kind {}", header.kind)));
+        return Err(FormatError::corrupt(
+            "graph.blob",
+            format!("unknown blob kind {}", header.kind),
+        ));
     }
     if bytes[40..BLOB_HEADER_LEN].iter().any(|&b| b != 0) {
-        return Err(FormatError::corrupt("graph.blob", "reserved header bytes are not zero"));
+        return Err(FormatError::corrupt(
+            "graph.blob",
+            "reserved header bytes are not zero",
+        ));
     }
     let len = usize::try_from(header.length).unwrap_or(usize::MAX);
     if bytes.len() - BLOB_HEADER_LEN != len {
         return Err(FormatError::corrupt(
             "graph.blob",
-            format!("header says {} archive bytes, file holds {}", len, bytes.len() - BLOB_HEADER_LEN),
+            format!(
+                "header says {} archive bytes, file holds {}",
+                len,
+                bytes.len() - BLOB_HEADER_LEN
+            ),
         ));
     }
     Ok((header, &bytes[BLOB_HEADER_LEN..]))
@@ -258,8 +281,9 @@ pub fn archive_bytes(bytes: &[u8]) -> Result<(BlobHeader, &[u8]), FormatError> {
 
 /// Structural validation (rkyv bytecheck) of an archive; cheap enough to run on every open.
 pub fn validate(archive: &[u8]) -> Result<&ArchivedGraphBlob, FormatError> {
-    let blob = rkyv::access::<ArchivedGraphBlob, rkyv::rancor::Error>(archive)
-        .map_err(|e| FormatError::corrupt("graph.blob", format!("archive does not validate: {e}")))?;
+    let blob = rkyv::access::<ArchivedGraphBlob, rkyv::rancor::Error>(archive).map_err(|e| {
+        FormatError::corrupt("graph.blob", format!("archive does not validate: {e}"))
+    })?;
     check_invariants(blob)?;
     Ok(blob)
 }
@@ -302,8 +326,11 @@ fn check_invariants(b: &ArchivedGraphBlob) -> Result<(), FormatError> {
     if b.forward.edges.len() != b.reverse.edges.len() {
         return bad("reverse adjacency is not the same size as forward".into());
     }
-    let (n_repo, n_pkg, n_file) =
-        (b.repositories.len() as u32, b.packages.len() as u32, b.files.len() as u32);
+    let (n_repo, n_pkg, n_file) = (
+        b.repositories.len() as u32,
+        b.packages.len() as u32,
+        b.files.len() as u32,
+    );
     for s in b.symbols.iter() {
         if s.key.to_native() >= n_str
             || s.name.to_native() >= n_str
@@ -330,7 +357,10 @@ fn check_invariants(b: &ArchivedGraphBlob) -> Result<(), FormatError> {
             return bad("an unresolved record points out of range".into());
         }
     }
-    if b.unresolved_by_name.iter().any(|i| i.to_native() as usize >= b.unresolved.len()) {
+    if b.unresolved_by_name
+        .iter()
+        .any(|i| i.to_native() as usize >= b.unresolved.len())
+    {
         return bad("the unresolved name index points out of range".into());
     }
     if b.name_postings.iter().any(|i| i.to_native() >= n_sym) {

@@ -6,7 +6,10 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum FormatError {
     #[error("{}: {source}", path.display())]
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
 
     #[error("{file}: corrupted: {what}")]
     Corrupt { file: String, what: String },
@@ -36,11 +39,17 @@ pub enum FormatError {
 
 impl FormatError {
     pub fn corrupt(file: impl Into<String>, what: impl Into<String>) -> Self {
-        FormatError::Corrupt { file: file.into(), what: what.into() }
+        FormatError::Corrupt {
+            file: file.into(),
+            what: what.into(),
+        }
     }
 
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
-        FormatError::Io { path: path.into(), source }
+        FormatError::Io {
+            path: path.into(),
+            source,
+        }
     }
 }
 

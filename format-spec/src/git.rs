@@ -14,16 +14,27 @@ pub struct Head {
 
 /// Reads HEAD of the checkout at `root`. `Ok(None)` means `root` is not a git checkout.
 pub fn read_head(root: &Path) -> Result<Option<Head>, String> {
-    let Some(git_dir) = git_dir(root)? else { return Ok(None) };
+    let Some(git_dir) = git_dir(root)? else {
+        return Ok(None);
+    };
     let head = fs::read_to_string(git_dir.join("HEAD")).map_err(|e| format!("HEAD: {e}"))?;
     let head = head.trim();
     if let Some(reference) = head.strip_prefix("ref: ") {
-        let branch = reference.strip_prefix("refs/heads/").unwrap_or(reference).to_string();
+        let branch = reference
+            .strip_prefix("refs/heads/")
+            .unwrap_or(reference)
+            .to_string();
         let commit = resolve_ref(&git_dir, reference)?
             .ok_or_else(|| format!("branch {branch} has no commit yet"))?;
-        Ok(Some(Head { commit, branch: Some(branch) }))
+        Ok(Some(Head {
+            commit,
+            branch: Some(branch),
+        }))
     } else if is_hex_oid(head) {
-        Ok(Some(Head { commit: head.to_string(), branch: None }))
+        Ok(Some(Head {
+            commit: head.to_string(),
+            branch: None,
+        }))
     } else {
         Err(format!("HEAD holds neither a ref nor a commit: {head:?}"))
     }
@@ -95,10 +106,17 @@ mod tests {
         fs::write(git.join("HEAD"), "ref: refs/heads/main\n").unwrap();
         fs::write(git.join("refs/heads/main"), format!("{a}\n")).unwrap();
         let h = read_head(dir.path()).unwrap().unwrap();
-        assert_eq!((h.commit.as_str(), h.branch.as_deref()), (a.as_str(), Some("main")));
+        assert_eq!(
+            (h.commit.as_str(), h.branch.as_deref()),
+            (a.as_str(), Some("main"))
+        );
 
         fs::write(git.join("HEAD"), "ref: refs/heads/dev\n").unwrap();
-        fs::write(git.join("packed-refs"), format!("# pack-refs\n{b} refs/heads/dev\n")).unwrap();
+        fs::write(
+            git.join("packed-refs"),
+            format!("# pack-refs\n{b} refs/heads/dev\n"),
+        )
+        .unwrap();
         assert_eq!(read_head(dir.path()).unwrap().unwrap().commit, b);
 
         fs::write(git.join("HEAD"), format!("{a}\n")).unwrap();

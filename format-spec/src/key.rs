@@ -93,15 +93,26 @@ mod tests {
     fn key_is_26_base32_chars_and_deterministic() {
         let k = id("NewCircle", "").stable_key();
         assert_eq!(k.len(), 26);
-        assert!(k.bytes().all(|b| b.is_ascii_uppercase() || (b'2'..=b'7').contains(&b)));
+        assert!(
+            k.bytes()
+                .all(|b| b.is_ascii_uppercase() || (b'2'..=b'7').contains(&b))
+        );
         assert_eq!(k, id("NewCircle", "").stable_key());
     }
 
     #[test]
     fn length_prefix_keeps_field_boundaries() {
         // Moving bytes between adjacent fields must change the key.
-        let a = SymbolIdentity { package: "ab", qualified_name: "c", ..id("", "") };
-        let b = SymbolIdentity { package: "a", qualified_name: "bc", ..id("", "") };
+        let a = SymbolIdentity {
+            package: "ab",
+            qualified_name: "c",
+            ..id("", "")
+        };
+        let b = SymbolIdentity {
+            package: "a",
+            qualified_name: "bc",
+            ..id("", "")
+        };
         assert_ne!(a.stable_key(), b.stable_key());
         assert_ne!(id("init", "").stable_key(), id("init", "2").stable_key());
     }
@@ -110,7 +121,9 @@ mod tests {
     fn canonical_layout_is_documented_one() {
         let c = id("F", "").canonical();
         let text = String::from_utf8(c).unwrap();
-        assert!(text.starts_with("kivgraph-stable-key\0version=1\0language=2:go\0repository=6:shapes"));
+        assert!(
+            text.starts_with("kivgraph-stable-key\0version=1\0language=2:go\0repository=6:shapes")
+        );
         assert!(text.ends_with("\0qualified_name=1:F\0kind=4:func\0discriminator=0:"));
     }
 }

@@ -98,21 +98,30 @@ impl IndexDir {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(FormatError::io(path, e)),
         };
-        parse_generation_name(text.trim())
-            .map(Some)
-            .ok_or_else(|| FormatError::corrupt(CURRENT, format!("not a generation id: {:?}", text.trim())))
+        parse_generation_name(text.trim()).map(Some).ok_or_else(|| {
+            FormatError::corrupt(CURRENT, format!("not a generation id: {:?}", text.trim()))
+        })
     }
 
     /// Takes the writer lock without waiting.
     pub fn lock(&self) -> Result<WriterLock, FormatError> {
         fs::create_dir_all(self.generations()).at(&self.generations())?;
         let path = self.root.join(LOCK);
-        let file = OpenOptions::new().create(true).truncate(false).write(true).open(&path).at(&path)?;
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .at(&path)?;
         match file.try_lock() {
-            Ok(()) => Ok(WriterLock { _file: file, index: self.clone() }),
-            Err(fs::TryLockError::WouldBlock) => {
-                Err(FormatError::Busy { index: self.root.clone(), lock: path })
-            }
+            Ok(()) => Ok(WriterLock {
+                _file: file,
+                index: self.clone(),
+            }),
+            Err(fs::TryLockError::WouldBlock) => Err(FormatError::Busy {
+                index: self.root.clone(),
+                lock: path,
+            }),
             Err(fs::TryLockError::Error(e)) => Err(FormatError::io(path, e)),
         }
     }
@@ -137,7 +146,10 @@ impl WriterLock {
             }
         }
         if max >= 999_999 {
-            return Err(FormatError::corrupt(GENERATIONS, "generation ids are exhausted"));
+            return Err(FormatError::corrupt(
+                GENERATIONS,
+                "generation ids are exhausted",
+            ));
         }
         Ok(max + 1)
     }
@@ -154,7 +166,12 @@ impl WriterLock {
         }
         let dir = gens.join(format!(".tmp-{}", generation_name(id)));
         fs::create_dir_all(&dir).at(&dir)?;
-        Ok(Staging { lock: self, id, dir, files: Vec::new() })
+        Ok(Staging {
+            lock: self,
+            id,
+            dir,
+            files: Vec::new(),
+        })
     }
 }
 
@@ -189,11 +206,16 @@ impl Staging<'_> {
     }
 
     /// Writes the manifest and publishes the generation (steps 4–6 above).
-    pub fn publish(mut self, mut manifest: Manifest, fault: Option<FaultPoint>) -> Result<PathBuf, FormatError> {
+    pub fn publish(
+        mut self,
+        mut manifest: Manifest,
+        fault: Option<FaultPoint>,
+    ) -> Result<PathBuf, FormatError> {
         self.files.sort_by(|a, b| a.name.cmp(&b.name));
         manifest.generation_id = self.id;
         manifest.files = std::mem::take(&mut self.files);
-        let json = serde_json::to_vec_pretty(&manifest).map_err(|e| FormatError::Encode(e.to_string()))?;
+        let json =
+            serde_json::to_vec_pretty(&manifest).map_err(|e| FormatError::Encode(e.to_string()))?;
         write_synced(&self.dir.join(MANIFEST), &json)?;
         sync_dir(&self.dir)?;
         if fault == Some(FaultPoint::AfterFilesWritten) {
@@ -294,7 +316,10 @@ mod tests {
         let leftovers: Vec<_> = fs::read_dir(index.generations())
             .unwrap()
             .filter_map(|e| e.ok())
-            .filter(|e| e.file_name().to_string_lossy().starts_with(".tmp-00000") && e.file_name() != ".tmp-000003")
+            .filter(|e| {
+                e.file_name().to_string_lossy().starts_with(".tmp-00000")
+                    && e.file_name() != ".tmp-000003"
+            })
             .collect();
         assert!(leftovers.is_empty());
     }

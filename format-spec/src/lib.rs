@@ -111,7 +111,13 @@ impl Generation {
         let (_, archive) = blob::archive_bytes(&blob)?;
         blob::validate(archive)?;
         let names = names::open(map_file(&dir.join(NAMES_FST))?)?;
-        Ok(Generation { id: manifest.generation_id, dir: dir.to_path_buf(), manifest, blob, names })
+        Ok(Generation {
+            id: manifest.generation_id,
+            dir: dir.to_path_buf(),
+            manifest,
+            blob,
+            names,
+        })
     }
 
     /// The graph, straight off the mmap.
@@ -137,9 +143,15 @@ pub(crate) fn read_manifest(dir: &Path) -> Result<Manifest, FormatError> {
     let bytes = std::fs::read(&path).map_err(|e| FormatError::io(&path, e))?;
     let value: serde_json::Value = serde_json::from_slice(&bytes)
         .map_err(|e| FormatError::corrupt(layout::MANIFEST, e.to_string()))?;
-    let found = value.get("format_version").and_then(|v| v.as_u64()).unwrap_or(0) as u32;
+    let found = value
+        .get("format_version")
+        .and_then(|v| v.as_u64())
+        .unwrap_or(0) as u32;
     if found != FORMAT_VERSION {
-        return Err(FormatError::Version { file: layout::MANIFEST.into(), found });
+        return Err(FormatError::Version {
+            file: layout::MANIFEST.into(),
+            found,
+        });
     }
     serde_json::from_value(value).map_err(|e| FormatError::corrupt(layout::MANIFEST, e.to_string()))
 }

@@ -13,7 +13,9 @@ pub const TAG_NAME: u8 = 1;
 pub const TAG_QUALIFIED: u8 = 2;
 
 /// Builds the FST bytes and the postings from `(tag, string, symbol id)` entries.
-pub fn build<'a>(entries: impl IntoIterator<Item = (u8, &'a str, u32)>) -> Result<(Vec<u8>, Vec<u32>), FormatError> {
+pub fn build<'a>(
+    entries: impl IntoIterator<Item = (u8, &'a str, u32)>,
+) -> Result<(Vec<u8>, Vec<u32>), FormatError> {
     let mut keyed: Vec<(Vec<u8>, u32)> = entries
         .into_iter()
         .map(|(tag, s, id)| {
@@ -41,7 +43,9 @@ pub fn build<'a>(entries: impl IntoIterator<Item = (u8, &'a str, u32)>) -> Resul
             .map_err(|e| FormatError::Encode(format!("names.fst: {e}")))?;
         i = j;
     }
-    let bytes = builder.into_inner().map_err(|e| FormatError::Encode(format!("names.fst: {e}")))?;
+    let bytes = builder
+        .into_inner()
+        .map_err(|e| FormatError::Encode(format!("names.fst: {e}")))?;
     Ok((bytes, postings))
 }
 
@@ -65,14 +69,22 @@ pub fn lookup<D: AsRef<[u8]>>(map: &Map<D>, tag: u8, s: &str) -> Option<std::ops
 }
 
 /// Calls `f(string, postings range)` for every key under `tag` starting with `prefix`, in key order.
-pub fn for_each_prefix<D: AsRef<[u8]>>(map: &Map<D>, tag: u8, prefix: &str, mut f: impl FnMut(&str, std::ops::Range<usize>)) {
+pub fn for_each_prefix<D: AsRef<[u8]>>(
+    map: &Map<D>,
+    tag: u8,
+    prefix: &str,
+    mut f: impl FnMut(&str, std::ops::Range<usize>),
+) {
     let lo = key(tag, prefix);
     let mut stream = map.range().ge(&lo).into_stream();
     while let Some((k, v)) = stream.next() {
         if !k.starts_with(&lo) {
             break;
         }
-        f(std::str::from_utf8(&k[1..]).unwrap_or(""), postings_range(v));
+        f(
+            std::str::from_utf8(&k[1..]).unwrap_or(""),
+            postings_range(v),
+        );
     }
 }
 
@@ -87,16 +99,25 @@ mod tests {
 
     #[test]
     fn shared_names_have_all_postings() {
-        let (bytes, postings) =
-            build([(TAG_NAME, "Area", 3), (TAG_NAME, "Area", 1), (TAG_QUALIFIED, "Circle.Area", 1), (TAG_NAME, "Arc", 2)])
-                .unwrap();
+        let (bytes, postings) = build([
+            (TAG_NAME, "Area", 3),
+            (TAG_NAME, "Area", 1),
+            (TAG_QUALIFIED, "Circle.Area", 1),
+            (TAG_NAME, "Arc", 2),
+        ])
+        .unwrap();
         let map = open(bytes).unwrap();
         let r = lookup(&map, TAG_NAME, "Area").unwrap();
         assert_eq!(&postings[r], &[1, 3]);
-        assert_eq!(&postings[lookup(&map, TAG_QUALIFIED, "Circle.Area").unwrap()], &[1]);
+        assert_eq!(
+            &postings[lookup(&map, TAG_QUALIFIED, "Circle.Area").unwrap()],
+            &[1]
+        );
         assert!(lookup(&map, TAG_QUALIFIED, "Area").is_none());
         let mut seen = vec![];
-        for_each_prefix(&map, TAG_NAME, "Ar", |s, r| seen.push((s.to_string(), r.len())));
+        for_each_prefix(&map, TAG_NAME, "Ar", |s, r| {
+            seen.push((s.to_string(), r.len()))
+        });
         assert_eq!(seen, vec![("Arc".to_string(), 1), ("Area".to_string(), 2)]);
     }
 }

@@ -215,7 +215,11 @@ pub struct TableBuilder {
 impl TableBuilder {
     pub fn new(name: &'static str) -> TableBuilder {
         let spec = table_spec(name).expect("known table");
-        TableBuilder { name, spec, columns: spec.iter().map(|(_, t, _)| Column::empty(*t)).collect() }
+        TableBuilder {
+            name,
+            spec,
+            columns: spec.iter().map(|(_, t, _)| Column::empty(*t)).collect(),
+        }
     }
 
     /// Number of rows; every column must agree.
@@ -227,18 +231,26 @@ impl TableBuilder {
     pub fn to_parquet(&self) -> Result<Vec<u8>, FormatError> {
         let n = self.rows();
         if let Some((i, _)) = self.columns.iter().enumerate().find(|(_, c)| c.len() != n) {
-            return Err(FormatError::Encode(format!("{}: column {} has a different length", self.name, self.spec[i].0)));
+            return Err(FormatError::Encode(format!(
+                "{}: column {} has a different length",
+                self.name, self.spec[i].0
+            )));
         }
         let schema = Arc::new(arrow_schema(self.spec));
         let arrays: Vec<ArrayRef> = self.columns.iter().map(to_array).collect();
         let batch = RecordBatch::try_new(schema.clone(), arrays)
             .map_err(|e| FormatError::Encode(format!("{}: {e}", self.name)))?;
         let mut props = WriterProperties::builder()
-            .set_compression(Compression::ZSTD(ZstdLevel::try_new(3).expect("valid level")))
+            .set_compression(Compression::ZSTD(
+                ZstdLevel::try_new(3).expect("valid level"),
+            ))
             .set_created_by(format!("kivgraph format {}", crate::FORMAT_VERSION))
             .set_max_row_group_row_count(Some(1 << 20))
             .set_key_value_metadata(Some(vec![
-                KeyValue::new(META_FORMAT_VERSION.to_string(), crate::FORMAT_VERSION.to_string()),
+                KeyValue::new(
+                    META_FORMAT_VERSION.to_string(),
+                    crate::FORMAT_VERSION.to_string(),
+                ),
                 KeyValue::new(META_TABLE.to_string(), self.name.to_string()),
             ]));
         for (name, _, dict) in self.spec {
@@ -247,8 +259,12 @@ impl TableBuilder {
         let mut out = Vec::new();
         let mut writer = ArrowWriter::try_new(&mut out, schema, Some(props.build()))
             .map_err(|e| FormatError::Encode(format!("{}: {e}", self.name)))?;
-        writer.write(&batch).map_err(|e| FormatError::Encode(format!("{}: {e}", self.name)))?;
-        writer.close().map_err(|e| FormatError::Encode(format!("{}: {e}", self.name)))?;
+        writer
+            .write(&batch)
+            .map_err(|e| FormatError::Encode(format!("{}: {e}", self.name)))?;
+        writer
+            .close()
+            .map_err(|e| FormatError::Encode(format!("{}: {e}", self.name)))?;
         Ok(out)
     }
 }
@@ -283,21 +299,39 @@ pub fn check_table(path: &Path, name: &str) -> Result<u64, FormatError> {
     let corrupt = |what: String| FormatError::corrupt(file_name.clone(), what);
     let spec = table_spec(name).ok_or_else(|| corrupt("unknown table".into()))?;
     let file = std::fs::File::open(path).map_err(|e| FormatError::io(path, e))?;
-    let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| corrupt(e.to_string()))?;
-    let kv = builder.metadata().file_metadata().key_value_metadata().cloned().unwrap_or_default();
+    let builder =
+        ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| corrupt(e.to_string()))?;
+    let kv = builder
+        .metadata()
+        .file_metadata()
+        .key_value_metadata()
+        .cloned()
+        .unwrap_or_default();
     let meta = |k: &str| kv.iter().find(|e| e.key == k).and_then(|e| e.value.clone());
-    let version = meta(META_FORMAT_VERSION).ok_or_else(|| corrupt("no kivgraph.format_version metadata".into()))?;
-    let found: u32 = version.parse().map_err(|_| corrupt(format!("format version {version:?}")))?;
+    let version = meta(META_FORMAT_VERSION)
+        .ok_or_else(|| corrupt("no kivgraph.format_version metadata".into()))?;
+    let found: u32 = version
+        .parse()
+        .map_err(|_| corrupt(format!("format version {version:?}")))?;
     if found != crate::FORMAT_VERSION {
-        return Err(FormatError::Version { file: file_name, found });
+        return Err(FormatError::Version {
+            file: file_name,
+            found,
+        });
     }
     if meta(META_TABLE).as_deref() != Some(name) {
-        return Err(corrupt("kivgraph.table metadata names another table".into()));
+        return Err(corrupt(
+            "kivgraph.table metadata names another table".into(),
+        ));
     }
     let expected = arrow_schema(spec);
     let actual = builder.schema();
     if actual.fields().len() != expected.fields().len()
-        || actual.fields().iter().zip(expected.fields()).any(|(a, e)| a.name() != e.name() || a.data_type() != e.data_type())
+        || actual
+            .fields()
+            .iter()
+            .zip(expected.fields())
+            .any(|(a, e)| a.name() != e.name() || a.data_type() != e.data_type())
     {
         return Err(corrupt("schema differs from the specification".into()));
     }
@@ -308,7 +342,9 @@ pub fn check_table(path: &Path, name: &str) -> Result<u64, FormatError> {
         rows += batch.map_err(|e| corrupt(e.to_string()))?.num_rows() as u64;
     }
     if declared < 0 || rows != declared as u64 {
-        return Err(corrupt(format!("footer declares {declared} rows, pages hold {rows}")));
+        return Err(corrupt(format!(
+            "footer declares {declared} rows, pages hold {rows}"
+        )));
     }
     Ok(rows)
 }

@@ -24,47 +24,72 @@ pub fn verify_generation(dir: &Path) -> Result<VerifyReport, FormatError> {
     let mut bytes = 0;
     for f in &manifest.files {
         if f.name.contains('/') || f.name.starts_with('.') {
-            return Err(FormatError::corrupt(crate::layout::MANIFEST, format!("bad file name {:?}", f.name)));
+            return Err(FormatError::corrupt(
+                crate::layout::MANIFEST,
+                format!("bad file name {:?}", f.name),
+            ));
         }
         let path = dir.join(&f.name);
         let data = std::fs::read(&path).map_err(|e| FormatError::io(&path, e))?;
         if data.len() as u64 != f.size {
-            return Err(FormatError::corrupt(&f.name, format!("size {} but the manifest records {}", data.len(), f.size)));
+            return Err(FormatError::corrupt(
+                &f.name,
+                format!("size {} but the manifest records {}", data.len(), f.size),
+            ));
         }
         let digest = digest_hex(&data);
         if digest != f.xxh3_128 {
-            return Err(FormatError::corrupt(&f.name, format!("xxh3-128 {digest} but the manifest records {}", f.xxh3_128)));
+            return Err(FormatError::corrupt(
+                &f.name,
+                format!("xxh3-128 {digest} but the manifest records {}", f.xxh3_128),
+            ));
         }
         names_seen.insert(f.name.clone());
         bytes += f.size;
     }
     for required in required_files() {
         if !names_seen.contains(&required) {
-            return Err(FormatError::corrupt(required, "missing from the generation"));
+            return Err(FormatError::corrupt(
+                required,
+                "missing from the generation",
+            ));
         }
     }
 
-    let blob_bytes = std::fs::read(dir.join(GRAPH_BLOB)).map_err(|e| FormatError::io(dir.join(GRAPH_BLOB), e))?;
+    let blob_bytes = std::fs::read(dir.join(GRAPH_BLOB))
+        .map_err(|e| FormatError::io(dir.join(GRAPH_BLOB), e))?;
     let (header, archive) = blob::archive_bytes(&blob_bytes)?;
     if xxhash_rust::xxh3::xxh3_128(archive) != header.checksum {
-        return Err(FormatError::corrupt(GRAPH_BLOB, "archive checksum does not match the header"));
+        return Err(FormatError::corrupt(
+            GRAPH_BLOB,
+            "archive checksum does not match the header",
+        ));
     }
     // Copy into aligned memory: a Vec<u8> read from disk carries no alignment guarantee.
     let mut aligned = rkyv::util::AlignedVec::<16>::with_capacity(archive.len());
     aligned.extend_from_slice(archive);
     let graph = blob::validate(&aligned)?;
 
-    let fst_bytes = std::fs::read(dir.join(NAMES_FST)).map_err(|e| FormatError::io(dir.join(NAMES_FST), e))?;
+    let fst_bytes =
+        std::fs::read(dir.join(NAMES_FST)).map_err(|e| FormatError::io(dir.join(NAMES_FST), e))?;
     let map = names::open(fst_bytes)?;
-    map.as_fst().verify().map_err(|e| FormatError::corrupt(NAMES_FST, e.to_string()))?;
+    map.as_fst()
+        .verify()
+        .map_err(|e| FormatError::corrupt(NAMES_FST, e.to_string()))?;
     for (id, s) in graph.symbols.iter().enumerate() {
-        for (tag, text) in [(names::TAG_NAME, s.name.to_native()), (names::TAG_QUALIFIED, s.qualified_name.to_native())] {
+        for (tag, text) in [
+            (names::TAG_NAME, s.name.to_native()),
+            (names::TAG_QUALIFIED, s.qualified_name.to_native()),
+        ] {
             let text = graph.strings.get(text);
             let found = names::lookup(&map, tag, text)
                 .and_then(|r| graph.name_postings.get(r))
                 .is_some_and(|p| p.iter().any(|x| x.to_native() == id as u32));
             if !found {
-                return Err(FormatError::corrupt(NAMES_FST, format!("symbol {id} ({text:?}) is missing from the name index")));
+                return Err(FormatError::corrupt(
+                    NAMES_FST,
+                    format!("symbol {id} ({text:?}) is missing from the name index"),
+                ));
             }
         }
     }
@@ -79,12 +104,23 @@ pub fn verify_generation(dir: &Path) -> Result<VerifyReport, FormatError> {
         unresolved: graph.unresolved.len() as u64,
     };
     if rows != manifest.row_counts {
-        return Err(FormatError::corrupt(GRAPH_BLOB, format!("row counts {rows:?} differ from the manifest's {:?}", manifest.row_counts)));
+        return Err(FormatError::corrupt(
+            GRAPH_BLOB,
+            format!(
+                "row counts {rows:?} differ from the manifest's {:?}",
+                manifest.row_counts
+            ),
+        ));
     }
     check_reverse(graph)?;
     #[cfg(feature = "tables")]
     check_tables(dir, &rows)?;
-    Ok(VerifyReport { generation_id: manifest.generation_id, files: manifest.files.len(), bytes, rows })
+    Ok(VerifyReport {
+        generation_id: manifest.generation_id,
+        files: manifest.files.len(),
+        bytes,
+        rows,
+    })
 }
 
 /// The reverse adjacency must be exactly the forward one, reversed.
@@ -94,16 +130,37 @@ fn check_reverse(g: &blob::ArchivedGraphBlob) -> Result<(), FormatError> {
     let mut rev = Vec::with_capacity(g.reverse.edges.len());
     for s in 0..n {
         for e in g.forward.row(s) {
-            fwd.push((s, e.other.to_native(), e.kind, e.confidence, e.provenance.to_native(), e.file.to_native(), e.line.to_native(), e.column.to_native()));
+            fwd.push((
+                s,
+                e.other.to_native(),
+                e.kind,
+                e.confidence,
+                e.provenance.to_native(),
+                e.file.to_native(),
+                e.line.to_native(),
+                e.column.to_native(),
+            ));
         }
         for e in g.reverse.row(s) {
-            rev.push((e.other.to_native(), s, e.kind, e.confidence, e.provenance.to_native(), e.file.to_native(), e.line.to_native(), e.column.to_native()));
+            rev.push((
+                e.other.to_native(),
+                s,
+                e.kind,
+                e.confidence,
+                e.provenance.to_native(),
+                e.file.to_native(),
+                e.line.to_native(),
+                e.column.to_native(),
+            ));
         }
     }
     fwd.sort_unstable();
     rev.sort_unstable();
     if fwd != rev {
-        return Err(FormatError::corrupt(GRAPH_BLOB, "reverse adjacency is not the forward adjacency reversed"));
+        return Err(FormatError::corrupt(
+            GRAPH_BLOB,
+            "reverse adjacency is not the forward adjacency reversed",
+        ));
     }
     Ok(())
 }
@@ -112,7 +169,11 @@ fn check_reverse(g: &blob::ArchivedGraphBlob) -> Result<(), FormatError> {
 pub fn required_files() -> Vec<String> {
     let mut v = vec![GRAPH_BLOB.to_string(), NAMES_FST.to_string()];
     #[cfg(feature = "tables")]
-    v.extend(crate::tables::TABLES.iter().map(|(n, _)| format!("{n}.parquet")));
+    v.extend(
+        crate::tables::TABLES
+            .iter()
+            .map(|(n, _)| format!("{n}.parquet")),
+    );
     v
 }
 
@@ -131,7 +192,10 @@ fn check_tables(dir: &Path, rows: &RowCounts) -> Result<(), FormatError> {
             _ => continue,
         };
         if n != expected {
-            return Err(FormatError::corrupt(format!("{name}.parquet"), format!("{n} rows but the graph blob holds {expected}")));
+            return Err(FormatError::corrupt(
+                format!("{name}.parquet"),
+                format!("{n} rows but the graph blob holds {expected}"),
+            ));
         }
     }
     Ok(())

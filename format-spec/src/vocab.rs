@@ -182,6 +182,8 @@ vocabulary! {
         GoNameOnly = 5 => "GO_NAME_ONLY",
         /// A dependency read from a package manifest.
         PackageManifest = 6 => "PACKAGE_MANIFEST",
+        /// A package dependency read from a Go import declaration.
+        GoImport = 7 => "GO_IMPORT",
     }
 }
 

@@ -1,0 +1,210 @@
+//! Discovery: walks each repository (gitignore-aware, never following symlinks), classifies
+//! every file with a known source extension, reads and hashes it, and hands readable text to the
+//! language front ends. A file that cannot be used is recorded with its status and a diagnostic;
+//! it never fails the build.
+
+use std::path::{Path, PathBuf};
+
+use kivgraph_format::{FileStatus, Language};
+use rayon::prelude::*;
+use sha2::{Digest, Sha256};
+
+use crate::facts::{Diagnostic, FactSet, RepoId, SourceFile};
+
+/// Files larger than this are skipped as oversized.
+pub const MAX_FILE_BYTES: u64 = 4 << 20;
+
+/// Source text that is known to be valid UTF-8.
+#[derive(Debug, Clone)]
+pub struct SourceText(String);
+
+impl SourceText {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// What discovery found in one repository.
+#[derive(Debug, Default)]
+pub struct Discovered {
+    /// (file id, repository-relative path, text) of every readable source file, by language.
+    pub sources: Vec<(Language, usize, String, SourceText)>,
+    /// `go.mod` files: (directory, module path).
+    pub go_modules: Vec<(String, String)>,
+}
+
+struct Found {
+    rel: String,
+    abs: PathBuf,
+    language: Language,
+}
+
+/// Walks `root` and records its files under `repo`.
+pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
+    let repo_name = facts.repos[repo].name.clone();
+    let mut found = Vec::new();
+    let mut go_mod_paths = Vec::new();
+    let walker = ignore::WalkBuilder::new(root)
+        .follow_links(false)
+        .hidden(true)
+        .git_ignore(true)
+        .git_global(false)
+        .git_exclude(true)
+        .require_git(false)
+        .sort_by_file_name(|a, b| a.cmp(b))
+        .build();
+    for entry in walker {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(err) => {
+                facts.diagnostics.push(Diagnostic {
+                    repository: repo_name.clone(),
+                    path: String::new(),
+                    message: format!("walk: {err}"),
+                });
+                continue;
+            }
+        };
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        let Ok(rel) = entry.path().strip_prefix(root) else {
+            continue;
+        };
+        let Some(rel) = rel.to_str().map(|s| s.replace('\\', "/")) else {
+            facts.diagnostics.push(Diagnostic {
+                repository: repo_name.clone(),
+                path: rel.to_string_lossy().into_owned(),
+                message: "path is not valid UTF-8; skipped".into(),
+            });
+            continue;
+        };
+        let file_name = rel.rsplit('/').next().unwrap_or(&rel);
+        if file_name == "go.mod" {
+            go_mod_paths.push(rel.clone());
+            continue;
+        }
+        let Some(language) = file_name
+            .rsplit_once('.')
+            .and_then(|(_, ext)| Language::from_extension(ext))
+        else {
+            continue;
+        };
+        found.push(Found {
+            rel,
+            abs: entry.path().to_path_buf(),
+            language,
+        });
+    }
+
+    let mut out = Discovered::default();
+    for rel in go_mod_paths {
+        if let Ok(text) = std::fs::read_to_string(root.join(&rel))
+            && let Some(m) = crate::lang::go::module_path(&text)
+        {
+            let dir = rel.rsplit_once('/').map_or("", |(d, _)| d).to_string();
+            out.go_modules.push((dir, m));
+        }
+    }
+
+    let read: Vec<(Found, Result<Vec<u8>, String>)> = found
+        .into_par_iter()
+        .map(|f| {
+            let data = match std::fs::symlink_metadata(&f.abs) {
+                Ok(m) if m.len() > MAX_FILE_BYTES => Err(format!(
+                    "oversized: {} bytes, limit {MAX_FILE_BYTES}",
+                    m.len()
+                )),
+                Ok(_) => std::fs::read(&f.abs).map_err(|e| format!("unreadable: {e}")),
+                Err(e) => Err(format!("unreadable: {e}")),
+            };
+            (f, data)
+        })
+        .collect();
+
+    let mut unsupported: std::collections::BTreeMap<Language, usize> = Default::default();
+    for (f, data) in read {
+        facts.repos[repo].languages.insert(f.language);
+        let id = facts.files.len();
+        let mut file = SourceFile {
+            repo,
+            package: None,
+            path: f.rel.clone(),
+            language: Some(f.language),
+            status: FileStatus::Indexed,
+            size: 0,
+            lines: 0,
+            sha256: [0; 32],
+        };
+        let diag = |message: String| Diagnostic {
+            repository: repo_name.clone(),
+            path: f.rel.clone(),
+            message,
+        };
+        match data {
+            Err(msg) => {
+                file.status = if msg.starts_with("oversized") {
+                    FileStatus::Oversized
+                } else {
+                    FileStatus::Unreadable
+                };
+                if let Ok(m) = std::fs::symlink_metadata(&f.abs) {
+                    file.size = m.len();
+                }
+                facts.diagnostics.push(diag(format!("{msg}; skipped")));
+            }
+            Ok(bytes) => {
+                file.size = bytes.len() as u64;
+                file.sha256 = Sha256::digest(&bytes).into();
+                file.lines = bytes.iter().filter(|&&b| b == b'\n').count() as u32
+                    + u32::from(!bytes.is_empty() && !bytes.ends_with(b"\n"));
+                if bytes[..bytes.len().min(8000)].contains(&0) {
+                    file.status = FileStatus::Binary;
+                    facts
+                        .diagnostics
+                        .push(diag("binary content (NUL bytes); skipped".into()));
+                } else {
+                    match String::from_utf8(bytes) {
+                        Err(e) => {
+                            file.status = FileStatus::NotUtf8;
+                            facts.diagnostics.push(diag(format!(
+                                "not valid UTF-8 at byte {}; skipped",
+                                e.utf8_error().valid_up_to()
+                            )));
+                        }
+                        Ok(text) if f.language == Language::Go => {
+                            if go_tool_ignores(&f.rel) {
+                                file.status = FileStatus::BuildExcluded;
+                            } else {
+                                out.sources
+                                    .push((f.language, id, f.rel.clone(), SourceText(text)));
+                            }
+                        }
+                        Ok(_) => {
+                            file.status = FileStatus::LanguageNotSupported;
+                            *unsupported.entry(f.language).or_default() += 1;
+                        }
+                    }
+                }
+            }
+        }
+        facts.files.push(file);
+    }
+    for (lang, n) in unsupported {
+        facts.diagnostics.push(Diagnostic {
+            repository: repo_name.clone(),
+            path: String::new(),
+            message: format!("{n} {lang} file(s) discovered and counted, not compiled: {lang} resolution is not available in this version"),
+        });
+    }
+    out
+}
+
+/// The go tool ignores `testdata` directories and names starting with `_` or `.`.
+fn go_tool_ignores(rel: &str) -> bool {
+    let mut parts: Vec<&str> = rel.split('/').collect();
+    parts.pop();
+    parts
+        .iter()
+        .any(|p| *p == "testdata" || p.starts_with('_') || p.starts_with('.'))
+}

@@ -1,0 +1,309 @@
+//! The in-memory fact set of one compile, and its canonical form: keys computed, rows sorted and
+//! de-duplicated, ids dense. Everything written to disk comes from [`FactSet::finish`], so the
+//! tables and the blob can never disagree.
+
+use std::collections::{BTreeSet, HashMap};
+
+use kivgraph_format::key::{SymbolIdentity, file_key, package_key};
+use kivgraph_format::{Confidence, EdgeKind, FileStatus, Language, Provenance, SymbolKind};
+
+pub type RepoId = usize;
+pub type PackageId = usize;
+pub type FileId = usize;
+pub type SymbolId = usize;
+
+#[derive(Debug, Clone)]
+pub struct Repo {
+    pub name: String,
+    pub root: String,
+    pub commit: Option<String>,
+    pub branch: Option<String>,
+    pub dirty: Option<bool>,
+    pub languages: BTreeSet<Language>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Package {
+    pub repo: RepoId,
+    pub language: Language,
+    pub name: String,
+    pub path: String,
+    pub module: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    pub repo: RepoId,
+    pub package: Option<PackageId>,
+    pub path: String,
+    pub language: Option<Language>,
+    pub status: FileStatus,
+    pub size: u64,
+    pub lines: u32,
+    pub sha256: [u8; 32],
+}
+
+#[derive(Debug, Clone)]
+pub struct Symbol {
+    pub repo: RepoId,
+    pub package: PackageId,
+    pub file: FileId,
+    pub language: Language,
+    pub name: String,
+    pub qualified_name: String,
+    pub kind: SymbolKind,
+    pub exported: bool,
+    pub signature: Option<String>,
+    pub start_line: u32,
+    pub start_column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+    pub start_byte: u32,
+    pub end_byte: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Edge {
+    pub source: SymbolId,
+    pub target: SymbolId,
+    pub kind: EdgeKind,
+    pub confidence: Confidence,
+    pub provenance: Provenance,
+    /// The occurrence: file, 1-based line, 0-based column.
+    pub file: Option<FileId>,
+    pub line: u32,
+    pub column: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Unresolved {
+    pub repo: RepoId,
+    pub file: Option<FileId>,
+    pub line: u32,
+    pub column: u32,
+    pub language: Language,
+    pub reason: String,
+    pub requested_package: String,
+    pub requested_symbol: Option<String>,
+    pub detail: Option<String>,
+    pub source: Option<SymbolId>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PackageEdge {
+    pub source: PackageId,
+    pub target: PackageId,
+    pub kind: EdgeKind,
+    pub confidence: Confidence,
+    pub provenance: Provenance,
+}
+
+/// A diagnostic for the compile summary: something was skipped or could not be read.
+#[derive(Debug, Clone, serde::Serialize, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Diagnostic {
+    pub repository: String,
+    pub path: String,
+    pub message: String,
+}
+
+#[derive(Debug, Default)]
+pub struct FactSet {
+    pub repos: Vec<Repo>,
+    pub packages: Vec<Package>,
+    pub files: Vec<SourceFile>,
+    pub symbols: Vec<Symbol>,
+    pub edges: Vec<Edge>,
+    pub unresolved: Vec<Unresolved>,
+    pub package_edges: Vec<PackageEdge>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The canonical fact set: every collection sorted, ids dense and final.
+#[derive(Debug)]
+pub struct Finished {
+    pub repos: Vec<Repo>,
+    pub packages: Vec<Package>,
+    pub files: Vec<SourceFile>,
+    /// Sorted by stable key; parallel to `keys` and `canonical`.
+    pub symbols: Vec<Symbol>,
+    pub keys: Vec<String>,
+    pub edges: Vec<Edge>,
+    pub unresolved: Vec<Unresolved>,
+    pub package_edges: Vec<PackageEdge>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Finished {
+    pub fn package_key(&self, p: PackageId) -> String {
+        let p = &self.packages[p];
+        package_key(p.language.as_str(), &self.repos[p.repo].name, &p.name)
+    }
+
+    pub fn file_key(&self, f: FileId) -> String {
+        let f = &self.files[f];
+        file_key(&self.repos[f.repo].name, &f.path)
+    }
+}
+
+fn permutation<T>(
+    items: &[T],
+    mut cmp: impl FnMut(&T, &T) -> std::cmp::Ordering,
+) -> (Vec<usize>, Vec<usize>) {
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    order.sort_by(|&a, &b| cmp(&items[a], &items[b]));
+    let mut new_of_old = vec![0; items.len()];
+    for (new, &old) in order.iter().enumerate() {
+        new_of_old[old] = new;
+    }
+    (order, new_of_old)
+}
+
+fn reorder<T: Clone>(items: &[T], order: &[usize]) -> Vec<T> {
+    order.iter().map(|&i| items[i].clone()).collect()
+}
+
+impl FactSet {
+    /// Canonicalizes: sorts repositories, packages, files and symbols by their durable keys,
+    /// renumbers every reference, then sorts and de-duplicates edges and unresolved records.
+    ///
+    /// Fails when two different symbol identities hash to the same stable key.
+    pub fn finish(self) -> Result<Finished, String> {
+        let (repo_order, repo_new) = permutation(&self.repos, |a, b| a.name.cmp(&b.name));
+        let repos = reorder(&self.repos, &repo_order);
+        let mut packages = self.packages.clone();
+        for p in &mut packages {
+            p.repo = repo_new[p.repo];
+        }
+        let (pkg_order, pkg_new) = permutation(&packages, |a, b| {
+            (a.language.as_str(), &repos[a.repo].name, &a.name).cmp(&(
+                b.language.as_str(),
+                &repos[b.repo].name,
+                &b.name,
+            ))
+        });
+        let packages = reorder(&packages, &pkg_order);
+        let mut files = self.files.clone();
+        for f in &mut files {
+            f.repo = repo_new[f.repo];
+            f.package = f.package.map(|p| pkg_new[p]);
+        }
+        let (file_order, file_new) = permutation(&files, |a, b| {
+            (&repos[a.repo].name, &a.path).cmp(&(&repos[b.repo].name, &b.path))
+        });
+        let files = reorder(&files, &file_order);
+
+        // Stable keys. Symbols sharing an identity (Go `init`, redeclarations in broken code)
+        // are told apart by a discriminator: their order of appearance within the identity.
+        let mut symbols = self.symbols.clone();
+        for s in &mut symbols {
+            s.repo = repo_new[s.repo];
+            s.package = pkg_new[s.package];
+            s.file = file_new[s.file];
+        }
+        let mut by_identity: HashMap<(usize, String, SymbolKind), Vec<usize>> = HashMap::new();
+        for (i, s) in symbols.iter().enumerate() {
+            by_identity
+                .entry((s.package, s.qualified_name.clone(), s.kind))
+                .or_default()
+                .push(i);
+        }
+        let mut discriminator = vec![String::new(); symbols.len()];
+        for members in by_identity.values_mut() {
+            if members.len() > 1 {
+                members
+                    .sort_by_key(|&i| (files[symbols[i].file].path.clone(), symbols[i].start_byte));
+                for (n, &i) in members.iter().enumerate().skip(1) {
+                    discriminator[i] = format!("#{}", n + 1);
+                }
+            }
+        }
+        let mut keyed: Vec<(String, Vec<u8>, usize)> = symbols
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let id = SymbolIdentity {
+                    language: s.language.as_str(),
+                    repository: &repos[s.repo].name,
+                    package: &packages[s.package].name,
+                    qualified_name: &s.qualified_name,
+                    kind: s.kind.as_str(),
+                    discriminator: &discriminator[i],
+                };
+                let canonical = id.canonical();
+                (
+                    kivgraph_format::key::stable_key_of(&canonical),
+                    canonical,
+                    i,
+                )
+            })
+            .collect();
+        keyed.sort();
+        for w in keyed.windows(2) {
+            if w[0].0 == w[1].0 {
+                return Err(format!(
+                    "stable key collision: {} is the key of two different identities ({:?} and {:?}); refusing to merge them",
+                    w[0].0,
+                    String::from_utf8_lossy(&w[0].1),
+                    String::from_utf8_lossy(&w[1].1)
+                ));
+            }
+        }
+        let sym_order: Vec<usize> = keyed.iter().map(|k| k.2).collect();
+        let mut sym_new = vec![0; symbols.len()];
+        for (new, &old) in sym_order.iter().enumerate() {
+            sym_new[old] = new;
+        }
+        let keys = keyed.into_iter().map(|k| k.0).collect();
+        let symbols = reorder(&symbols, &sym_order);
+
+        let mut edges: Vec<Edge> = self
+            .edges
+            .iter()
+            .map(|e| Edge {
+                source: sym_new[e.source],
+                target: sym_new[e.target],
+                file: e.file.map(|f| file_new[f]),
+                ..*e
+            })
+            .collect();
+        edges.sort();
+        edges.dedup();
+        let mut unresolved: Vec<Unresolved> = self
+            .unresolved
+            .iter()
+            .map(|u| Unresolved {
+                repo: repo_new[u.repo],
+                file: u.file.map(|f| file_new[f]),
+                source: u.source.map(|s| sym_new[s]),
+                ..u.clone()
+            })
+            .collect();
+        unresolved.sort();
+        unresolved.dedup();
+        let mut package_edges: Vec<PackageEdge> = self
+            .package_edges
+            .iter()
+            .map(|e| PackageEdge {
+                source: pkg_new[e.source],
+                target: pkg_new[e.target],
+                ..*e
+            })
+            .collect();
+        package_edges.sort();
+        package_edges.dedup();
+        let mut diagnostics = self.diagnostics;
+        diagnostics.sort();
+        diagnostics.dedup();
+        Ok(Finished {
+            repos,
+            packages,
+            files,
+            symbols,
+            keys,
+            edges,
+            unresolved,
+            package_edges,
+            diagnostics,
+        })
+    }
+}

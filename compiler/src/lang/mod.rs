@@ -1,0 +1,3 @@
+//! Language front ends. Each turns discovered source text into facts; Go is the first.
+
+pub mod go;

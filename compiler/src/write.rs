@@ -1,0 +1,401 @@
+//! Writes a finished fact set as the files of a generation: seven Parquet tables, the graph
+//! blob and the name index. Everything is derived from one [`Finished`], in its canonical order,
+//! so the same facts always give the same bytes.
+
+use std::collections::BTreeMap;
+
+use kivgraph_format::blob::{
+    self, Csr, EdgeRec, FileRec, GraphBlob, PackageEdgeRec, PackageRec, RepositoryRec, StringTable,
+    SymbolRec, UnresolvedRec,
+};
+use kivgraph_format::manifest::RowCounts;
+use kivgraph_format::tables::{Column, TableBuilder};
+use kivgraph_format::{FormatError, NONE, names};
+
+use crate::facts::Finished;
+
+/// The bytes of every file of a generation but the manifest, by file name.
+pub struct Encoded {
+    pub files: Vec<(String, Vec<u8>)>,
+    pub rows: RowCounts,
+}
+
+pub fn encode(f: &Finished) -> Result<Encoded, FormatError> {
+    let mut files = Vec::new();
+    for t in tables(f) {
+        files.push((format!("{}.parquet", t.name), t.to_parquet()?));
+    }
+    let (graph, fst) = graph_blob(f)?;
+    files.push((
+        kivgraph_format::GRAPH_BLOB.to_string(),
+        blob::encode(&graph)?,
+    ));
+    files.push((kivgraph_format::NAMES_FST.to_string(), fst));
+    let rows = RowCounts {
+        repositories: f.repos.len() as u64,
+        packages: f.packages.len() as u64,
+        files: f.files.len() as u64,
+        symbols: f.symbols.len() as u64,
+        edges: f.edges.len() as u64,
+        package_edges: f.package_edges.len() as u64,
+        unresolved: f.unresolved.len() as u64,
+    };
+    Ok(Encoded { files, rows })
+}
+
+macro_rules! push {
+    ($t:expr, $i:expr, $variant:ident, $v:expr) => {
+        match &mut $t.columns[$i] {
+            Column::$variant(col) => col.push($v),
+            _ => unreachable!("column {} of {} has another type", $i, $t.name),
+        }
+    };
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn tables(f: &Finished) -> Vec<TableBuilder> {
+    let repo_name = |r: usize| f.repos[r].name.clone();
+
+    let mut repos = TableBuilder::new("repositories");
+    for r in &f.repos {
+        push!(repos, 0, Str, r.name.clone());
+        push!(repos, 1, Str, r.root.clone());
+        push!(repos, 2, OptStr, r.commit.clone());
+        push!(repos, 3, OptStr, r.branch.clone());
+        push!(repos, 4, OptBool, r.dirty);
+        push!(
+            repos,
+            5,
+            StrList,
+            r.languages.iter().map(|l| l.as_str().to_string()).collect()
+        );
+        push!(repos, 6, Bool, false);
+    }
+
+    let mut packages = TableBuilder::new("packages");
+    for (i, p) in f.packages.iter().enumerate() {
+        push!(packages, 0, Str, f.package_key(i));
+        push!(packages, 1, Str, repo_name(p.repo));
+        push!(packages, 2, Str, p.language.as_str().to_string());
+        push!(packages, 3, Str, p.name.clone());
+        push!(packages, 4, Str, p.path.clone());
+        push!(packages, 5, OptStr, p.module.clone());
+    }
+
+    let mut files = TableBuilder::new("files");
+    for (i, file) in f.files.iter().enumerate() {
+        push!(files, 0, Str, f.file_key(i));
+        push!(files, 1, Str, repo_name(file.repo));
+        push!(files, 2, OptStr, file.package.map(|p| f.package_key(p)));
+        push!(files, 3, Str, file.path.clone());
+        push!(
+            files,
+            4,
+            OptStr,
+            file.language.map(|l| l.as_str().to_string())
+        );
+        push!(files, 5, Str, file.status.as_str().to_string());
+        push!(files, 6, U64, file.size);
+        push!(files, 7, U32, file.lines);
+        push!(files, 8, Str, hex(&file.sha256));
+    }
+
+    let mut symbols = TableBuilder::new("symbols");
+    for (i, s) in f.symbols.iter().enumerate() {
+        push!(symbols, 0, U32, i as u32);
+        push!(symbols, 1, Str, f.keys[i].clone());
+        push!(symbols, 2, Str, s.name.clone());
+        push!(symbols, 3, Str, s.qualified_name.clone());
+        push!(symbols, 4, Str, s.kind.as_str().to_string());
+        push!(symbols, 5, Str, s.language.as_str().to_string());
+        push!(symbols, 6, Bool, s.exported);
+        push!(symbols, 7, OptStr, s.signature.clone());
+        push!(symbols, 8, Str, repo_name(s.repo));
+        push!(symbols, 9, Str, f.packages[s.package].name.clone());
+        push!(symbols, 10, Str, f.files[s.file].path.clone());
+        push!(symbols, 11, U32, s.start_line);
+        push!(symbols, 12, U32, s.start_column);
+        push!(symbols, 13, U32, s.end_line);
+        push!(symbols, 14, U32, s.end_column);
+        push!(symbols, 15, U32, s.start_byte);
+        push!(symbols, 16, U32, s.end_byte);
+    }
+
+    let mut edges = TableBuilder::new("edges");
+    for e in &f.edges {
+        push!(edges, 0, U32, e.source as u32);
+        push!(edges, 1, Str, f.keys[e.source].clone());
+        push!(edges, 2, U32, e.target as u32);
+        push!(edges, 3, Str, f.keys[e.target].clone());
+        push!(edges, 4, Str, e.kind.as_str().to_string());
+        push!(edges, 5, Str, e.confidence.as_str().to_string());
+        push!(edges, 6, Str, e.provenance.as_str().to_string());
+        push!(edges, 7, OptStr, e.file.map(|x| repo_name(f.files[x].repo)));
+        push!(edges, 8, OptStr, e.file.map(|x| f.files[x].path.clone()));
+        push!(edges, 9, U32, e.line);
+        push!(edges, 10, U32, e.column);
+    }
+
+    let mut pedges = TableBuilder::new("package_edges");
+    for e in &f.package_edges {
+        push!(pedges, 0, Str, f.package_key(e.source));
+        push!(pedges, 1, Str, f.package_key(e.target));
+        push!(pedges, 2, Str, e.kind.as_str().to_string());
+        push!(pedges, 3, Str, e.confidence.as_str().to_string());
+        push!(pedges, 4, Str, e.provenance.as_str().to_string());
+    }
+
+    let mut unresolved = TableBuilder::new("unresolved");
+    for u in &f.unresolved {
+        push!(unresolved, 0, Str, repo_name(u.repo));
+        push!(
+            unresolved,
+            1,
+            OptStr,
+            u.file.map(|x| f.files[x].path.clone())
+        );
+        push!(unresolved, 2, U32, u.line);
+        push!(unresolved, 3, U32, u.column);
+        push!(unresolved, 4, Str, u.language.as_str().to_string());
+        push!(unresolved, 5, Str, u.reason.clone());
+        push!(unresolved, 6, Str, u.requested_package.clone());
+        push!(unresolved, 7, OptStr, u.requested_symbol.clone());
+        push!(unresolved, 8, OptStr, u.detail.clone());
+        push!(unresolved, 9, OptStr, u.source.map(|s| f.keys[s].clone()));
+    }
+    vec![repos, packages, files, symbols, edges, pedges, unresolved]
+}
+
+/// Interns strings: collected first, then sorted, so ids do not depend on visiting order.
+#[derive(Default)]
+struct Interner {
+    ids: BTreeMap<String, u32>,
+}
+
+impl Interner {
+    fn add(&mut self, s: &str) {
+        if !self.ids.contains_key(s) {
+            self.ids.insert(s.to_string(), 0);
+        }
+    }
+    fn seal(&mut self) -> StringTable {
+        let mut t = StringTable::default();
+        for (i, (s, id)) in self.ids.iter_mut().enumerate() {
+            *id = i as u32;
+            t.bytes.extend_from_slice(s.as_bytes());
+            t.ends.push(t.bytes.len() as u32);
+        }
+        t
+    }
+    fn id(&self, s: &str) -> u32 {
+        self.ids[s]
+    }
+    fn opt(&self, s: Option<&str>) -> u32 {
+        s.map_or(NONE, |s| self.id(s))
+    }
+}
+
+fn graph_blob(f: &Finished) -> Result<(GraphBlob, Vec<u8>), FormatError> {
+    let mut it = Interner::default();
+    for r in &f.repos {
+        for s in [
+            Some(r.name.as_str()),
+            Some(r.root.as_str()),
+            r.commit.as_deref(),
+            r.branch.as_deref(),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            it.add(s);
+        }
+    }
+    for (i, p) in f.packages.iter().enumerate() {
+        it.add(&f.package_key(i));
+        it.add(&p.name);
+        it.add(&p.path);
+        if let Some(m) = &p.module {
+            it.add(m);
+        }
+    }
+    for file in &f.files {
+        it.add(&file.path);
+    }
+    for (i, s) in f.symbols.iter().enumerate() {
+        it.add(&f.keys[i]);
+        it.add(&s.name);
+        it.add(&s.qualified_name);
+        if let Some(sig) = &s.signature {
+            it.add(sig);
+        }
+    }
+    for u in &f.unresolved {
+        for s in [
+            Some(u.reason.as_str()),
+            Some(u.requested_package.as_str()),
+            u.requested_symbol.as_deref(),
+            u.detail.as_deref(),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            it.add(s);
+        }
+    }
+    let strings = it.seal();
+
+    let repositories = f
+        .repos
+        .iter()
+        .map(|r| RepositoryRec {
+            name: it.id(&r.name),
+            root: it.id(&r.root),
+            commit: it.opt(r.commit.as_deref()),
+            branch: it.opt(r.branch.as_deref()),
+            dirty: match r.dirty {
+                Some(false) => 0,
+                Some(true) => 1,
+                None => 2,
+            },
+            languages: r.languages.iter().map(|l| l.code()).collect(),
+            derived: false,
+        })
+        .collect();
+    let packages = f
+        .packages
+        .iter()
+        .enumerate()
+        .map(|(i, p)| PackageRec {
+            key: it.id(&f.package_key(i)),
+            repository: p.repo as u32,
+            language: p.language.code(),
+            name: it.id(&p.name),
+            path: it.id(&p.path),
+            module: it.opt(p.module.as_deref()),
+        })
+        .collect();
+    let files = f
+        .files
+        .iter()
+        .map(|x| FileRec {
+            repository: x.repo as u32,
+            package: x.package.map_or(NONE, |p| p as u32),
+            path: it.id(&x.path),
+            language: x.language.map_or(0, |l| l.code()),
+            status: x.status as u8,
+            size: x.size,
+            lines: x.lines,
+            sha256: x.sha256,
+        })
+        .collect();
+    let symbols = f
+        .symbols
+        .iter()
+        .enumerate()
+        .map(|(i, s)| SymbolRec {
+            key: it.id(&f.keys[i]),
+            name: it.id(&s.name),
+            qualified_name: it.id(&s.qualified_name),
+            kind: s.kind.code(),
+            language: s.language.code(),
+            exported: s.exported,
+            signature: it.opt(s.signature.as_deref()),
+            repository: s.repo as u32,
+            package: s.package as u32,
+            file: s.file as u32,
+            start_line: s.start_line,
+            start_column: s.start_column,
+            end_line: s.end_line,
+            end_column: s.end_column,
+            start_byte: s.start_byte,
+            end_byte: s.end_byte,
+        })
+        .collect();
+
+    let n = f.symbols.len();
+    let half = |other: usize, e: &crate::facts::Edge| EdgeRec {
+        other: other as u32,
+        kind: e.kind.code(),
+        confidence: e.confidence.code(),
+        provenance: e.provenance.code(),
+        file: e.file.map_or(NONE, |x| x as u32),
+        line: e.line,
+        column: e.column,
+    };
+    let forward = csr(n, f.edges.iter().map(|e| (e.source, half(e.target, e))));
+    let reverse = csr(n, f.edges.iter().map(|e| (e.target, half(e.source, e))));
+
+    let unresolved: Vec<UnresolvedRec> = f
+        .unresolved
+        .iter()
+        .map(|u| UnresolvedRec {
+            repository: u.repo as u32,
+            file: u.file.map_or(NONE, |x| x as u32),
+            language: u.language.code(),
+            source: u.source.map_or(NONE, |s| s as u32),
+            reason: it.id(&u.reason),
+            requested_package: it.id(&u.requested_package),
+            requested_symbol: it.opt(u.requested_symbol.as_deref()),
+            detail: it.opt(u.detail.as_deref()),
+            line: u.line,
+            column: u.column,
+        })
+        .collect();
+    let mut unresolved_by_name: Vec<u32> = (0..unresolved.len() as u32)
+        .filter(|&i| f.unresolved[i as usize].requested_symbol.is_some())
+        .collect();
+    unresolved_by_name.sort_by_key(|&i| (f.unresolved[i as usize].requested_symbol.clone(), i));
+
+    let package_edges = f
+        .package_edges
+        .iter()
+        .map(|e| PackageEdgeRec {
+            source: e.source as u32,
+            target: e.target as u32,
+            kind: e.kind.code(),
+            confidence: e.confidence.code(),
+            provenance: e.provenance.code(),
+        })
+        .collect();
+
+    let (fst, name_postings) = names::build(f.symbols.iter().enumerate().flat_map(|(i, s)| {
+        [
+            (names::TAG_NAME, s.name.as_str(), i as u32),
+            (names::TAG_QUALIFIED, s.qualified_name.as_str(), i as u32),
+        ]
+    }))?;
+    let graph = GraphBlob {
+        strings,
+        repositories,
+        packages,
+        files,
+        symbols,
+        forward,
+        reverse,
+        unresolved,
+        unresolved_by_name,
+        package_edges,
+        name_postings,
+    };
+    Ok((graph, fst))
+}
+
+/// Builds CSR rows from `(node, half-edge)` pairs; rows are sorted so output is canonical.
+fn csr(n: usize, items: impl Iterator<Item = (usize, EdgeRec)>) -> Csr {
+    let mut pairs: Vec<(usize, EdgeRec)> = items.collect();
+    pairs.sort();
+    let mut offsets = vec![0u32; n + 1];
+    for (node, _) in &pairs {
+        offsets[node + 1] += 1;
+    }
+    for i in 0..n {
+        offsets[i + 1] += offsets[i];
+    }
+    Csr {
+        offsets,
+        edges: pairs.into_iter().map(|(_, e)| e).collect(),
+    }
+}
