@@ -1,1 +1,11 @@
+#![doc = include_str!("../README.md")]
 
+pub mod cursor;
+pub mod index;
+pub mod mcp;
+pub mod query;
+pub mod store;
+pub mod tools;
+
+pub use query::ToolError;
+pub use store::Store;

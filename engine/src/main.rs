@@ -1,1 +1,108 @@
-fn main() {}
+//! `kivgraph`: serve a generation over MCP, query it from the command line, show its status,
+//! or rebuild it.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use kivgraph::{Store, index, mcp, tools};
+use kivgraph_format::IndexDir;
+
+#[derive(Parser)]
+#[command(name = "kivgraph", version, about = "Serves a kivgraph code graph to agents over MCP")]
+struct Cli {
+    /// Index directory (holds CURRENT and generations/).
+    #[arg(long, global = true, default_value = ".kivgraph")]
+    index: PathBuf,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Speak MCP over stdio.
+    Serve,
+    /// Run one tool and print exactly the text an MCP client would receive.
+    Query {
+        tool: String,
+        /// Tool arguments as a JSON object.
+        #[arg(default_value = "{}")]
+        args: String,
+    },
+    /// Print graph_status.
+    Status,
+    /// Rebuild the graph from the registered projects (`projects.json` beside the index).
+    Index {
+        /// Rebuild everything (the only mode: every rebuild is a full pass).
+        #[arg(long)]
+        full: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let store = Store::open(IndexDir::new(&cli.index));
+    match cli.command {
+        Command::Serve => {
+            let stdin = std::io::stdin();
+            let stdout = std::io::stdout();
+            let mut server = mcp::Server::new(store);
+            match server.run(stdin.lock(), stdout.lock()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("kivgraph: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Command::Query { tool, args } => {
+            let args: serde_json::Value = match serde_json::from_str(&args) {
+                Ok(v) => v,
+                Err(e) => {
+                    eprintln!("kivgraph: INVALID_ARGUMENT: arguments are not JSON: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let answer = if tool == "index_project" { index::index_project(&args, &store) } else { tools::call(&tool, &args, store.snapshot()) };
+            match answer {
+                Ok(text) => {
+                    println!("{text}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    println!("{e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Command::Status => match tools::call("graph_status", &serde_json::json!({}), store.snapshot()) {
+            Ok(text) => {
+                println!("{text}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                println!("{e}");
+                ExitCode::FAILURE
+            }
+        },
+        Command::Index { full: _ } => {
+            let registry = match index::read_registry(&cli.index) {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("kivgraph: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            match index::rebuild(&cli.index, &registry) {
+                Ok(summary) => {
+                    println!("{}", serde_json::to_string_pretty(&summary).unwrap_or_default());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("kivgraph: INDEXING_FAILED: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+    }
+}

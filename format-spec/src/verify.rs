@@ -167,6 +167,7 @@ fn check_reverse(g: &blob::ArchivedGraphBlob) -> Result<(), FormatError> {
 
 /// The file names every generation of this format holds besides the manifest.
 pub fn required_files() -> Vec<String> {
+    #[cfg_attr(not(feature = "tables"), allow(unused_mut))]
     let mut v = vec![GRAPH_BLOB.to_string(), NAMES_FST.to_string()];
     #[cfg(feature = "tables")]
     v.extend(

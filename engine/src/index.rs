@@ -1,0 +1,192 @@
+//! `index_project` and `kivgraph index`: register projects beside the index and rebuild the
+//! graph by running `kivgraph-compile` as a child process, so the engine never links a parser.
+//!
+//! The registry is `<index>/projects.json`. A rebuild writes the new registry only after the
+//! compiler published; on failure the previous registry and generation stay as they were.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::query::ToolError;
+use crate::store::Store;
+use crate::tools::ToolDef;
+
+pub const REGISTRY: &str = "projects.json";
+const LANGUAGES: &[&str] = &["go", "typescript", "javascript", "ts", "js", "rust", "rs", "python", "py", "dart"];
+
+fn schema() -> Value {
+    let project = json!({"type": "object", "properties": {
+        "name": {"type": "string"}, "path": {"type": "string"},
+        "languages": {"type": "array", "items": {"type": "string"}}
+    }, "required": ["name", "path", "languages"], "additionalProperties": false});
+    json!({"type": "object", "properties": {
+        "projects": {"type": "array", "items": project},
+        "name": {"type": "string"}, "path": {"type": "string"},
+        "languages": {"type": "array", "items": {"type": "string"}},
+        "confirmed": {"type": ["boolean", "null"]}
+    }, "additionalProperties": false})
+}
+
+pub const INDEX_PROJECT: ToolDef = ToolDef {
+    name: "index_project",
+    title: "Index project",
+    description: "Registers projects and rebuilds the graph once, after explicit user approval. Pass every project in one call: a rebuild costs the whole corpus. It never writes inside the source projects.",
+    read_only: false,
+    schema,
+};
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Project {
+    pub name: String,
+    pub path: String,
+    pub languages: Vec<String>,
+}
+
+pub fn read_registry(index: &Path) -> Result<Vec<Project>, String> {
+    match std::fs::read(index.join(REGISTRY)) {
+        Ok(b) => serde_json::from_slice(&b).map_err(|e| format!("{}: {e}", index.join(REGISTRY).display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(format!("{}: {e}", index.join(REGISTRY).display())),
+    }
+}
+
+fn write_registry(index: &Path, projects: &[Project]) -> Result<(), String> {
+    std::fs::create_dir_all(index).map_err(|e| e.to_string())?;
+    let tmp = index.join("projects.json.tmp");
+    std::fs::write(&tmp, serde_json::to_vec_pretty(projects).unwrap_or_default()).map_err(|e| e.to_string())?;
+    std::fs::rename(&tmp, index.join(REGISTRY)).map_err(|e| e.to_string())
+}
+
+fn parse_project(v: &Value) -> Result<Project, ToolError> {
+    let obj = v.as_object().ok_or_else(|| ToolError::invalid("each project is an object with name, path and languages"))?;
+    if let Some(k) = obj.keys().find(|k| !["name", "path", "languages"].contains(&k.as_str())) {
+        return Err(ToolError::invalid(format!("project field {k:?} is not accepted")));
+    }
+    let name = obj.get("name").and_then(Value::as_str).ok_or_else(|| ToolError::invalid("project name is required"))?;
+    let path = obj.get("path").and_then(Value::as_str).ok_or_else(|| ToolError::invalid("project path is required"))?;
+    let langs = obj.get("languages").and_then(Value::as_array).ok_or_else(|| ToolError::invalid("project languages are required"))?;
+    if name.is_empty() || name == "." || name == ".." || name.contains(['/', '\\']) || name.trim() != name {
+        return Err(ToolError::invalid(format!("name {name:?} is not a usable project name")));
+    }
+    if name.starts_with("rust:") {
+        return Err(ToolError::invalid(format!("name {name:?} is reserved for derived toolchain repositories")));
+    }
+    let mut languages = Vec::new();
+    for l in langs {
+        let l = l.as_str().map(|s| s.trim().to_lowercase()).unwrap_or_default();
+        if l.is_empty() || !LANGUAGES.contains(&l.as_str()) {
+            return Err(ToolError::invalid(format!("language {l:?} is unsupported")));
+        }
+        if languages.contains(&l) {
+            return Err(ToolError::invalid(format!("language {l:?} is listed twice")));
+        }
+        languages.push(l);
+    }
+    if languages.is_empty() {
+        return Err(ToolError::invalid("a project needs at least one language"));
+    }
+    let expanded = match path.strip_prefix('~') {
+        Some(rest) => PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(rest.trim_start_matches('/')),
+        None => PathBuf::from(path),
+    };
+    let abs = std::path::absolute(&expanded).map_err(|e| ToolError::invalid(format!("path {path:?}: {e}")))?;
+    let mut prefix = PathBuf::new();
+    for c in abs.components() {
+        prefix.push(c);
+        if std::fs::symlink_metadata(&prefix).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(ToolError::invalid(format!("path {path:?} contains symlink component {:?}", prefix.display().to_string())));
+        }
+    }
+    if !abs.is_dir() {
+        return Err(ToolError::invalid(format!("path {path:?} is not an existing directory")));
+    }
+    Ok(Project { name: name.to_string(), path: abs.to_string_lossy().into_owned(), languages })
+}
+
+/// The `kivgraph-compile` binary: `$KIVGRAPH_COMPILE`, else beside this executable, else `PATH`.
+pub fn compiler_binary() -> PathBuf {
+    if let Some(p) = std::env::var_os("KIVGRAPH_COMPILE") {
+        return PathBuf::from(p);
+    }
+    if let Ok(exe) = std::env::current_exe()
+        && let Some(dir) = exe.parent()
+    {
+        for candidate in [dir.join("kivgraph-compile"), dir.join("../kivgraph-compile")] {
+            if candidate.is_file() {
+                return candidate;
+            }
+        }
+    }
+    PathBuf::from("kivgraph-compile")
+}
+
+/// Runs a full rebuild of every registered project; returns the compiler's JSON summary.
+pub fn rebuild(index: &Path, projects: &[Project]) -> Result<Value, String> {
+    if projects.is_empty() {
+        return Err("no project is registered; register one with index_project".into());
+    }
+    let out = Command::new(compiler_binary())
+        .arg("--out")
+        .arg(index)
+        .arg("--json")
+        .args(projects.iter().map(|p| format!("{}={}", p.name, p.path)))
+        .output()
+        .map_err(|e| format!("could not run {}: {e}", compiler_binary().display()))?;
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).trim().to_string());
+    }
+    serde_json::from_slice(&out.stdout).map_err(|e| format!("compiler summary: {e}"))
+}
+
+pub fn index_project(args: &Value, store: &Store) -> Result<String, ToolError> {
+    let obj = args.as_object().cloned().unwrap_or_default();
+    if let Some(k) = obj.keys().find(|k| !["projects", "name", "path", "languages", "confirmed"].contains(&k.as_str())) {
+        return Err(ToolError::invalid(format!("argument {k:?} is not accepted by this tool")));
+    }
+    let single = ["name", "path", "languages"].iter().any(|k| obj.get(*k).is_some_and(|v| !v.is_null()));
+    let batch = obj.get("projects").is_some_and(|v| !v.is_null());
+    let new: Vec<Project> = match (batch, single) {
+        (true, true) => return Err(ToolError::invalid("use projects for a batch or name/path/languages for one project, not both")),
+        (false, false) => return Err(ToolError::invalid("index_project needs projects, or name, path and languages for a single project")),
+        (true, false) => {
+            let list = obj["projects"].as_array().ok_or_else(|| ToolError::invalid("projects must be an array"))?;
+            if list.is_empty() {
+                return Err(ToolError::invalid("projects must not be empty"));
+            }
+            list.iter().map(parse_project).collect::<Result<_, _>>()?
+        }
+        (false, true) => vec![parse_project(&json!({"name": obj.get("name"), "path": obj.get("path"), "languages": obj.get("languages")}))?],
+    };
+    if obj.get("confirmed").and_then(Value::as_bool) != Some(true) {
+        return Err(ToolError::new("PERMISSION_REQUIRED", "user approval is required; confirm the operation before setting confirmed=true"));
+    }
+    let index = store.index().root().to_path_buf();
+    let before = read_registry(&index).map_err(|e| ToolError::new("INDEXING_FAILED", e))?;
+    let mut registry = before.clone();
+    for p in &new {
+        if let Some(existing) = registry.iter_mut().find(|r| r.name == p.name) {
+            if existing.path != p.path {
+                return Err(ToolError::invalid(format!("name {:?} is already registered for {}", p.name, existing.path)));
+            }
+            existing.languages = p.languages.clone();
+        } else {
+            registry.push(p.clone());
+        }
+    }
+    let summary = rebuild(&index, &registry).map_err(|e| ToolError::new("INDEXING_FAILED", e))?;
+    write_registry(&index, &registry).map_err(|e| ToolError::new("INDEXING_FAILED", e))?;
+    let _ = store.refresh();
+    let id = summary.get("generation_id").cloned().unwrap_or(Value::Null);
+    let result = json!({
+        "project": new.first().map(|p| p.name.clone()),
+        "projects": registry.iter().map(|p| p.name.clone()).collect::<Vec<_>>(),
+        "generation_id": id,
+        "snapshot_id": id,
+        "counts": summary.get("rows"),
+        "index": summary.get("repositories"),
+    });
+    Ok(serde_json::to_string(&result).unwrap_or_default())
+}

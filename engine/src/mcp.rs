@@ -1,0 +1,138 @@
+//! MCP over stdio: newline-delimited JSON-RPC 2.0. Handles `initialize`, `ping`, `tools/list`
+//! and `tools/call`, and announces `notifications/tools/list_changed` when a published
+//! generation changes the tool set. stdout carries protocol bytes only; logs go to stderr.
+
+use std::io::{BufRead, Write};
+
+use serde_json::{Value, json};
+
+use crate::index::{self, INDEX_PROJECT};
+use crate::store::Store;
+use crate::tools::{self, INSTRUCTIONS, QUERY_TOOLS, STALE_INSTRUCTIONS};
+
+const KNOWN_VERSIONS: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+const DEFAULT_VERSION: &str = "2025-06-18";
+
+pub struct Server {
+    store: Store,
+    /// Whether the last `tools/list` answer included the query tools.
+    listed_query_tools: Option<bool>,
+}
+
+fn tool_json(t: &tools::ToolDef) -> Value {
+    let annotations = if t.read_only {
+        json!({"title": t.title, "readOnlyHint": true})
+    } else {
+        json!({"title": t.title, "readOnlyHint": false, "destructiveHint": true, "openWorldHint": true})
+    };
+    json!({"name": t.name, "title": t.title, "description": t.description, "inputSchema": (t.schema)(), "annotations": annotations})
+}
+
+impl Server {
+    pub fn new(store: Store) -> Server {
+        Server { store, listed_query_tools: None }
+    }
+
+    /// Serves until stdin closes.
+    pub fn run(&mut self, input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
+        for line in input.lines() {
+            let line = line?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            for message in self.handle_line(&line) {
+                writeln!(output, "{}", serde_json::to_string(&message).unwrap_or_default())?;
+                output.flush()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Answers one line; may also emit notifications before the answer.
+    pub fn handle_line(&mut self, line: &str) -> Vec<Value> {
+        let msg: Value = match serde_json::from_str(line) {
+            Ok(v) => v,
+            Err(e) => return vec![error(Value::Null, -32700, &format!("parse error: {e}"))],
+        };
+        let id = msg.get("id").cloned();
+        let Some(method) = msg.get("method").and_then(Value::as_str) else {
+            // A response from the client (we send no requests), or garbage.
+            return match id {
+                Some(id) if msg.get("result").is_none() && msg.get("error").is_none() => vec![error(id, -32600, "invalid request: no method")],
+                _ => vec![],
+            };
+        };
+        let params = msg.get("params").cloned().unwrap_or(Value::Null);
+        let Some(id) = id else { return vec![] }; // notifications need no answer
+        let mut out = Vec::new();
+        let result = match method {
+            "initialize" => Ok(self.initialize(&params)),
+            "ping" => Ok(json!({})),
+            "tools/list" => Ok(self.list_tools()),
+            "tools/call" => {
+                let r = self.call_tool(&params);
+                if let Some(n) = self.tool_set_changed() {
+                    out.push(n);
+                }
+                r
+            }
+            _ => Err((-32601, format!("method {method:?} is not supported"))),
+        };
+        out.push(match result {
+            Ok(r) => json!({"jsonrpc": "2.0", "id": id, "result": r}),
+            Err((code, m)) => error(id, code, &m),
+        });
+        out
+    }
+
+    fn initialize(&mut self, params: &Value) -> Value {
+        let asked = params.get("protocolVersion").and_then(Value::as_str).unwrap_or(DEFAULT_VERSION);
+        let version = if KNOWN_VERSIONS.contains(&asked) { asked } else { DEFAULT_VERSION };
+        let ready = self.store.snapshot().is_some();
+        json!({
+            "protocolVersion": version,
+            "capabilities": {"tools": {"listChanged": true}},
+            "serverInfo": {"name": "kivgraph", "version": env!("CARGO_PKG_VERSION")},
+            "instructions": if ready { INSTRUCTIONS } else { STALE_INSTRUCTIONS },
+        })
+    }
+
+    fn list_tools(&mut self) -> Value {
+        let ready = self.store.snapshot().is_some();
+        self.listed_query_tools = Some(ready);
+        let mut list: Vec<Value> = if ready { QUERY_TOOLS.iter().map(tool_json).collect() } else { Vec::new() };
+        list.push(tool_json(&INDEX_PROJECT));
+        json!({"tools": list})
+    }
+
+    /// `notifications/tools/list_changed` once the served tool set differs from the last listing.
+    fn tool_set_changed(&mut self) -> Option<Value> {
+        let ready = self.store.snapshot().is_some();
+        match self.listed_query_tools {
+            Some(listed) if listed != ready => {
+                self.listed_query_tools = Some(ready);
+                Some(json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}))
+            }
+            _ => None,
+        }
+    }
+
+    fn call_tool(&mut self, params: &Value) -> Result<Value, (i64, String)> {
+        let name = params.get("name").and_then(Value::as_str).ok_or((-32602, "tools/call needs a tool name".to_string()))?;
+        let args = params.get("arguments").cloned().unwrap_or(Value::Null);
+        let snapshot = self.store.snapshot();
+        let registered = name == INDEX_PROJECT.name || (snapshot.is_some() && QUERY_TOOLS.iter().any(|t| t.name == name));
+        if !registered {
+            return Err((-32602, format!("tool {name:?} is not registered")));
+        }
+        let answer = if name == INDEX_PROJECT.name { index::index_project(&args, &self.store) } else { tools::call(name, &args, snapshot) };
+        Ok(match answer {
+            Ok(text) => json!({"content": [{"type": "text", "text": text}]}),
+            Err(e) => json!({"content": [{"type": "text", "text": e.to_string()}], "isError": true}),
+        })
+    }
+}
+
+fn error(id: Value, code: i64, message: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+}

@@ -1,0 +1,437 @@
+//! The query layer: plain Rust results straight off the mmapped generation. Nothing here knows
+//! JSON; the MCP layer renders these structs.
+
+use std::path::Path;
+
+use kivgraph_format::blob::ArchivedSymbolRec;
+use kivgraph_format::key::SymbolIdentity;
+use kivgraph_format::{EdgeKind, Generation, Language, NONE, SymbolKind, names};
+
+/// A coded tool error: clients branch on `code`, people read `message`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolError {
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl ToolError {
+    pub fn new(code: &'static str, message: impl Into<String>) -> ToolError {
+        ToolError { code, message: message.into() }
+    }
+    pub fn invalid(message: impl Into<String>) -> ToolError {
+        ToolError::new("INVALID_ARGUMENT", message)
+    }
+}
+
+impl std::fmt::Display for ToolError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+/// One symbol as the tools report it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SymbolRow {
+    pub id: u32,
+    pub stable_key: String,
+    pub name: String,
+    pub qualified_name: String,
+    pub kind: &'static str,
+    pub signature: Option<String>,
+    pub exported: bool,
+    pub repository: String,
+    pub repository_path: String,
+    pub package_name: String,
+    pub module_path: Option<String>,
+    pub file_path: String,
+    pub start_line: u32,
+    pub end_line: u32,
+    pub language: &'static str,
+}
+
+/// Symbol selector: `stable_key` xor `qualified_name` [+ `repository` [+ `path`]].
+#[derive(Debug, Clone, Default)]
+pub struct Selector {
+    pub stable_key: Option<String>,
+    pub qualified_name: Option<String>,
+    pub repository: Option<String>,
+    pub path: Option<String>,
+}
+
+pub fn symbol_row(g: &Generation, id: u32) -> SymbolRow {
+    let b = g.graph();
+    let s: &ArchivedSymbolRec = &b.symbols[id as usize];
+    let st = &b.strings;
+    let repo = &b.repositories[s.repository.to_native() as usize];
+    let pkg = &b.packages[s.package.to_native() as usize];
+    SymbolRow {
+        id,
+        stable_key: st.get(s.key.to_native()).to_string(),
+        name: st.get(s.name.to_native()).to_string(),
+        qualified_name: st.get(s.qualified_name.to_native()).to_string(),
+        kind: SymbolKind::from_code(s.kind).map_or("unknown", |k| k.as_str()),
+        signature: st.opt(s.signature.to_native()).map(str::to_string),
+        exported: s.exported,
+        repository: st.get(repo.name.to_native()).to_string(),
+        repository_path: st.get(repo.root.to_native()).to_string(),
+        package_name: st.get(pkg.name.to_native()).to_string(),
+        module_path: st.opt(pkg.module.to_native()).map(str::to_string),
+        file_path: st.get(b.files[s.file.to_native() as usize].path.to_native()).to_string(),
+        start_line: s.start_line.to_native(),
+        end_line: s.end_line.to_native(),
+        language: Language::from_code(s.language).map_or("unknown", |l| l.as_str()),
+    }
+}
+
+/// The canonical identity behind a row's stable key, for `response_format: "detailed"`.
+pub fn canonical_identity(row: &SymbolRow) -> Option<String> {
+    let disc: Vec<String> = std::iter::once(String::new()).chain((2..=256).map(|n| format!("#{n}"))).collect();
+    disc.iter().find_map(|d| {
+        let id = SymbolIdentity {
+            language: row.language,
+            repository: &row.repository,
+            package: &row.package_name,
+            qualified_name: &row.qualified_name,
+            kind: row.kind,
+            discriminator: d,
+        };
+        (id.stable_key() == row.stable_key).then(|| String::from_utf8_lossy(&id.canonical()).replace('\0', "\u{2400}"))
+    })
+}
+
+/// Index of a repository by name.
+pub fn repository_index(g: &Generation, name: &str) -> Option<u32> {
+    let b = g.graph();
+    b.repositories.iter().position(|r| b.strings.get(r.name.to_native()) == name).map(|i| i as u32)
+}
+
+pub fn check_padding(field: &str, value: &str) -> Result<(), ToolError> {
+    if value.trim() != value {
+        return Err(ToolError::invalid(format!("{field} must not carry surrounding whitespace")));
+    }
+    Ok(())
+}
+
+/// Validates a repository-relative path argument and trims a trailing `/`.
+pub fn clean_path(path: &str) -> Result<String, ToolError> {
+    check_padding("path", path)?;
+    if path.starts_with('/') || Path::new(path).is_absolute() || path.as_bytes().get(1) == Some(&b':') {
+        return Err(ToolError::invalid("path must be repository-relative, not absolute"));
+    }
+    if path.split(['/', '\\']).any(|seg| seg == "..") {
+        return Err(ToolError::invalid("path must not contain a .. segment"));
+    }
+    Ok(path.trim_end_matches('/').to_string())
+}
+
+/// Resolves a selector to exactly one symbol, with the reference's errors.
+pub fn resolve_selector(g: &Generation, sel: &Selector) -> Result<u32, ToolError> {
+    for (field, v) in [("stable_key", &sel.stable_key), ("qualified_name", &sel.qualified_name), ("repository", &sel.repository)] {
+        if let Some(v) = v {
+            check_padding(field, v)?;
+        }
+    }
+    let path = sel.path.as_deref().map(clean_path).transpose()?;
+    match (&sel.stable_key, &sel.qualified_name) {
+        (None, None) => Err(ToolError::invalid("one of stable_key or qualified_name is required")),
+        (Some(_), Some(_)) => Err(ToolError::invalid("pass either stable_key or qualified_name, not both")),
+        (Some(key), None) => {
+            if sel.repository.is_some() || sel.path.is_some() {
+                return Err(ToolError::invalid("repository and path narrow a qualified_name; a stable_key already names one symbol"));
+            }
+            let b = g.graph();
+            let found = b.symbols.binary_search_by(|s| b.strings.get(s.key.to_native()).cmp(key.as_str()));
+            found.map(|i| i as u32).map_err(|_| ToolError::new("SYMBOL_NOT_FOUND", format!("symbol {key:?} was not found")))
+        }
+        (None, Some(qn)) => {
+            if path.is_some() && sel.repository.is_none() {
+                return Err(ToolError::invalid("path is repository-relative, so it requires repository"));
+            }
+            let repo = match &sel.repository {
+                Some(r) => Some(repository_index(g, r).ok_or_else(|| ToolError::new("REPOSITORY_NOT_FOUND", format!("repository {r:?} is not in the published graph")))?),
+                None => None,
+            };
+            let b = g.graph();
+            let mut ids: Vec<u32> = names::lookup(g.names(), names::TAG_QUALIFIED, qn)
+                .and_then(|r| b.name_postings.get(r))
+                .map(|p| p.iter().map(|x| x.to_native()).collect())
+                .unwrap_or_default();
+            ids.retain(|&id| {
+                let s = &b.symbols[id as usize];
+                repo.is_none_or(|r| s.repository.to_native() == r)
+                    && path.as_deref().is_none_or(|p| b.strings.get(b.files[s.file.to_native() as usize].path.to_native()).starts_with(p))
+            });
+            match ids.len() {
+                1 => Ok(ids[0]),
+                0 => Err(ToolError::new(
+                    "SYMBOL_NOT_FOUND",
+                    match (&sel.repository, &path) {
+                        (None, _) => format!("qualified name {qn:?} was not found"),
+                        (Some(r), None) => format!("qualified name {qn:?} was not found under {r}; call it without repository and path to search the whole graph"),
+                        (Some(r), Some(p)) => format!("qualified name {qn:?} was not found under {r} {p}; call it without repository and path to search the whole graph"),
+                    },
+                )),
+                n => {
+                    let rows: Vec<SymbolRow> = ids.iter().map(|&i| symbol_row(g, i)).collect();
+                    Err(ToolError::new(
+                        "AMBIGUOUS_SYMBOL",
+                        match (&sel.repository, &path) {
+                            (Some(r), Some(p)) => format!(
+                                "qualified name {qn:?} names {n} symbols in {r} {p}, so only a stable_key separates them: {}",
+                                rows.iter().map(|r| r.stable_key.as_str()).collect::<Vec<_>>().join(", ")
+                            ),
+                            _ => format!(
+                                "qualified name {qn:?} names {n} symbols; narrow with repository and path: {}",
+                                rows.iter().map(|r| format!("{} {}:{}-{}", r.repository, r.file_path, r.start_line, r.end_line)).collect::<Vec<_>>().join(", ")
+                            ),
+                        },
+                    ))
+                }
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Exact,
+    QualifiedExact,
+    Prefix,
+    Substring,
+}
+
+#[derive(Debug, Clone)]
+pub struct FindSymbol {
+    pub name: String,
+    pub mode: Mode,
+    pub kind: Option<String>,
+    pub repo: Option<String>,
+    pub path_prefix: Option<String>,
+    pub include_derived: bool,
+}
+
+/// Every match of a find_symbol query, in stable-key order.
+pub fn find_symbol(g: &Generation, q: &FindSymbol) -> Result<Vec<u32>, ToolError> {
+    let b = g.graph();
+    let repo = match &q.repo {
+        Some(r) => Some(repository_index(g, r).ok_or_else(|| ToolError::new("REPOSITORY_NOT_FOUND", format!("repository {r:?} is not in the published graph")))?),
+        None => None,
+    };
+    let mut ranges = Vec::new();
+    match q.mode {
+        Mode::Exact => ranges.extend(names::lookup(g.names(), names::TAG_NAME, &q.name)),
+        Mode::QualifiedExact => ranges.extend(names::lookup(g.names(), names::TAG_QUALIFIED, &q.name)),
+        Mode::Prefix => names::for_each_prefix(g.names(), names::TAG_NAME, &q.name, |_, r| ranges.push(r)),
+        Mode::Substring => names::for_each_prefix(g.names(), names::TAG_NAME, "", |s, r| {
+            if s.contains(q.name.as_str()) {
+                ranges.push(r)
+            }
+        }),
+    }
+    let mut ids: Vec<u32> = ranges.into_iter().filter_map(|r| b.name_postings.get(r)).flatten().map(|x| x.to_native()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids.retain(|&id| {
+        let s = &b.symbols[id as usize];
+        let r = &b.repositories[s.repository.to_native() as usize];
+        q.kind.as_deref().is_none_or(|k| SymbolKind::from_code(s.kind).is_some_and(|sk| sk.as_str() == k))
+            && repo.is_none_or(|x| s.repository.to_native() == x)
+            && (q.include_derived || !r.derived || repo.is_some())
+            && q.path_prefix.as_deref().is_none_or(|p| b.strings.get(b.files[s.file.to_native() as usize].path.to_native()).starts_with(p))
+    });
+    Ok(ids)
+}
+
+/// Recorded failures whose requested symbol is exactly `name`.
+pub fn unresolved_named(g: &Generation, name: &str) -> Vec<u32> {
+    let b = g.graph();
+    let idx = &b.unresolved_by_name;
+    let key = |i: usize| b.strings.get(b.unresolved[idx[i].to_native() as usize].requested_symbol.to_native());
+    let start = partition(idx.len(), |i| key(i) < name);
+    let end = partition(idx.len(), |i| key(i) <= name);
+    (start..end).map(|i| idx[i].to_native()).collect()
+}
+
+fn partition(len: usize, pred: impl Fn(usize) -> bool) -> usize {
+    let (mut lo, mut hi) = (0, len);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if pred(mid) { lo = mid + 1 } else { hi = mid }
+    }
+    lo
+}
+
+/// An unreadable scope or blind spot, as completeness reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    pub reason: String,
+    pub repository: String,
+    pub file_path: Option<String>,
+    pub start_line: Option<u32>,
+    pub requested_package: String,
+    pub requested_symbol: Option<String>,
+    pub detail: Option<String>,
+}
+
+pub fn failure(g: &Generation, i: u32) -> Failure {
+    let b = g.graph();
+    let u = &b.unresolved[i as usize];
+    let st = &b.strings;
+    let file = u.file.to_native();
+    Failure {
+        reason: st.get(u.reason.to_native()).to_string(),
+        repository: st.get(b.repositories[u.repository.to_native() as usize].name.to_native()).to_string(),
+        file_path: (file != NONE).then(|| st.get(b.files[file as usize].path.to_native()).to_string()),
+        start_line: (file != NONE).then(|| u.line.to_native()),
+        requested_package: st.get(u.requested_package.to_native()).to_string(),
+        requested_symbol: st.opt(u.requested_symbol.to_native()).map(str::to_string),
+        detail: st.opt(u.detail.to_native()).map(str::to_string),
+    }
+}
+
+/// Unreadable scopes (records without a file), of one repository or of all.
+pub fn invisible_scopes(g: &Generation, repo: Option<u32>) -> Vec<u32> {
+    let b = g.graph();
+    (0..b.unresolved.len() as u32)
+        .filter(|&i| {
+            let u = &b.unresolved[i as usize];
+            u.file.to_native() == NONE && repo.is_none_or(|r| u.repository.to_native() == r)
+        })
+        .collect()
+}
+
+/// One repository with its indexed and current position.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RepositoryRow {
+    pub name: String,
+    pub path: String,
+    pub languages: Vec<&'static str>,
+    pub indexed_commit: Option<String>,
+    pub indexed_branch: Option<String>,
+    pub indexed_dirty: bool,
+    pub current_commit: Option<String>,
+    pub current_branch: Option<String>,
+    pub moved: bool,
+    /// `None` when HEAD could be read and nothing needs saying.
+    pub moved_detail: Option<String>,
+    /// HEAD could not be read: neither moved nor fresh.
+    pub head_unreadable: bool,
+    pub derived: bool,
+}
+
+fn short(c: &str) -> &str {
+    &c[..c.len().min(7)]
+}
+
+/// Every repository, in repository-key order, with HEAD read now.
+pub fn repositories(g: &Generation) -> Vec<RepositoryRow> {
+    let b = g.graph();
+    let st = &b.strings;
+    b.repositories
+        .iter()
+        .map(|r| {
+            let path = st.get(r.root.to_native()).to_string();
+            let indexed_commit = st.opt(r.commit.to_native()).map(str::to_string);
+            let indexed_branch = st.opt(r.branch.to_native()).map(str::to_string);
+            let mut row = RepositoryRow {
+                name: st.get(r.name.to_native()).to_string(),
+                languages: r.languages.iter().filter_map(|&c| Language::from_code(c)).map(|l| l.as_str()).collect(),
+                indexed_dirty: r.dirty == 1,
+                indexed_commit,
+                indexed_branch,
+                current_commit: None,
+                current_branch: None,
+                moved: false,
+                moved_detail: None,
+                head_unreadable: false,
+                derived: r.derived,
+                path,
+            };
+            row.languages.sort_unstable();
+            if row.derived {
+                row.moved_detail = Some("derived from the toolchain, not a registered repository: it has no commit to compare".into());
+                return row;
+            }
+            match kivgraph_format::git::read_head(Path::new(&row.path)) {
+                Ok(Some(head)) => {
+                    row.current_commit = Some(head.commit);
+                    row.current_branch = head.branch;
+                }
+                Ok(None) => {
+                    row.head_unreadable = true;
+                    row.moved_detail = Some("the working tree could not be compared with the graph: it is not a git checkout".into());
+                }
+                Err(e) => {
+                    row.head_unreadable = true;
+                    row.moved_detail = Some(format!("the working tree could not be compared with the graph: {e}"));
+                }
+            }
+            match (&row.indexed_commit, &row.current_commit) {
+                (None, _) if !row.head_unreadable => {
+                    row.moved_detail = Some("the graph does not record the commit this repository was indexed at, so it cannot be compared with the working tree".into());
+                }
+                (Some(i), Some(c)) if i != c => {
+                    row.moved = true;
+                    let on = |b: &Option<String>| b.clone().unwrap_or_else(|| "a detached HEAD".into());
+                    row.moved_detail = Some(format!(
+                        "indexed at commit {} on {}, the tree is now at {} on {}",
+                        short(i),
+                        on(&row.indexed_branch),
+                        short(c),
+                        on(&row.current_branch)
+                    ));
+                }
+                _ => {}
+            }
+            row
+        })
+        .collect()
+}
+
+/// Counts for graph_status.
+#[derive(Debug, Clone, Default)]
+pub struct Counts {
+    pub repositories: u64,
+    pub packages: u64,
+    pub files: u64,
+    pub symbols: u64,
+    pub evidence: u64,
+    pub edges: u64,
+    pub package_edges: u64,
+    pub unresolved: u64,
+    pub edges_by_kind: Vec<(&'static str, u64)>,
+    pub unresolved_by_reason: Vec<(String, u64)>,
+}
+
+pub fn counts(g: &Generation) -> Counts {
+    let b = g.graph();
+    let mut by_kind = std::collections::BTreeMap::new();
+    let mut evidence = 0;
+    for e in b.forward.edges.iter() {
+        *by_kind.entry(e.kind).or_insert(0u64) += 1;
+        if e.file.to_native() != NONE {
+            evidence += 1;
+        }
+    }
+    let mut by_reason = std::collections::BTreeMap::new();
+    for u in b.unresolved.iter() {
+        *by_reason.entry(b.strings.get(u.reason.to_native()).to_string()).or_insert(0u64) += 1;
+    }
+    let mut edges_by_kind: Vec<(&'static str, u64)> =
+        by_kind.into_iter().map(|(k, n)| (EdgeKind::from_code(k).map_or("UNKNOWN", |k| k.as_str()), n)).collect();
+    edges_by_kind.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let mut unresolved_by_reason: Vec<(String, u64)> = by_reason.into_iter().collect();
+    unresolved_by_reason.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    Counts {
+        repositories: b.repositories.len() as u64,
+        packages: b.packages.len() as u64,
+        files: b.files.len() as u64,
+        symbols: b.symbols.len() as u64,
+        evidence,
+        edges: b.forward.edges.len() as u64,
+        package_edges: b.package_edges.len() as u64,
+        unresolved: b.unresolved.len() as u64,
+        edges_by_kind,
+        unresolved_by_reason,
+    }
+}
