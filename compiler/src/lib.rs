@@ -214,7 +214,7 @@ pub fn compile(opts: &CompileOptions) -> Result<Summary, CompileError> {
     let manifest = Manifest {
         format_version: kivgraph_format::FORMAT_VERSION,
         generation_id: id,
-        created_at: rfc3339(now.as_secs()),
+        created_at: kivgraph_format::manifest::rfc3339(now.as_secs()),
         created_at_ms: now.as_millis() as u64,
         compiler_version: format!("kivgraph-compile {}", env!("CARGO_PKG_VERSION")),
         repositories: finished
@@ -285,31 +285,15 @@ fn git_dirty(root: &Path) -> Option<bool> {
     let out = std::process::Command::new("git")
         .arg("-C")
         .arg(root)
-        .args(["status", "--porcelain", "--untracked-files=normal"])
+        .args([
+            "status",
+            "--porcelain",
+            "--untracked-files=normal",
+            "--",
+            ".",
+        ])
         .stderr(std::process::Stdio::null())
         .output()
         .ok()?;
-    out.status.success().then(|| !out.stdout.is_empty())
-}
-
-/// Formats seconds since the epoch as RFC 3339 UTC.
-pub fn rfc3339(secs: u64) -> String {
-    let days = (secs / 86_400) as i64;
-    let rem = secs % 86_400;
-    // Civil-from-days (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
+    out.status.success().then_some(!out.stdout.is_empty())
 }

@@ -52,7 +52,9 @@ fn get_varint(bytes: &[u8], pos: &mut usize) -> Option<u64> {
 
 /// Identity of a query: the tool and every argument that changes membership or order.
 pub fn identity_digest(identity: &serde_json::Value) -> [u8; 8] {
-    let d = sha(serde_json::to_string(identity).unwrap_or_default().as_bytes());
+    let d = sha(serde_json::to_string(identity)
+        .unwrap_or_default()
+        .as_bytes());
     d[..8].try_into().unwrap()
 }
 
@@ -72,12 +74,20 @@ pub fn encode(snapshot: u64, offset: u64, identity: &serde_json::Value, contract
 }
 
 /// Decodes a cursor for the active query and returns its row offset.
-pub fn decode(token: &str, snapshot: u64, identity: &serde_json::Value, contract: &str) -> Result<u64, ToolError> {
-    let invalid = |why: &str| ToolError::new("CURSOR_INVALID", format!("cursor is not valid: {why}"));
+pub fn decode(
+    token: &str,
+    snapshot: u64,
+    identity: &serde_json::Value,
+    contract: &str,
+) -> Result<u64, ToolError> {
+    let invalid =
+        |why: &str| ToolError::new("CURSOR_INVALID", format!("cursor is not valid: {why}"));
     if token.is_empty() || token.len() > MAX_LEN {
         return Err(invalid("wrong length"));
     }
-    let body = URL_SAFE_NO_PAD.decode(token).map_err(|_| invalid("not base64url without padding"))?;
+    let body = URL_SAFE_NO_PAD
+        .decode(token)
+        .map_err(|_| invalid("not base64url without padding"))?;
     if URL_SAFE_NO_PAD.encode(&body) != token {
         return Err(invalid("not canonically encoded"));
     }
@@ -100,11 +110,18 @@ pub fn decode(token: &str, snapshot: u64, identity: &serde_json::Value, contract
     if snap != snapshot {
         return Err(ToolError::new(
             "CURSOR_SNAPSHOT_EXPIRED",
-            format!("cursor was taken against snapshot {snap}, the published snapshot is {snapshot}; start the query again from page one"),
+            format!(
+                "cursor was taken against snapshot {snap}, the published snapshot is {snapshot}; start the query again from page one"
+            ),
         ));
     }
-    if body[pos..pos + 8] != identity_digest(identity) || body[pos + 8..pos + 12] != sort_digest(contract) {
-        return Err(ToolError::new("CURSOR_INVALID", "cursor does not match the active query"));
+    if body[pos..pos + 8] != identity_digest(identity)
+        || body[pos + 8..pos + 12] != sort_digest(contract)
+    {
+        return Err(ToolError::new(
+            "CURSOR_INVALID",
+            "cursor does not match the active query",
+        ));
     }
     Ok(offset)
 }
@@ -121,9 +138,25 @@ mod tests {
         assert!(c.len() <= 32, "{c}");
         assert!(c.starts_with('A'));
         assert_eq!(decode(&c, 30, &id, "stable-key-v1").unwrap(), 3);
-        assert_eq!(decode(&c, 31, &id, "stable-key-v1").unwrap_err().code, "CURSOR_SNAPSHOT_EXPIRED");
-        assert_eq!(decode(&c, 30, &json!({"tool": "find_symbol", "name": "B"}), "stable-key-v1").unwrap_err().code, "CURSOR_INVALID");
-        assert_eq!(decode(&c, 30, &id, "stable-key-v2").unwrap_err().code, "CURSOR_INVALID");
+        assert_eq!(
+            decode(&c, 31, &id, "stable-key-v1").unwrap_err().code,
+            "CURSOR_SNAPSHOT_EXPIRED"
+        );
+        assert_eq!(
+            decode(
+                &c,
+                30,
+                &json!({"tool": "find_symbol", "name": "B"}),
+                "stable-key-v1"
+            )
+            .unwrap_err()
+            .code,
+            "CURSOR_INVALID"
+        );
+        assert_eq!(
+            decode(&c, 30, &id, "stable-key-v2").unwrap_err().code,
+            "CURSOR_INVALID"
+        );
         // Edited, truncated, trailing bytes, version 1.
         let mut body = URL_SAFE_NO_PAD.decode(&c).unwrap();
         for bad in [
@@ -135,10 +168,25 @@ mod tests {
             body[..body.len() - 1].to_vec(),
             [body.clone(), vec![0]].concat(),
         ] {
-            assert_eq!(decode(&URL_SAFE_NO_PAD.encode(bad), 30, &id, "stable-key-v1").unwrap_err().code, "CURSOR_INVALID");
+            assert_eq!(
+                decode(&URL_SAFE_NO_PAD.encode(bad), 30, &id, "stable-key-v1")
+                    .unwrap_err()
+                    .code,
+                "CURSOR_INVALID"
+            );
         }
         body[0] = 1;
-        assert_eq!(decode(&URL_SAFE_NO_PAD.encode(&body), 30, &id, "stable-key-v1").unwrap_err().code, "CURSOR_INVALID");
-        assert_eq!(decode(&format!("{c}="), 30, &id, "stable-key-v1").unwrap_err().code, "CURSOR_INVALID");
+        assert_eq!(
+            decode(&URL_SAFE_NO_PAD.encode(&body), 30, &id, "stable-key-v1")
+                .unwrap_err()
+                .code,
+            "CURSOR_INVALID"
+        );
+        assert_eq!(
+            decode(&format!("{c}="), 30, &id, "stable-key-v1")
+                .unwrap_err()
+                .code,
+            "CURSOR_INVALID"
+        );
     }
 }

@@ -15,7 +15,18 @@ use crate::store::Store;
 use crate::tools::ToolDef;
 
 pub const REGISTRY: &str = "projects.json";
-const LANGUAGES: &[&str] = &["go", "typescript", "javascript", "ts", "js", "rust", "rs", "python", "py", "dart"];
+const LANGUAGES: &[&str] = &[
+    "go",
+    "typescript",
+    "javascript",
+    "ts",
+    "js",
+    "rust",
+    "rs",
+    "python",
+    "py",
+    "dart",
+];
 
 fn schema() -> Value {
     let project = json!({"type": "object", "properties": {
@@ -47,7 +58,8 @@ pub struct Project {
 
 pub fn read_registry(index: &Path) -> Result<Vec<Project>, String> {
     match std::fs::read(index.join(REGISTRY)) {
-        Ok(b) => serde_json::from_slice(&b).map_err(|e| format!("{}: {e}", index.join(REGISTRY).display())),
+        Ok(b) => serde_json::from_slice(&b)
+            .map_err(|e| format!("{}: {e}", index.join(REGISTRY).display())),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
         Err(e) => Err(format!("{}: {e}", index.join(REGISTRY).display())),
     }
@@ -56,32 +68,66 @@ pub fn read_registry(index: &Path) -> Result<Vec<Project>, String> {
 fn write_registry(index: &Path, projects: &[Project]) -> Result<(), String> {
     std::fs::create_dir_all(index).map_err(|e| e.to_string())?;
     let tmp = index.join("projects.json.tmp");
-    std::fs::write(&tmp, serde_json::to_vec_pretty(projects).unwrap_or_default()).map_err(|e| e.to_string())?;
+    std::fs::write(
+        &tmp,
+        serde_json::to_vec_pretty(projects).unwrap_or_default(),
+    )
+    .map_err(|e| e.to_string())?;
     std::fs::rename(&tmp, index.join(REGISTRY)).map_err(|e| e.to_string())
 }
 
 fn parse_project(v: &Value) -> Result<Project, ToolError> {
-    let obj = v.as_object().ok_or_else(|| ToolError::invalid("each project is an object with name, path and languages"))?;
-    if let Some(k) = obj.keys().find(|k| !["name", "path", "languages"].contains(&k.as_str())) {
-        return Err(ToolError::invalid(format!("project field {k:?} is not accepted")));
+    let obj = v.as_object().ok_or_else(|| {
+        ToolError::invalid("each project is an object with name, path and languages")
+    })?;
+    if let Some(k) = obj
+        .keys()
+        .find(|k| !["name", "path", "languages"].contains(&k.as_str()))
+    {
+        return Err(ToolError::invalid(format!(
+            "project field {k:?} is not accepted"
+        )));
     }
-    let name = obj.get("name").and_then(Value::as_str).ok_or_else(|| ToolError::invalid("project name is required"))?;
-    let path = obj.get("path").and_then(Value::as_str).ok_or_else(|| ToolError::invalid("project path is required"))?;
-    let langs = obj.get("languages").and_then(Value::as_array).ok_or_else(|| ToolError::invalid("project languages are required"))?;
-    if name.is_empty() || name == "." || name == ".." || name.contains(['/', '\\']) || name.trim() != name {
-        return Err(ToolError::invalid(format!("name {name:?} is not a usable project name")));
+    let name = obj
+        .get("name")
+        .and_then(Value::as_str)
+        .ok_or_else(|| ToolError::invalid("project name is required"))?;
+    let path = obj
+        .get("path")
+        .and_then(Value::as_str)
+        .ok_or_else(|| ToolError::invalid("project path is required"))?;
+    let langs = obj
+        .get("languages")
+        .and_then(Value::as_array)
+        .ok_or_else(|| ToolError::invalid("project languages are required"))?;
+    if name.is_empty()
+        || name == "."
+        || name == ".."
+        || name.contains(['/', '\\'])
+        || name.trim() != name
+    {
+        return Err(ToolError::invalid(format!(
+            "name {name:?} is not a usable project name"
+        )));
     }
     if name.starts_with("rust:") {
-        return Err(ToolError::invalid(format!("name {name:?} is reserved for derived toolchain repositories")));
+        return Err(ToolError::invalid(format!(
+            "name {name:?} is reserved for derived toolchain repositories"
+        )));
     }
     let mut languages = Vec::new();
     for l in langs {
-        let l = l.as_str().map(|s| s.trim().to_lowercase()).unwrap_or_default();
+        let l = l
+            .as_str()
+            .map(|s| s.trim().to_lowercase())
+            .unwrap_or_default();
         if l.is_empty() || !LANGUAGES.contains(&l.as_str()) {
             return Err(ToolError::invalid(format!("language {l:?} is unsupported")));
         }
         if languages.contains(&l) {
-            return Err(ToolError::invalid(format!("language {l:?} is listed twice")));
+            return Err(ToolError::invalid(format!(
+                "language {l:?} is listed twice"
+            )));
         }
         languages.push(l);
     }
@@ -89,21 +135,32 @@ fn parse_project(v: &Value) -> Result<Project, ToolError> {
         return Err(ToolError::invalid("a project needs at least one language"));
     }
     let expanded = match path.strip_prefix('~') {
-        Some(rest) => PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(rest.trim_start_matches('/')),
+        Some(rest) => PathBuf::from(std::env::var("HOME").unwrap_or_default())
+            .join(rest.trim_start_matches('/')),
         None => PathBuf::from(path),
     };
-    let abs = std::path::absolute(&expanded).map_err(|e| ToolError::invalid(format!("path {path:?}: {e}")))?;
+    let abs = std::path::absolute(&expanded)
+        .map_err(|e| ToolError::invalid(format!("path {path:?}: {e}")))?;
     let mut prefix = PathBuf::new();
     for c in abs.components() {
         prefix.push(c);
         if std::fs::symlink_metadata(&prefix).is_ok_and(|m| m.file_type().is_symlink()) {
-            return Err(ToolError::invalid(format!("path {path:?} contains symlink component {:?}", prefix.display().to_string())));
+            return Err(ToolError::invalid(format!(
+                "path {path:?} contains symlink component {:?}",
+                prefix.display().to_string()
+            )));
         }
     }
     if !abs.is_dir() {
-        return Err(ToolError::invalid(format!("path {path:?} is not an existing directory")));
+        return Err(ToolError::invalid(format!(
+            "path {path:?} is not an existing directory"
+        )));
     }
-    Ok(Project { name: name.to_string(), path: abs.to_string_lossy().into_owned(), languages })
+    Ok(Project {
+        name: name.to_string(),
+        path: abs.to_string_lossy().into_owned(),
+        languages,
+    })
 }
 
 /// The `kivgraph-compile` binary: `$KIVGRAPH_COMPILE`, else beside this executable, else `PATH`.
@@ -114,7 +171,10 @@ pub fn compiler_binary() -> PathBuf {
     if let Ok(exe) = std::env::current_exe()
         && let Some(dir) = exe.parent()
     {
-        for candidate in [dir.join("kivgraph-compile"), dir.join("../kivgraph-compile")] {
+        for candidate in [
+            dir.join("kivgraph-compile"),
+            dir.join("../kivgraph-compile"),
+        ] {
             if candidate.is_file() {
                 return candidate;
             }
@@ -143,25 +203,47 @@ pub fn rebuild(index: &Path, projects: &[Project]) -> Result<Value, String> {
 
 pub fn index_project(args: &Value, store: &Store) -> Result<String, ToolError> {
     let obj = args.as_object().cloned().unwrap_or_default();
-    if let Some(k) = obj.keys().find(|k| !["projects", "name", "path", "languages", "confirmed"].contains(&k.as_str())) {
-        return Err(ToolError::invalid(format!("argument {k:?} is not accepted by this tool")));
+    if let Some(k) = obj
+        .keys()
+        .find(|k| !["projects", "name", "path", "languages", "confirmed"].contains(&k.as_str()))
+    {
+        return Err(ToolError::invalid(format!(
+            "argument {k:?} is not accepted by this tool"
+        )));
     }
-    let single = ["name", "path", "languages"].iter().any(|k| obj.get(*k).is_some_and(|v| !v.is_null()));
+    let single = ["name", "path", "languages"]
+        .iter()
+        .any(|k| obj.get(*k).is_some_and(|v| !v.is_null()));
     let batch = obj.get("projects").is_some_and(|v| !v.is_null());
     let new: Vec<Project> = match (batch, single) {
-        (true, true) => return Err(ToolError::invalid("use projects for a batch or name/path/languages for one project, not both")),
-        (false, false) => return Err(ToolError::invalid("index_project needs projects, or name, path and languages for a single project")),
+        (true, true) => {
+            return Err(ToolError::invalid(
+                "use projects for a batch or name/path/languages for one project, not both",
+            ));
+        }
+        (false, false) => {
+            return Err(ToolError::invalid(
+                "index_project needs projects, or name, path and languages for a single project",
+            ));
+        }
         (true, false) => {
-            let list = obj["projects"].as_array().ok_or_else(|| ToolError::invalid("projects must be an array"))?;
+            let list = obj["projects"]
+                .as_array()
+                .ok_or_else(|| ToolError::invalid("projects must be an array"))?;
             if list.is_empty() {
                 return Err(ToolError::invalid("projects must not be empty"));
             }
             list.iter().map(parse_project).collect::<Result<_, _>>()?
         }
-        (false, true) => vec![parse_project(&json!({"name": obj.get("name"), "path": obj.get("path"), "languages": obj.get("languages")}))?],
+        (false, true) => vec![parse_project(
+            &json!({"name": obj.get("name"), "path": obj.get("path"), "languages": obj.get("languages")}),
+        )?],
     };
     if obj.get("confirmed").and_then(Value::as_bool) != Some(true) {
-        return Err(ToolError::new("PERMISSION_REQUIRED", "user approval is required; confirm the operation before setting confirmed=true"));
+        return Err(ToolError::new(
+            "PERMISSION_REQUIRED",
+            "user approval is required; confirm the operation before setting confirmed=true",
+        ));
     }
     let index = store.index().root().to_path_buf();
     let before = read_registry(&index).map_err(|e| ToolError::new("INDEXING_FAILED", e))?;
@@ -169,7 +251,10 @@ pub fn index_project(args: &Value, store: &Store) -> Result<String, ToolError> {
     for p in &new {
         if let Some(existing) = registry.iter_mut().find(|r| r.name == p.name) {
             if existing.path != p.path {
-                return Err(ToolError::invalid(format!("name {:?} is already registered for {}", p.name, existing.path)));
+                return Err(ToolError::invalid(format!(
+                    "name {:?} is already registered for {}",
+                    p.name, existing.path
+                )));
             }
             existing.languages = p.languages.clone();
         } else {

@@ -9,7 +9,11 @@ use kivgraph::{Store, index, mcp, tools};
 use kivgraph_format::IndexDir;
 
 #[derive(Parser)]
-#[command(name = "kivgraph", version, about = "Serves a kivgraph code graph to agents over MCP")]
+#[command(
+    name = "kivgraph",
+    version,
+    about = "Serves a kivgraph code graph to agents over MCP"
+)]
 struct Cli {
     /// Index directory (holds CURRENT and generations/).
     #[arg(long, global = true, default_value = ".kivgraph")]
@@ -63,7 +67,11 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            let answer = if tool == "index_project" { index::index_project(&args, &store) } else { tools::call(&tool, &args, store.snapshot()) };
+            let answer = if tool == "index_project" {
+                index::index_project(&args, &store)
+            } else {
+                tools::call(&tool, &args, store.snapshot())
+            };
             match answer {
                 Ok(text) => {
                     println!("{text}");
@@ -75,16 +83,18 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Status => match tools::call("graph_status", &serde_json::json!({}), store.snapshot()) {
-            Ok(text) => {
-                println!("{text}");
-                ExitCode::SUCCESS
+        Command::Status => {
+            match tools::call("graph_status", &serde_json::json!({}), store.snapshot()) {
+                Ok(text) => {
+                    println!("{text}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    println!("{e}");
+                    ExitCode::FAILURE
+                }
             }
-            Err(e) => {
-                println!("{e}");
-                ExitCode::FAILURE
-            }
-        },
+        }
         Command::Index { full: _ } => {
             let registry = match index::read_registry(&cli.index) {
                 Ok(r) => r,
@@ -95,7 +105,10 @@ fn main() -> ExitCode {
             };
             match index::rebuild(&cli.index, &registry) {
                 Ok(summary) => {
-                    println!("{}", serde_json::to_string_pretty(&summary).unwrap_or_default());
+                    println!(
+                        "{}",
+                        serde_json::to_string_pretty(&summary).unwrap_or_default()
+                    );
                     ExitCode::SUCCESS
                 }
                 Err(e) => {

@@ -30,7 +30,10 @@ fn tool_json(t: &tools::ToolDef) -> Value {
 
 impl Server {
     pub fn new(store: Store) -> Server {
-        Server { store, listed_query_tools: None }
+        Server {
+            store,
+            listed_query_tools: None,
+        }
     }
 
     /// Serves until stdin closes.
@@ -41,7 +44,11 @@ impl Server {
                 continue;
             }
             for message in self.handle_line(&line) {
-                writeln!(output, "{}", serde_json::to_string(&message).unwrap_or_default())?;
+                writeln!(
+                    output,
+                    "{}",
+                    serde_json::to_string(&message).unwrap_or_default()
+                )?;
                 output.flush()?;
             }
         }
@@ -54,11 +61,20 @@ impl Server {
             Ok(v) => v,
             Err(e) => return vec![error(Value::Null, -32700, &format!("parse error: {e}"))],
         };
+        if !msg.is_object() {
+            return vec![error(
+                Value::Null,
+                -32600,
+                "invalid request: a message is a JSON object",
+            )];
+        }
         let id = msg.get("id").cloned();
         let Some(method) = msg.get("method").and_then(Value::as_str) else {
             // A response from the client (we send no requests), or garbage.
             return match id {
-                Some(id) if msg.get("result").is_none() && msg.get("error").is_none() => vec![error(id, -32600, "invalid request: no method")],
+                Some(id) if msg.get("result").is_none() && msg.get("error").is_none() => {
+                    vec![error(id, -32600, "invalid request: no method")]
+                }
                 _ => vec![],
             };
         };
@@ -86,8 +102,15 @@ impl Server {
     }
 
     fn initialize(&mut self, params: &Value) -> Value {
-        let asked = params.get("protocolVersion").and_then(Value::as_str).unwrap_or(DEFAULT_VERSION);
-        let version = if KNOWN_VERSIONS.contains(&asked) { asked } else { DEFAULT_VERSION };
+        let asked = params
+            .get("protocolVersion")
+            .and_then(Value::as_str)
+            .unwrap_or(DEFAULT_VERSION);
+        let version = if KNOWN_VERSIONS.contains(&asked) {
+            asked
+        } else {
+            DEFAULT_VERSION
+        };
         let ready = self.store.snapshot().is_some();
         json!({
             "protocolVersion": version,
@@ -100,7 +123,11 @@ impl Server {
     fn list_tools(&mut self) -> Value {
         let ready = self.store.snapshot().is_some();
         self.listed_query_tools = Some(ready);
-        let mut list: Vec<Value> = if ready { QUERY_TOOLS.iter().map(tool_json).collect() } else { Vec::new() };
+        let mut list: Vec<Value> = if ready {
+            QUERY_TOOLS.iter().map(tool_json).collect()
+        } else {
+            Vec::new()
+        };
         list.push(tool_json(&INDEX_PROJECT));
         json!({"tools": list})
     }
@@ -118,17 +145,27 @@ impl Server {
     }
 
     fn call_tool(&mut self, params: &Value) -> Result<Value, (i64, String)> {
-        let name = params.get("name").and_then(Value::as_str).ok_or((-32602, "tools/call needs a tool name".to_string()))?;
+        let name = params
+            .get("name")
+            .and_then(Value::as_str)
+            .ok_or((-32602, "tools/call needs a tool name".to_string()))?;
         let args = params.get("arguments").cloned().unwrap_or(Value::Null);
         let snapshot = self.store.snapshot();
-        let registered = name == INDEX_PROJECT.name || (snapshot.is_some() && QUERY_TOOLS.iter().any(|t| t.name == name));
+        let registered = name == INDEX_PROJECT.name
+            || (snapshot.is_some() && QUERY_TOOLS.iter().any(|t| t.name == name));
         if !registered {
             return Err((-32602, format!("tool {name:?} is not registered")));
         }
-        let answer = if name == INDEX_PROJECT.name { index::index_project(&args, &self.store) } else { tools::call(name, &args, snapshot) };
+        let answer = if name == INDEX_PROJECT.name {
+            index::index_project(&args, &self.store)
+        } else {
+            tools::call(name, &args, snapshot)
+        };
         Ok(match answer {
             Ok(text) => json!({"content": [{"type": "text", "text": text}]}),
-            Err(e) => json!({"content": [{"type": "text", "text": e.to_string()}], "isError": true}),
+            Err(e) => {
+                json!({"content": [{"type": "text", "text": e.to_string()}], "isError": true})
+            }
         })
     }
 }

@@ -16,7 +16,10 @@ pub struct ToolError {
 
 impl ToolError {
     pub fn new(code: &'static str, message: impl Into<String>) -> ToolError {
-        ToolError { code, message: message.into() }
+        ToolError {
+            code,
+            message: message.into(),
+        }
     }
     pub fn invalid(message: impl Into<String>) -> ToolError {
         ToolError::new("INVALID_ARGUMENT", message)
@@ -76,7 +79,9 @@ pub fn symbol_row(g: &Generation, id: u32) -> SymbolRow {
         repository_path: st.get(repo.root.to_native()).to_string(),
         package_name: st.get(pkg.name.to_native()).to_string(),
         module_path: st.opt(pkg.module.to_native()).map(str::to_string),
-        file_path: st.get(b.files[s.file.to_native() as usize].path.to_native()).to_string(),
+        file_path: st
+            .get(b.files[s.file.to_native() as usize].path.to_native())
+            .to_string(),
         start_line: s.start_line.to_native(),
         end_line: s.end_line.to_native(),
         language: Language::from_code(s.language).map_or("unknown", |l| l.as_str()),
@@ -85,7 +90,9 @@ pub fn symbol_row(g: &Generation, id: u32) -> SymbolRow {
 
 /// The canonical identity behind a row's stable key, for `response_format: "detailed"`.
 pub fn canonical_identity(row: &SymbolRow) -> Option<String> {
-    let disc: Vec<String> = std::iter::once(String::new()).chain((2..=256).map(|n| format!("#{n}"))).collect();
+    let disc: Vec<String> = std::iter::once(String::new())
+        .chain((2..=256).map(|n| format!("#{n}")))
+        .collect();
     disc.iter().find_map(|d| {
         let id = SymbolIdentity {
             language: row.language,
@@ -95,19 +102,25 @@ pub fn canonical_identity(row: &SymbolRow) -> Option<String> {
             kind: row.kind,
             discriminator: d,
         };
-        (id.stable_key() == row.stable_key).then(|| String::from_utf8_lossy(&id.canonical()).replace('\0', "\u{2400}"))
+        (id.stable_key() == row.stable_key)
+            .then(|| String::from_utf8_lossy(&id.canonical()).replace('\0', "\u{2400}"))
     })
 }
 
 /// Index of a repository by name.
 pub fn repository_index(g: &Generation, name: &str) -> Option<u32> {
     let b = g.graph();
-    b.repositories.iter().position(|r| b.strings.get(r.name.to_native()) == name).map(|i| i as u32)
+    b.repositories
+        .iter()
+        .position(|r| b.strings.get(r.name.to_native()) == name)
+        .map(|i| i as u32)
 }
 
 pub fn check_padding(field: &str, value: &str) -> Result<(), ToolError> {
     if value.trim() != value {
-        return Err(ToolError::invalid(format!("{field} must not carry surrounding whitespace")));
+        return Err(ToolError::invalid(format!(
+            "{field} must not carry surrounding whitespace"
+        )));
     }
     Ok(())
 }
@@ -115,8 +128,13 @@ pub fn check_padding(field: &str, value: &str) -> Result<(), ToolError> {
 /// Validates a repository-relative path argument and trims a trailing `/`.
 pub fn clean_path(path: &str) -> Result<String, ToolError> {
     check_padding("path", path)?;
-    if path.starts_with('/') || Path::new(path).is_absolute() || path.as_bytes().get(1) == Some(&b':') {
-        return Err(ToolError::invalid("path must be repository-relative, not absolute"));
+    if path.starts_with('/')
+        || Path::new(path).is_absolute()
+        || path.as_bytes().get(1) == Some(&b':')
+    {
+        return Err(ToolError::invalid(
+            "path must be repository-relative, not absolute",
+        ));
     }
     if path.split(['/', '\\']).any(|seg| seg == "..") {
         return Err(ToolError::invalid("path must not contain a .. segment"));
@@ -126,29 +144,50 @@ pub fn clean_path(path: &str) -> Result<String, ToolError> {
 
 /// Resolves a selector to exactly one symbol, with the reference's errors.
 pub fn resolve_selector(g: &Generation, sel: &Selector) -> Result<u32, ToolError> {
-    for (field, v) in [("stable_key", &sel.stable_key), ("qualified_name", &sel.qualified_name), ("repository", &sel.repository)] {
+    for (field, v) in [
+        ("stable_key", &sel.stable_key),
+        ("qualified_name", &sel.qualified_name),
+        ("repository", &sel.repository),
+    ] {
         if let Some(v) = v {
             check_padding(field, v)?;
         }
     }
     let path = sel.path.as_deref().map(clean_path).transpose()?;
     match (&sel.stable_key, &sel.qualified_name) {
-        (None, None) => Err(ToolError::invalid("one of stable_key or qualified_name is required")),
-        (Some(_), Some(_)) => Err(ToolError::invalid("pass either stable_key or qualified_name, not both")),
+        (None, None) => Err(ToolError::invalid(
+            "one of stable_key or qualified_name is required",
+        )),
+        (Some(_), Some(_)) => Err(ToolError::invalid(
+            "pass either stable_key or qualified_name, not both",
+        )),
         (Some(key), None) => {
             if sel.repository.is_some() || sel.path.is_some() {
-                return Err(ToolError::invalid("repository and path narrow a qualified_name; a stable_key already names one symbol"));
+                return Err(ToolError::invalid(
+                    "repository and path narrow a qualified_name; a stable_key already names one symbol",
+                ));
             }
             let b = g.graph();
-            let found = b.symbols.binary_search_by(|s| b.strings.get(s.key.to_native()).cmp(key.as_str()));
-            found.map(|i| i as u32).map_err(|_| ToolError::new("SYMBOL_NOT_FOUND", format!("symbol {key:?} was not found")))
+            let found = b
+                .symbols
+                .binary_search_by(|s| b.strings.get(s.key.to_native()).cmp(key.as_str()));
+            found.map(|i| i as u32).map_err(|_| {
+                ToolError::new("SYMBOL_NOT_FOUND", format!("symbol {key:?} was not found"))
+            })
         }
         (None, Some(qn)) => {
             if path.is_some() && sel.repository.is_none() {
-                return Err(ToolError::invalid("path is repository-relative, so it requires repository"));
+                return Err(ToolError::invalid(
+                    "path is repository-relative, so it requires repository",
+                ));
             }
             let repo = match &sel.repository {
-                Some(r) => Some(repository_index(g, r).ok_or_else(|| ToolError::new("REPOSITORY_NOT_FOUND", format!("repository {r:?} is not in the published graph")))?),
+                Some(r) => Some(repository_index(g, r).ok_or_else(|| {
+                    ToolError::new(
+                        "REPOSITORY_NOT_FOUND",
+                        format!("repository {r:?} is not in the published graph"),
+                    )
+                })?),
                 None => None,
             };
             let b = g.graph();
@@ -159,7 +198,11 @@ pub fn resolve_selector(g: &Generation, sel: &Selector) -> Result<u32, ToolError
             ids.retain(|&id| {
                 let s = &b.symbols[id as usize];
                 repo.is_none_or(|r| s.repository.to_native() == r)
-                    && path.as_deref().is_none_or(|p| b.strings.get(b.files[s.file.to_native() as usize].path.to_native()).starts_with(p))
+                    && path.as_deref().is_none_or(|p| {
+                        b.strings
+                            .get(b.files[s.file.to_native() as usize].path.to_native())
+                            .starts_with(p)
+                    })
             });
             match ids.len() {
                 1 => Ok(ids[0]),
@@ -167,8 +210,12 @@ pub fn resolve_selector(g: &Generation, sel: &Selector) -> Result<u32, ToolError
                     "SYMBOL_NOT_FOUND",
                     match (&sel.repository, &path) {
                         (None, _) => format!("qualified name {qn:?} was not found"),
-                        (Some(r), None) => format!("qualified name {qn:?} was not found under {r}; call it without repository and path to search the whole graph"),
-                        (Some(r), Some(p)) => format!("qualified name {qn:?} was not found under {r} {p}; call it without repository and path to search the whole graph"),
+                        (Some(r), None) => format!(
+                            "qualified name {qn:?} was not found under {r}; call it without repository and path to search the whole graph"
+                        ),
+                        (Some(r), Some(p)) => format!(
+                            "qualified name {qn:?} was not found under {r} {p}; call it without repository and path to search the whole graph"
+                        ),
                     },
                 )),
                 n => {
@@ -178,11 +225,20 @@ pub fn resolve_selector(g: &Generation, sel: &Selector) -> Result<u32, ToolError
                         match (&sel.repository, &path) {
                             (Some(r), Some(p)) => format!(
                                 "qualified name {qn:?} names {n} symbols in {r} {p}, so only a stable_key separates them: {}",
-                                rows.iter().map(|r| r.stable_key.as_str()).collect::<Vec<_>>().join(", ")
+                                rows.iter()
+                                    .map(|r| r.stable_key.as_str())
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
                             ),
                             _ => format!(
                                 "qualified name {qn:?} names {n} symbols; narrow with repository and path: {}",
-                                rows.iter().map(|r| format!("{} {}:{}-{}", r.repository, r.file_path, r.start_line, r.end_line)).collect::<Vec<_>>().join(", ")
+                                rows.iter()
+                                    .map(|r| format!(
+                                        "{} {}:{}-{}",
+                                        r.repository, r.file_path, r.start_line, r.end_line
+                                    ))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
                             ),
                         },
                     ))
@@ -214,30 +270,50 @@ pub struct FindSymbol {
 pub fn find_symbol(g: &Generation, q: &FindSymbol) -> Result<Vec<u32>, ToolError> {
     let b = g.graph();
     let repo = match &q.repo {
-        Some(r) => Some(repository_index(g, r).ok_or_else(|| ToolError::new("REPOSITORY_NOT_FOUND", format!("repository {r:?} is not in the published graph")))?),
+        Some(r) => Some(repository_index(g, r).ok_or_else(|| {
+            ToolError::new(
+                "REPOSITORY_NOT_FOUND",
+                format!("repository {r:?} is not in the published graph"),
+            )
+        })?),
         None => None,
     };
     let mut ranges = Vec::new();
     match q.mode {
         Mode::Exact => ranges.extend(names::lookup(g.names(), names::TAG_NAME, &q.name)),
-        Mode::QualifiedExact => ranges.extend(names::lookup(g.names(), names::TAG_QUALIFIED, &q.name)),
-        Mode::Prefix => names::for_each_prefix(g.names(), names::TAG_NAME, &q.name, |_, r| ranges.push(r)),
+        Mode::QualifiedExact => {
+            ranges.extend(names::lookup(g.names(), names::TAG_QUALIFIED, &q.name))
+        }
+        Mode::Prefix => {
+            names::for_each_prefix(g.names(), names::TAG_NAME, &q.name, |_, r| ranges.push(r))
+        }
         Mode::Substring => names::for_each_prefix(g.names(), names::TAG_NAME, "", |s, r| {
             if s.contains(q.name.as_str()) {
                 ranges.push(r)
             }
         }),
     }
-    let mut ids: Vec<u32> = ranges.into_iter().filter_map(|r| b.name_postings.get(r)).flatten().map(|x| x.to_native()).collect();
+    let mut ids: Vec<u32> = ranges
+        .into_iter()
+        .filter_map(|r| b.name_postings.get(r))
+        .flatten()
+        .map(|x| x.to_native())
+        .collect();
     ids.sort_unstable();
     ids.dedup();
     ids.retain(|&id| {
         let s = &b.symbols[id as usize];
         let r = &b.repositories[s.repository.to_native() as usize];
-        q.kind.as_deref().is_none_or(|k| SymbolKind::from_code(s.kind).is_some_and(|sk| sk.as_str() == k))
+        q.kind
+            .as_deref()
+            .is_none_or(|k| SymbolKind::from_code(s.kind).is_some_and(|sk| sk.as_str() == k))
             && repo.is_none_or(|x| s.repository.to_native() == x)
             && (q.include_derived || !r.derived || repo.is_some())
-            && q.path_prefix.as_deref().is_none_or(|p| b.strings.get(b.files[s.file.to_native() as usize].path.to_native()).starts_with(p))
+            && q.path_prefix.as_deref().is_none_or(|p| {
+                b.strings
+                    .get(b.files[s.file.to_native() as usize].path.to_native())
+                    .starts_with(p)
+            })
     });
     Ok(ids)
 }
@@ -246,7 +322,13 @@ pub fn find_symbol(g: &Generation, q: &FindSymbol) -> Result<Vec<u32>, ToolError
 pub fn unresolved_named(g: &Generation, name: &str) -> Vec<u32> {
     let b = g.graph();
     let idx = &b.unresolved_by_name;
-    let key = |i: usize| b.strings.get(b.unresolved[idx[i].to_native() as usize].requested_symbol.to_native());
+    let key = |i: usize| {
+        b.strings.get(
+            b.unresolved[idx[i].to_native() as usize]
+                .requested_symbol
+                .to_native(),
+        )
+    };
     let start = partition(idx.len(), |i| key(i) < name);
     let end = partition(idx.len(), |i| key(i) <= name);
     (start..end).map(|i| idx[i].to_native()).collect()
@@ -280,8 +362,15 @@ pub fn failure(g: &Generation, i: u32) -> Failure {
     let file = u.file.to_native();
     Failure {
         reason: st.get(u.reason.to_native()).to_string(),
-        repository: st.get(b.repositories[u.repository.to_native() as usize].name.to_native()).to_string(),
-        file_path: (file != NONE).then(|| st.get(b.files[file as usize].path.to_native()).to_string()),
+        repository: st
+            .get(
+                b.repositories[u.repository.to_native() as usize]
+                    .name
+                    .to_native(),
+            )
+            .to_string(),
+        file_path: (file != NONE)
+            .then(|| st.get(b.files[file as usize].path.to_native()).to_string()),
         start_line: (file != NONE).then(|| u.line.to_native()),
         requested_package: st.get(u.requested_package.to_native()).to_string(),
         requested_symbol: st.opt(u.requested_symbol.to_native()).map(str::to_string),
@@ -415,10 +504,14 @@ pub fn counts(g: &Generation) -> Counts {
     }
     let mut by_reason = std::collections::BTreeMap::new();
     for u in b.unresolved.iter() {
-        *by_reason.entry(b.strings.get(u.reason.to_native()).to_string()).or_insert(0u64) += 1;
+        *by_reason
+            .entry(b.strings.get(u.reason.to_native()).to_string())
+            .or_insert(0u64) += 1;
     }
-    let mut edges_by_kind: Vec<(&'static str, u64)> =
-        by_kind.into_iter().map(|(k, n)| (EdgeKind::from_code(k).map_or("UNKNOWN", |k| k.as_str()), n)).collect();
+    let mut edges_by_kind: Vec<(&'static str, u64)> = by_kind
+        .into_iter()
+        .map(|(k, n)| (EdgeKind::from_code(k).map_or("UNKNOWN", |k| k.as_str()), n))
+        .collect();
     edges_by_kind.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
     let mut unresolved_by_reason: Vec<(String, u64)> = by_reason.into_iter().collect();
     unresolved_by_reason.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));

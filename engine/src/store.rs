@@ -19,7 +19,10 @@ impl Store {
     /// Opens the index; a missing or unreadable generation is not an error here, the server
     /// starts empty and keeps checking.
     pub fn open(index: IndexDir) -> Store {
-        let store = Store { index, current: Mutex::new(None) };
+        let store = Store {
+            index,
+            current: Mutex::new(None),
+        };
         let _ = store.refresh();
         store
     }
@@ -31,7 +34,9 @@ impl Store {
     /// Re-reads `CURRENT` and swaps to a newer generation if there is one. Returns whether the
     /// served generation changed.
     pub fn refresh(&self) -> Result<bool, FormatError> {
-        let Some(id) = self.index.current()? else { return Ok(false) };
+        let Some(id) = self.index.current()? else {
+            return Ok(false);
+        };
         let loaded = self.current.lock().unwrap().as_ref().map(|g| g.id);
         if loaded.is_some_and(|l| l >= id) {
             return Ok(false);
@@ -44,7 +49,10 @@ impl Store {
     /// The generation to answer from, after a freshness check; `None` when nothing is published.
     pub fn snapshot(&self) -> Option<Arc<Generation>> {
         if let Err(e) = self.refresh() {
-            eprintln!("{{\"level\":\"warn\",\"msg\":\"newer generation not loaded, previous one keeps serving\",\"error\":{:?}}}", e.to_string());
+            eprintln!(
+                "{{\"level\":\"warn\",\"msg\":\"newer generation not loaded, previous one keeps serving\",\"error\":{:?}}}",
+                e.to_string()
+            );
         }
         self.current.lock().unwrap().clone()
     }

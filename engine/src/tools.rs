@@ -33,9 +33,18 @@ pub struct ToolDef {
 
 fn selector_props() -> Map<String, Value> {
     let mut m = Map::new();
-    m.insert("stable_key".into(), json!({"type": "string", "description": "Opaque stable key of the symbol"}));
-    m.insert("qualified_name".into(), json!({"type": "string", "description": "Qualified name, as rows report it"}));
-    m.insert("repository".into(), json!({"type": "string", "description": "Repository that declares the symbol"}));
+    m.insert(
+        "stable_key".into(),
+        json!({"type": "string", "description": "Opaque stable key of the symbol"}),
+    );
+    m.insert(
+        "qualified_name".into(),
+        json!({"type": "string", "description": "Qualified name, as rows report it"}),
+    );
+    m.insert(
+        "repository".into(),
+        json!({"type": "string", "description": "Repository that declares the symbol"}),
+    );
     m.insert("path".into(), json!({"type": "string", "description": "Repository-relative path prefix of the declaring file"}));
     m
 }
@@ -57,7 +66,10 @@ fn schema_find_symbol() -> Value {
 
 fn schema_get_symbol() -> Value {
     let mut p = selector_props();
-    p.insert("response_format".into(), json!({"type": "string", "enum": ["concise", "detailed"]}));
+    p.insert(
+        "response_format".into(),
+        json!({"type": "string", "enum": ["concise", "detailed"]}),
+    );
     json!({"type": "object", "properties": p, "additionalProperties": false})
 }
 
@@ -119,7 +131,9 @@ impl<'a> Args<'a> {
             _ => return Err(ToolError::invalid("arguments must be an object")),
         };
         if let Some(k) = map.keys().find(|k| !allowed.contains(&k.as_str())) {
-            return Err(ToolError::invalid(format!("argument {k:?} is not accepted by this tool")));
+            return Err(ToolError::invalid(format!(
+                "argument {k:?} is not accepted by this tool"
+            )));
         }
         Ok(Args { map })
     }
@@ -147,7 +161,9 @@ impl<'a> Args<'a> {
             Some(v) => match v.as_u64() {
                 Some(0) => Ok(default),
                 Some(n) if n <= max => Ok(n),
-                _ => Err(ToolError::invalid(format!("limit must be between 1 and {max}"))),
+                _ => Err(ToolError::invalid(format!(
+                    "limit must be between 1 and {max}"
+                ))),
             },
         }
     }
@@ -156,7 +172,9 @@ impl<'a> Args<'a> {
         match self.str("response_format")?.as_deref() {
             None | Some("concise") => Ok(false),
             Some("detailed") => Ok(true),
-            Some(other) => Err(ToolError::invalid(format!("response_format {other:?} is unsupported, use \"concise\" or \"detailed\""))),
+            Some(other) => Err(ToolError::invalid(format!(
+                "response_format {other:?} is unsupported, use \"concise\" or \"detailed\""
+            ))),
         }
     }
 
@@ -165,8 +183,12 @@ impl<'a> Args<'a> {
         match self.str("view")?.as_deref() {
             None | Some("compact") => Ok(false),
             Some("full") => Ok(true),
-            Some("files") => Err(ToolError::invalid("view \"files\" is unsupported for this tool, use \"compact\" or \"full\"")),
-            Some(other) => Err(ToolError::invalid(format!("view {other:?} is unsupported, use \"compact\", \"full\" or \"files\""))),
+            Some("files") => Err(ToolError::invalid(
+                "view \"files\" is unsupported for this tool, use \"compact\" or \"full\"",
+            )),
+            Some(other) => Err(ToolError::invalid(format!(
+                "view {other:?} is unsupported, use \"compact\", \"full\" or \"files\""
+            ))),
         }
     }
 
@@ -183,7 +205,10 @@ impl<'a> Args<'a> {
 // ---- envelope ----
 
 fn now_ms() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
 }
 
 #[derive(Default)]
@@ -225,7 +250,12 @@ fn render(g: Option<&Generation>, full: bool, e: Envelope) -> Value {
     }
     let c = &e.coverage;
     let mut cov = Map::new();
-    for (k, v) in [("exact", c.exact), ("candidate", c.candidate), ("unresolved_related", c.unresolved_related), ("package_level", c.package_level)] {
+    for (k, v) in [
+        ("exact", c.exact),
+        ("candidate", c.candidate),
+        ("unresolved_related", c.unresolved_related),
+        ("package_level", c.package_level),
+    ] {
         if full || v > 0 {
             cov.insert(k.into(), json!(v));
         }
@@ -244,7 +274,10 @@ fn render(g: Option<&Generation>, full: bool, e: Envelope) -> Value {
 }
 
 fn not_ready() -> ToolError {
-    ToolError::new("INDEX_NOT_READY", "no generation is published yet; index with index_project, or run `kivgraph index --full`")
+    ToolError::new(
+        "INDEX_NOT_READY",
+        "no generation is published yet; index with index_project, or run `kivgraph index --full`",
+    )
 }
 
 /// Runs one tool on the served generation and returns the text the client receives.
@@ -299,7 +332,10 @@ fn completeness(g: &Generation, name: &str, blind: &[u32], scopes: &[u32]) -> Va
     let mut out = Map::new();
     out.insert("verdict".into(), json!("LOWER_BOUND"));
     let mut paths = std::collections::BTreeSet::new();
-    for (label, more, list) in [("blind_spots", "more_blind_spots", blind), ("invisible_scopes", "more_invisible_scopes", scopes)] {
+    for (label, more, list) in [
+        ("blind_spots", "more_blind_spots", blind),
+        ("invisible_scopes", "more_invisible_scopes", scopes),
+    ] {
         if list.is_empty() {
             continue;
         }
@@ -307,7 +343,12 @@ fn completeness(g: &Generation, name: &str, blind: &[u32], scopes: &[u32]) -> Va
         for &i in list {
             let (v, f) = entry(i);
             if let Some(p) = &f.file_path {
-                let root = g.graph().repositories.iter().find(|r| g.graph().strings.get(r.name.to_native()) == f.repository).map(|r| g.graph().strings.get(r.root.to_native()).to_string());
+                let root = g
+                    .graph()
+                    .repositories
+                    .iter()
+                    .find(|r| g.graph().strings.get(r.name.to_native()) == f.repository)
+                    .map(|r| g.graph().strings.get(r.root.to_native()).to_string());
                 paths.insert(match root {
                     Some(r) => format!("{r}/{p}"),
                     None => p.clone(),
@@ -326,12 +367,22 @@ fn completeness(g: &Generation, name: &str, blind: &[u32], scopes: &[u32]) -> Va
             out.insert(more.into(), json!(list.len() - 20));
         }
     }
-    out.insert("fallback".into(), json!({"pattern": fallback_pattern(name), "paths": paths.into_iter().collect::<Vec<_>>()}));
+    out.insert(
+        "fallback".into(),
+        json!({"pattern": fallback_pattern(name), "paths": paths.into_iter().collect::<Vec<_>>()}),
+    );
     Value::Object(out)
 }
 
 /// Applies the cursor and limit to `total` rows; returns (offset, end, next cursor).
-fn page(g: &Generation, total: usize, limit: u64, cursor: Option<&str>, identity: &Value, contract: &str) -> Result<(usize, usize, Option<String>), ToolError> {
+fn page(
+    g: &Generation,
+    total: usize,
+    limit: u64,
+    cursor: Option<&str>,
+    identity: &Value,
+    contract: &str,
+) -> Result<(usize, usize, Option<String>), ToolError> {
     let offset = match cursor {
         Some(c) => cursor::decode(c, g.id, identity, contract)? as usize,
         None => 0,
@@ -345,8 +396,24 @@ fn page(g: &Generation, total: usize, limit: u64, cursor: Option<&str>, identity
 // ---- find_symbol ----
 
 fn find_symbol(args: &Value, g: &Generation) -> Result<Value, ToolError> {
-    let a = Args::new(args, &["name", "mode", "kind", "repo", "path_prefix", "include_derived", "limit", "cursor", "response_format", "view"])?;
-    let name = a.str("name")?.ok_or_else(|| ToolError::invalid("name is required"))?;
+    let a = Args::new(
+        args,
+        &[
+            "name",
+            "mode",
+            "kind",
+            "repo",
+            "path_prefix",
+            "include_derived",
+            "limit",
+            "cursor",
+            "response_format",
+            "view",
+        ],
+    )?;
+    let name = a
+        .str("name")?
+        .ok_or_else(|| ToolError::invalid("name is required"))?;
     if name.is_empty() {
         return Err(ToolError::invalid("name must not be empty"));
     }
@@ -361,7 +428,11 @@ fn find_symbol(args: &Value, g: &Generation) -> Result<Value, ToolError> {
     let kind = a.str("kind")?;
     let repo = a.str("repo")?;
     let path_prefix = a.str("path_prefix")?;
-    for (f, v) in [("kind", &kind), ("repo", &repo), ("path_prefix", &path_prefix)] {
+    for (f, v) in [
+        ("kind", &kind),
+        ("repo", &repo),
+        ("path_prefix", &path_prefix),
+    ] {
         if let Some(v) = v {
             query::check_padding(f, v)?;
         }
@@ -369,14 +440,35 @@ fn find_symbol(args: &Value, g: &Generation) -> Result<Value, ToolError> {
     let limit = a.limit(50, 500)?;
     let detailed = a.detailed()?;
     let full = a.full_view()?;
-    let q = FindSymbol { name: name.clone(), mode, kind: kind.clone(), repo: repo.clone(), path_prefix: path_prefix.clone(), include_derived: a.bool("include_derived")? };
+    let q = FindSymbol {
+        name: name.clone(),
+        mode,
+        kind: kind.clone(),
+        repo: repo.clone(),
+        path_prefix: path_prefix.clone(),
+        include_derived: a.bool("include_derived")?,
+    };
     let ids = query::find_symbol(g, &q)?;
     let identity = json!({"tool": "find_symbol", "name": name, "mode": a.str("mode")?.unwrap_or_else(|| "exact".into()), "kind": kind, "repo": repo, "path_prefix": path_prefix});
-    let (start, end, next) = page(g, ids.len(), limit, a.str("cursor")?.as_deref(), &identity, "stable-key-v1")?;
-    let rows: Vec<SymbolRow> = ids[start..end].iter().map(|&i| query::symbol_row(g, i)).collect();
+    let (start, end, next) = page(
+        g,
+        ids.len(),
+        limit,
+        a.str("cursor")?.as_deref(),
+        &identity,
+        "stable-key-v1",
+    )?;
+    let rows: Vec<SymbolRow> = ids[start..end]
+        .iter()
+        .map(|&i| query::symbol_row(g, i))
+        .collect();
     let repo_idx = repo.as_deref().and_then(|r| query::repository_index(g, r));
     let scopes = query::invisible_scopes(g, repo_idx);
-    let results = if full { full_symbols(&rows, detailed) } else { compact_symbols(&rows, detailed) };
+    let results = if full {
+        full_symbols(&rows, detailed)
+    } else {
+        compact_symbols(&rows, detailed)
+    };
     Ok(render(
         Some(g),
         full,
@@ -384,7 +476,10 @@ fn find_symbol(args: &Value, g: &Generation) -> Result<Value, ToolError> {
             total: ids.len() as u64,
             returned: rows.len() as u64,
             next_cursor: next,
-            coverage: Coverage { unresolved_related: query::unresolved_named(g, &name).len() as u64, ..Default::default() },
+            coverage: Coverage {
+                unresolved_related: query::unresolved_named(g, &name).len() as u64,
+                ..Default::default()
+            },
             completeness: Some(completeness(g, &name, &[], &scopes)),
             guidance: None,
             results,
@@ -409,7 +504,10 @@ fn full_symbols(rows: &[SymbolRow], detailed: bool) -> Value {
                 m.insert("end_line".into(), json!(r.end_line));
                 m.insert("language".into(), json!(r.language));
                 if detailed {
-                    m.insert("canonical_identity".into(), json!(query::canonical_identity(r)));
+                    m.insert(
+                        "canonical_identity".into(),
+                        json!(query::canonical_identity(r)),
+                    );
                 }
                 Value::Object(m)
             })
@@ -419,7 +517,8 @@ fn full_symbols(rows: &[SymbolRow], detailed: bool) -> Value {
 
 /// Whether `name` can be read off the end of `qn` (after a separator) or equals it.
 fn name_readable_off(qn: &str, name: &str) -> bool {
-    qn == name || (qn.ends_with(name) && qn[..qn.len() - name.len()].ends_with(['.', ':', '#', '/']))
+    qn == name
+        || (qn.ends_with(name) && qn[..qn.len() - name.len()].ends_with(['.', ':', '#', '/']))
 }
 
 fn all_same<T: PartialEq>(rows: &[SymbolRow], f: impl Fn(&SymbolRow) -> T) -> Option<T> {
@@ -448,7 +547,11 @@ fn compact_symbols(rows: &[SymbolRow], detailed: bool) -> Value {
     }
     let row = |r: &SymbolRow, show_kind: bool, show_exported: bool| {
         let mut m = Map::new();
-        let at = if repository.is_some() { format!("{}:{}", r.file_path, r.start_line) } else { format!("{}:{}:{}", r.repository, r.file_path, r.start_line) };
+        let at = if repository.is_some() {
+            format!("{}:{}", r.file_path, r.start_line)
+        } else {
+            format!("{}:{}:{}", r.repository, r.file_path, r.start_line)
+        };
         m.insert("at".into(), json!(at));
         if r.end_line != r.start_line {
             m.insert("end".into(), json!(r.end_line));
@@ -473,20 +576,34 @@ fn compact_symbols(rows: &[SymbolRow], detailed: bool) -> Value {
         }
         if detailed {
             m.insert("stable_key".into(), json!(r.stable_key));
-            m.insert("canonical_identity".into(), json!(query::canonical_identity(r)));
+            m.insert(
+                "canonical_identity".into(),
+                json!(query::canonical_identity(r)),
+            );
         }
         Value::Object(m)
     };
     let (vary_kind, vary_exported) = (kind.is_none(), exported.is_none());
     let mut flat = header.clone();
-    flat.insert("symbols".into(), Value::Array(rows.iter().map(|r| row(r, vary_kind, vary_exported)).collect()));
+    flat.insert(
+        "symbols".into(),
+        Value::Array(
+            rows.iter()
+                .map(|r| row(r, vary_kind, vary_exported))
+                .collect(),
+        ),
+    );
     if !(vary_kind || vary_exported) {
         return Value::Object(flat);
     }
     // Group by the tuple of columns that still vary, in order of first appearance.
-    let mut groups: Vec<((Option<&str>, Option<bool>), Vec<Value>)> = Vec::new();
+    type GroupKey<'k> = (Option<&'k str>, Option<bool>);
+    let mut groups: Vec<(GroupKey, Vec<Value>)> = Vec::new();
     for r in rows {
-        let key = (vary_kind.then_some(r.kind), vary_exported.then_some(r.exported));
+        let key = (
+            vary_kind.then_some(r.kind),
+            vary_exported.then_some(r.exported),
+        );
         let v = row(r, false, false);
         match groups.iter_mut().find(|(k, _)| *k == key) {
             Some((_, list)) => list.push(v),
@@ -517,7 +634,11 @@ fn compact_symbols(rows: &[SymbolRow], detailed: bool) -> Value {
         ),
     );
     let (flat, grouped) = (Value::Object(flat), Value::Object(grouped));
-    if serde_json::to_string(&grouped).map(|s| s.len()).unwrap_or(usize::MAX) < serde_json::to_string(&flat).map(|s| s.len()).unwrap_or(0) {
+    if serde_json::to_string(&grouped)
+        .map(|s| s.len())
+        .unwrap_or(usize::MAX)
+        < serde_json::to_string(&flat).map(|s| s.len()).unwrap_or(0)
+    {
         grouped
     } else {
         flat
@@ -527,7 +648,16 @@ fn compact_symbols(rows: &[SymbolRow], detailed: bool) -> Value {
 // ---- get_symbol ----
 
 fn get_symbol(args: &Value, g: &Generation) -> Result<Value, ToolError> {
-    let a = Args::new(args, &["stable_key", "qualified_name", "repository", "path", "response_format"])?;
+    let a = Args::new(
+        args,
+        &[
+            "stable_key",
+            "qualified_name",
+            "repository",
+            "path",
+            "response_format",
+        ],
+    )?;
     let detailed = a.detailed()?;
     let id = query::resolve_selector(g, &a.selector()?)?;
     let r = query::symbol_row(g, id);
@@ -546,10 +676,28 @@ fn get_symbol(args: &Value, g: &Generation) -> Result<Value, ToolError> {
     m.insert("start_line".into(), json!(r.start_line));
     m.insert("end_line".into(), json!(r.end_line));
     if detailed {
-        m.insert("canonical_identity".into(), json!(query::canonical_identity(&r)));
-        m.insert("repository_key".into(), json!(kivgraph_format::key::repository_key(&r.repository)));
+        m.insert(
+            "canonical_identity".into(),
+            json!(query::canonical_identity(&r)),
+        );
+        m.insert(
+            "repository_key".into(),
+            json!(kivgraph_format::key::repository_key(&r.repository)),
+        );
     }
-    Ok(render(Some(g), true, Envelope { total: 1, returned: 1, next_cursor: None, coverage: Coverage::default(), completeness: None, guidance: None, results: Value::Object(m) }))
+    Ok(render(
+        Some(g),
+        true,
+        Envelope {
+            total: 1,
+            returned: 1,
+            next_cursor: None,
+            coverage: Coverage::default(),
+            completeness: None,
+            guidance: None,
+            results: Value::Object(m),
+        },
+    ))
 }
 
 // ---- list_repositories and graph_status ----
@@ -589,12 +737,27 @@ fn list_repositories(args: &Value, g: &Generation) -> Result<Value, ToolError> {
     let limit = a.limit(50, 500)?;
     let rows = query::repositories(g);
     let identity = json!({"tool": "list_repositories"});
-    let (start, end, next) = page(g, rows.len(), limit, a.str("cursor")?.as_deref(), &identity, "stable-key-v1")?;
+    let (start, end, next) = page(
+        g,
+        rows.len(),
+        limit,
+        a.str("cursor")?.as_deref(),
+        &identity,
+        "stable-key-v1",
+    )?;
     let results = Value::Array(rows[start..end].iter().map(repository_value).collect());
     Ok(render(
         Some(g),
         true,
-        Envelope { total: rows.len() as u64, returned: (end - start) as u64, next_cursor: next, coverage: Coverage::default(), completeness: None, guidance: None, results },
+        Envelope {
+            total: rows.len() as u64,
+            returned: (end - start) as u64,
+            next_cursor: next,
+            coverage: Coverage::default(),
+            completeness: None,
+            guidance: None,
+            results,
+        },
     ))
 }
 
@@ -608,10 +771,25 @@ fn graph_status(args: &Value, g: Option<&Generation>) -> Result<Value, ToolError
             for k in ["snapshot_id", "snapshot_built_at", "snapshot_age_ms"] {
                 m.insert(k.into(), Value::Null);
             }
-            m.insert("snapshot_row_format_version".into(), json!(kivgraph_format::FORMAT_VERSION));
-            m.insert("schema_version".into(), json!(kivgraph_format::FORMAT_VERSION));
+            m.insert(
+                "snapshot_row_format_version".into(),
+                json!(kivgraph_format::FORMAT_VERSION),
+            );
+            m.insert(
+                "schema_version".into(),
+                json!(kivgraph_format::FORMAT_VERSION),
+            );
             m.insert("resolver_version".into(), Value::Null);
-            for k in ["repositories", "packages", "files", "symbols", "evidence", "edges", "package_edges", "unresolved"] {
+            for k in [
+                "repositories",
+                "packages",
+                "files",
+                "symbols",
+                "evidence",
+                "edges",
+                "package_edges",
+                "unresolved",
+            ] {
                 m.insert(k.into(), json!(0));
             }
             m.insert("edges_by_kind".into(), json!([]));
@@ -624,10 +802,22 @@ fn graph_status(args: &Value, g: Option<&Generation>) -> Result<Value, ToolError
             m.insert("status".into(), json!("ready"));
             m.insert("snapshot_id".into(), json!(g.id));
             m.insert("snapshot_built_at".into(), json!(g.manifest.created_at));
-            m.insert("snapshot_age_ms".into(), json!(now_ms().saturating_sub(g.manifest.created_at_ms)));
-            m.insert("snapshot_row_format_version".into(), json!(g.manifest.format_version));
-            m.insert("schema_version".into(), json!(kivgraph_format::FORMAT_VERSION));
-            m.insert("resolver_version".into(), json!(g.manifest.compiler_version));
+            m.insert(
+                "snapshot_age_ms".into(),
+                json!(now_ms().saturating_sub(g.manifest.created_at_ms)),
+            );
+            m.insert(
+                "snapshot_row_format_version".into(),
+                json!(g.manifest.format_version),
+            );
+            m.insert(
+                "schema_version".into(),
+                json!(kivgraph_format::FORMAT_VERSION),
+            );
+            m.insert(
+                "resolver_version".into(),
+                json!(g.manifest.compiler_version),
+            );
             for (k, v) in [
                 ("repositories", c.repositories),
                 ("packages", c.packages),
@@ -640,14 +830,48 @@ fn graph_status(args: &Value, g: Option<&Generation>) -> Result<Value, ToolError
             ] {
                 m.insert(k.into(), json!(v));
             }
-            m.insert("edges_by_kind".into(), Value::Array(c.edges_by_kind.iter().map(|(k, n)| json!({"key": k, "count": n})).collect()));
-            m.insert("unresolved_by_reason".into(), Value::Array(c.unresolved_by_reason.iter().map(|(k, n)| json!({"key": k, "count": n})).collect()));
+            m.insert(
+                "edges_by_kind".into(),
+                Value::Array(
+                    c.edges_by_kind
+                        .iter()
+                        .map(|(k, n)| json!({"key": k, "count": n}))
+                        .collect(),
+                ),
+            );
+            m.insert(
+                "unresolved_by_reason".into(),
+                Value::Array(
+                    c.unresolved_by_reason
+                        .iter()
+                        .map(|(k, n)| json!({"key": k, "count": n}))
+                        .collect(),
+                ),
+            );
             let repos = query::repositories(g);
-            m.insert("repository_freshness".into(), Value::Array(repos.iter().map(repository_value).collect()));
-            m.insert("repositories_moved".into(), json!(repos.iter().filter(|r| r.moved).count()));
+            m.insert(
+                "repository_freshness".into(),
+                Value::Array(repos.iter().map(repository_value).collect()),
+            );
+            m.insert(
+                "repositories_moved".into(),
+                json!(repos.iter().filter(|r| r.moved).count()),
+            );
         }
     }
     m.insert("worker".into(), not_applicable.clone());
     m.insert("storage".into(), not_applicable);
-    Ok(render(g, true, Envelope { total: 1, returned: 1, next_cursor: None, coverage: Coverage::default(), completeness: None, guidance: None, results: Value::Object(m) }))
+    Ok(render(
+        g,
+        true,
+        Envelope {
+            total: 1,
+            returned: 1,
+            next_cursor: None,
+            coverage: Coverage::default(),
+            completeness: None,
+            guidance: None,
+            results: Value::Object(m),
+        },
+    ))
 }

@@ -40,22 +40,26 @@ pub fn read_head(root: &Path) -> Result<Option<Head>, String> {
     }
 }
 
-/// `.git` as a directory, or the directory a `.git` file (worktree, submodule) points to.
+/// `.git` as a directory, or the directory a `.git` file (worktree, submodule) points to, in
+/// `root` or its nearest ancestor that has one.
 fn git_dir(root: &Path) -> Result<Option<PathBuf>, String> {
-    let dot = root.join(".git");
-    let meta = match fs::metadata(&dot) {
-        Ok(m) => m,
-        Err(_) => return Ok(None),
-    };
-    if meta.is_dir() {
-        return Ok(Some(dot));
+    // A repository may be registered at a subdirectory of a checkout: look upwards, as git does.
+    for dir in root.ancestors() {
+        let dot = dir.join(".git");
+        let Ok(meta) = fs::metadata(&dot) else {
+            continue;
+        };
+        if meta.is_dir() {
+            return Ok(Some(dot));
+        }
+        let text = fs::read_to_string(&dot).map_err(|e| format!(".git: {e}"))?;
+        let target = text
+            .trim()
+            .strip_prefix("gitdir: ")
+            .ok_or_else(|| ".git file does not name a gitdir".to_string())?;
+        return Ok(Some(dir.join(target)));
     }
-    let text = fs::read_to_string(&dot).map_err(|e| format!(".git: {e}"))?;
-    let target = text
-        .trim()
-        .strip_prefix("gitdir: ")
-        .ok_or_else(|| ".git file does not name a gitdir".to_string())?;
-    Ok(Some(root.join(target)))
+    Ok(None)
 }
 
 fn resolve_ref(git_dir: &Path, reference: &str) -> Result<Option<String>, String> {
@@ -124,6 +128,11 @@ mod tests {
 
         fs::write(git.join("HEAD"), "garbage").unwrap();
         assert!(read_head(dir.path()).is_err());
-        assert_eq!(read_head(&dir.path().join("nope")).unwrap(), None);
+        // A subdirectory reads the checkout that contains it; a directory outside any has none.
+        fs::write(git.join("HEAD"), format!("{a}\n")).unwrap();
+        fs::create_dir(dir.path().join("sub")).unwrap();
+        assert_eq!(read_head(&dir.path().join("sub")).unwrap().unwrap().commit, a);
+        let outside = tempfile::tempdir().unwrap();
+        assert_eq!(read_head(outside.path()).unwrap(), None);
     }
 }

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use crate::error::FormatError;
-use crate::manifest::{RowCounts, digest_hex};
+use crate::manifest::{ManifestRepository, RowCounts, digest_hex};
 use crate::{GRAPH_BLOB, NAMES_FST, blob, names};
 
 /// What a successful verification saw.
@@ -20,6 +20,22 @@ pub struct VerifyReport {
 /// Verifies the generation in `dir`. Any corruption is an error naming the file.
 pub fn verify_generation(dir: &Path) -> Result<VerifyReport, FormatError> {
     let manifest = crate::read_manifest(dir)?;
+    let bad_manifest = |what: String| FormatError::corrupt(crate::layout::MANIFEST, what);
+    if manifest.generation_id == 0 {
+        return Err(bad_manifest("generation id 0 is never published".into()));
+    }
+    if let Some(id) = dir
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(crate::layout::parse_generation_name)
+        && id != manifest.generation_id
+    {
+        return Err(bad_manifest(format!(
+            "records generation {} but lives in directory {}",
+            manifest.generation_id,
+            crate::layout::generation_name(id)
+        )));
+    }
     let mut names_seen = BTreeSet::new();
     let mut bytes = 0;
     for f in &manifest.files {
@@ -111,6 +127,39 @@ pub fn verify_generation(dir: &Path) -> Result<VerifyReport, FormatError> {
                 manifest.row_counts
             ),
         ));
+    }
+    // The manifest's repositories must be the blob's, field by field.
+    let st = &graph.strings;
+    let blob_repos: Vec<ManifestRepository> = graph
+        .repositories
+        .iter()
+        .map(|r| ManifestRepository {
+            name: st.get(r.name.to_native()).into(),
+            root: st.get(r.root.to_native()).into(),
+            commit: st.opt(r.commit.to_native()).map(Into::into),
+            branch: st.opt(r.branch.to_native()).map(Into::into),
+            dirty: match r.dirty {
+                0 => Some(false),
+                1 => Some(true),
+                _ => None,
+            },
+            languages: r
+                .languages
+                .iter()
+                .filter_map(|&c| crate::Language::from_code(c))
+                .map(|l| l.as_str().to_string())
+                .collect(),
+        })
+        .collect();
+    if blob_repos != manifest.repositories {
+        return Err(bad_manifest(
+            "its repositories differ from the graph blob's".into(),
+        ));
+    }
+    if crate::manifest::parse_rfc3339_secs(&manifest.created_at)
+        != Some(manifest.created_at_ms / 1000)
+    {
+        return Err(bad_manifest("created_at and created_at_ms disagree".into()));
     }
     check_reverse(graph)?;
     #[cfg(feature = "tables")]

@@ -985,10 +985,10 @@ impl<'s> Extractor<'s> {
                                         };
                                         x.declare_local(a, ty);
                                     }
-                                } else if case.kind() == "default_case" {
-                                    if let Some(a) = &alias {
-                                        x.declare_local(a, None);
-                                    }
+                                } else if case.kind() == "default_case"
+                                    && let Some(a) = &alias
+                                {
+                                    x.declare_local(a, None);
                                 }
                                 if let Some(v) = case.child_by_field_name("value") {
                                     x.expr(v, Use::Value);

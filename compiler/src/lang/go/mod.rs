@@ -433,17 +433,16 @@ impl Resolver<'_> {
         let f = &self.files[ctx.fi];
         for imp in &f.go.imports {
             match self.by_import_path.get(&imp.path) {
-                Some(&target) => {
-                    if target != ctx.pi {
-                        self.facts.package_edges.push(PackageEdge {
-                            source: self.pkgs[ctx.pi].id,
-                            target: self.pkgs[target].id,
-                            kind: EdgeKind::PackageDependsOn,
-                            confidence: Confidence::ExactDeclarationMapped,
-                            provenance: Provenance::GoImport,
-                        });
-                    }
+                Some(&target) if target != ctx.pi => {
+                    self.facts.package_edges.push(PackageEdge {
+                        source: self.pkgs[ctx.pi].id,
+                        target: self.pkgs[target].id,
+                        kind: EdgeKind::PackageDependsOn,
+                        confidence: Confidence::ExactDeclarationMapped,
+                        provenance: Provenance::GoImport,
+                    });
                 }
+                Some(_) => {}
                 None if matches!(imp.name.as_deref(), Some("_") | Some(".")) => {
                     let reason = external_reason(&imp.path);
                     self.facts.unresolved.push(Unresolved {

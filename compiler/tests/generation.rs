@@ -1,0 +1,522 @@
+//! End-to-end tests of the `kivgraph-compile` binary on the Go fixtures: reproducible output,
+//! `verify` catching any flipped byte, crash-safe publishing, the writer lock, and the Parquet
+//! tables read by pyarrow and DuckDB (`tables.py`).
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use kivgraph_format::layout::{CURRENT, GENERATIONS, MANIFEST, parse_generation_name};
+use kivgraph_format::{Generation, IndexDir};
+
+const BIN: &str = env!("CARGO_BIN_EXE_kivgraph-compile");
+
+/// Every file a generation of this format holds.
+const GENERATION_FILES: [&str; 10] = [
+    "manifest.json",
+    "graph.blob",
+    "names.fst",
+    "repositories.parquet",
+    "packages.parquet",
+    "files.parquet",
+    "symbols.parquet",
+    "edges.parquet",
+    "package_edges.parquet",
+    "unresolved.parquet",
+];
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the compiler crate lives inside the workspace")
+        .to_path_buf()
+}
+
+fn fixture(name: &str) -> PathBuf {
+    workspace().join("fixtures/go").join(name)
+}
+
+/// The binary, with no fault injected whatever the caller's environment holds.
+fn compiler() -> Command {
+    let mut cmd = Command::new(BIN);
+    cmd.env_remove("KIVGRAPH_FAULT");
+    cmd
+}
+
+/// `kivgraph-compile --out INDEX shapes=... inventory=...`.
+fn compile_cmd(index: &Path) -> Command {
+    let mut cmd = compiler();
+    cmd.arg("--out")
+        .arg(index)
+        .arg(format!("shapes={}", fixture("shapes").display()))
+        .arg(format!("inventory={}", fixture("inventory").display()));
+    cmd
+}
+
+fn run(cmd: &mut Command) -> Output {
+    cmd.output()
+        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"))
+}
+
+fn describe(out: &Output) -> String {
+    format!(
+        "{}\n--- stdout\n{}--- stderr\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn read_current(index: &Path) -> String {
+    fs::read_to_string(index.join(CURRENT))
+        .unwrap_or_else(|e| panic!("{}: {e}", index.join(CURRENT).display()))
+}
+
+/// Compiles both fixtures into `index` and returns the published generation directory.
+fn compile_fixtures(index: &Path) -> PathBuf {
+    let out = run(&mut compile_cmd(index));
+    assert!(out.status.success(), "compile failed: {}", describe(&out));
+    let current = read_current(index);
+    let name = current.trim();
+    assert!(
+        parse_generation_name(name).is_some(),
+        "CURRENT holds {current:?}, not a generation id"
+    );
+    index.join(GENERATIONS).join(name)
+}
+
+fn file_names(dir: &Path) -> BTreeSet<String> {
+    fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+fn copy_dir(src: &Path, dst: &Path) {
+    fs::create_dir_all(dst).unwrap();
+    for entry in fs::read_dir(src).unwrap() {
+        let entry = entry.unwrap();
+        fs::copy(entry.path(), dst.join(entry.file_name())).unwrap();
+    }
+}
+
+fn verify(dir: &Path) -> Output {
+    run(compiler().arg("verify").arg(dir))
+}
+
+/// Whether `text` names `file` as a whole file name (so `edges.parquet` does not match inside
+/// `package_edges.parquet`).
+fn names_file(text: &str, file: &str) -> bool {
+    text.match_indices(file).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + file.len()..].chars().next();
+        !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '-')
+            && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
+}
+
+fn manifest_json(gen_dir: &Path) -> serde_json::Value {
+    let path = gen_dir.join(MANIFEST);
+    let bytes = fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn same_inputs_give_byte_identical_tables_and_blobs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = compile_fixtures(&tmp.path().join("a"));
+    let b = compile_fixtures(&tmp.path().join("b"));
+
+    let expected: BTreeSet<String> = GENERATION_FILES.iter().map(|s| s.to_string()).collect();
+    assert_eq!(file_names(&a), expected, "files of {}", a.display());
+    assert_eq!(file_names(&b), expected, "files of {}", b.display());
+
+    for name in GENERATION_FILES.iter().filter(|n| **n != MANIFEST) {
+        let x = fs::read(a.join(name)).unwrap();
+        let y = fs::read(b.join(name)).unwrap();
+        assert!(!x.is_empty(), "{name} is empty");
+        if x != y {
+            let first = x.iter().zip(&y).position(|(p, q)| p != q);
+            panic!(
+                "{name} differs between two compiles of the same inputs: sizes {} and {}, first \
+                 differing byte at {first:?}",
+                x.len(),
+                y.len()
+            );
+        }
+    }
+
+    let mut ma = manifest_json(&a);
+    let mut mb = manifest_json(&b);
+    for m in [&mut ma, &mut mb] {
+        let obj = m.as_object_mut().expect("the manifest is a JSON object");
+        for volatile in ["created_at", "created_at_ms"] {
+            assert!(obj.remove(volatile).is_some(), "manifest lacks {volatile}");
+        }
+    }
+    assert_eq!(
+        ma, mb,
+        "manifests of two compiles of the same inputs differ beyond created_at"
+    );
+    assert!(
+        ma["row_counts"]["symbols"].as_u64().unwrap_or(0) > 0,
+        "the fixtures compiled to no symbols: {ma:#}"
+    );
+}
+
+#[test]
+fn verify_passes_on_fresh_generation() {
+    let tmp = tempfile::tempdir().unwrap();
+    let index = tmp.path().join("index");
+    let gen_dir = compile_fixtures(&index);
+    // Both forms: the index directory (its CURRENT generation) and the generation directory.
+    for dir in [&index, &gen_dir] {
+        let out = verify(dir);
+        assert!(
+            out.status.success(),
+            "verify {} failed: {}",
+            dir.display(),
+            describe(&out)
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            stdout.starts_with("ok"),
+            "verify {} printed no ok: {}",
+            dir.display(),
+            describe(&out)
+        );
+        assert!(stdout.contains("generation 000001"), "{}", describe(&out));
+    }
+}
+
+#[test]
+fn verify_names_the_file_when_any_byte_flips() {
+    let tmp = tempfile::tempdir().unwrap();
+    let gen_dir = compile_fixtures(&tmp.path().join("index"));
+
+    // The copy itself must verify, or every case below would pass for the wrong reason.
+    let pristine = tmp.path().join("pristine");
+    copy_dir(&gen_dir, &pristine);
+    let out = verify(&pristine);
+    assert!(
+        out.status.success(),
+        "an unmodified copy fails: {}",
+        describe(&out)
+    );
+
+    let mut case = 0;
+    for file in GENERATION_FILES {
+        let original = fs::read(gen_dir.join(file)).unwrap();
+        let len = original.len();
+        assert!(len > 2, "{file} is only {len} bytes");
+        for pos in [0, len / 2, len - 1] {
+            for mask in [0xffu8, 0x01] {
+                case += 1;
+                let copy = tmp.path().join(format!("case-{case}"));
+                copy_dir(&gen_dir, &copy);
+                let mut bytes = original.clone();
+                bytes[pos] ^= mask;
+                fs::write(copy.join(file), &bytes).unwrap();
+
+                let out = verify(&copy);
+                let what = format!("{file} byte {pos} of {len} xor {mask:#04x}");
+                assert!(
+                    !out.status.success(),
+                    "verify accepted {what}: {}",
+                    describe(&out)
+                );
+                let stderr = String::from_utf8_lossy(&out.stderr);
+                if file == MANIFEST {
+                    assert!(
+                        GENERATION_FILES.iter().any(|f| names_file(&stderr, f)),
+                        "verify rejected {what} without naming a file: {}",
+                        describe(&out)
+                    );
+                } else {
+                    assert!(
+                        names_file(&stderr, file),
+                        "verify rejected {what} without naming {file}: {}",
+                        describe(&out)
+                    );
+                    let others: Vec<_> = GENERATION_FILES
+                        .iter()
+                        .filter(|f| **f != file && **f != MANIFEST && names_file(&stderr, f))
+                        .collect();
+                    assert!(
+                        others.is_empty(),
+                        "verify blamed {others:?} for {what}: {}",
+                        describe(&out)
+                    );
+                }
+                fs::remove_dir_all(&copy).unwrap();
+            }
+        }
+    }
+    assert_eq!(case, GENERATION_FILES.len() * 6);
+}
+
+/// Generation ids of the directories under `generations/`, and the other entries found there.
+fn generation_entries(index: &Path) -> (BTreeSet<u64>, BTreeSet<String>) {
+    let mut ids = BTreeSet::new();
+    let mut others = BTreeSet::new();
+    for name in file_names(&index.join(GENERATIONS)) {
+        match parse_generation_name(&name) {
+            Some(id) => {
+                ids.insert(id);
+            }
+            None => {
+                others.insert(name);
+            }
+        }
+    }
+    (ids, others)
+}
+
+/// Generation 1 is still what `CURRENT` names and what a reader opens.
+fn assert_generation_one_served(index: &Path, gen_one_created_ms: u64, after: &str) {
+    let current = read_current(index);
+    assert_eq!(current, "000001\n", "CURRENT after {after}");
+    assert!(!current.trim().starts_with(".tmp-"));
+    let dir = IndexDir::new(index);
+    assert_eq!(dir.current().unwrap(), Some(1), "after {after}");
+    let generation = Generation::open_current(&dir)
+        .unwrap_or_else(|e| panic!("open_current after {after}: {e}"))
+        .unwrap_or_else(|| panic!("nothing published after {after}"));
+    assert_eq!(generation.id, 1, "after {after}");
+    assert_eq!(generation.manifest.generation_id, 1, "after {after}");
+    assert_eq!(generation.dir, dir.generation_dir(1), "after {after}");
+    assert_eq!(
+        generation.manifest.created_at_ms, gen_one_created_ms,
+        "generation 1's manifest changed after {after}"
+    );
+    assert!(!generation.graph().symbols.is_empty(), "after {after}");
+    let out = verify(index);
+    assert!(
+        out.status.success() && String::from_utf8_lossy(&out.stdout).contains("generation 000001"),
+        "verify after {after}: {}",
+        describe(&out)
+    );
+}
+
+fn fault_scenario(faults: &[&str]) {
+    let tmp = tempfile::tempdir().unwrap();
+    let index = tmp.path().join("index");
+    let gen_one = compile_fixtures(&index);
+    assert_eq!(gen_one, index.join(GENERATIONS).join("000001"));
+    let created_ms = Generation::open_dir(&gen_one)
+        .unwrap()
+        .manifest
+        .created_at_ms;
+
+    for &fault in faults {
+        let (ids_before, _) = generation_entries(&index);
+        let next = ids_before.iter().max().unwrap() + 1;
+        let out = run(compile_cmd(&index).env("KIVGRAPH_FAULT", fault));
+        let after = format!("KIVGRAPH_FAULT={fault} (order {faults:?})");
+        assert!(
+            !out.status.success(),
+            "compile with {after} succeeded: {}",
+            describe(&out)
+        );
+        // It must fail at the fault, not for some unrelated reason.
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(fault),
+            "compile with {after} failed without reaching the fault: {}",
+            describe(&out)
+        );
+        assert_generation_one_served(&index, created_ms, &after);
+
+        let (ids, others) = generation_entries(&index);
+        for other in &others {
+            assert!(
+                other.starts_with(".tmp-"),
+                "unexpected entry generations/{other} after {after}"
+            );
+        }
+        match fault {
+            // Everything was written into the staging directory, which nothing reads.
+            "after-files-written" => {
+                assert_eq!(ids, ids_before, "after {after}");
+                let staged = format!(".tmp-{next:06}");
+                assert!(
+                    others.contains(&staged),
+                    "no {staged} after {after}: {others:?}"
+                );
+                assert!(
+                    index
+                        .join(GENERATIONS)
+                        .join(&staged)
+                        .join(MANIFEST)
+                        .exists(),
+                    "{staged} has no manifest after {after}"
+                );
+            }
+            // The generation is complete under its final name, but CURRENT never moved to it.
+            "after-rename" => {
+                let mut expected = ids_before.clone();
+                expected.insert(next);
+                assert_eq!(ids, expected, "after {after}");
+                assert!(others.is_empty(), "after {after}: {others:?}");
+                let out = verify(&IndexDir::new(&index).generation_dir(next));
+                assert!(
+                    out.status.success(),
+                    "the unpublished generation {next:06} is incomplete: {}",
+                    describe(&out)
+                );
+            }
+            _ => unreachable!("unknown fault {fault}"),
+        }
+    }
+
+    // A leftover of some earlier crashed writer whose id the next publish will not reuse: the
+    // faulted runs above leave at most `.tmp-<next id>`, which publishing would reuse anyway.
+    let stray = index.join(GENERATIONS).join(".tmp-000042");
+    fs::create_dir_all(&stray).unwrap();
+    fs::write(stray.join("graph.blob"), b"half-written").unwrap();
+
+    let (ids_before, others_before) = generation_entries(&index);
+    assert!(others_before.contains(".tmp-000042"));
+    let new_dir = compile_fixtures(&index);
+    let new_id = parse_generation_name(read_current(&index).trim()).unwrap();
+    assert!(
+        ids_before.iter().all(|&id| new_id > id),
+        "published {new_id:06} but generations {ids_before:?} existed (order {faults:?})"
+    );
+    assert_eq!(
+        Some(new_id),
+        ids_before.last().map(|id| id + 1),
+        "the id after {ids_before:?} is one more than the largest (order {faults:?})"
+    );
+    assert_eq!(new_dir, IndexDir::new(&index).generation_dir(new_id));
+    let (ids, others) = generation_entries(&index);
+    assert!(ids.contains(&new_id));
+    assert!(
+        others.is_empty(),
+        "leftovers after a normal compile (order {faults:?}): {others:?}"
+    );
+    let generation = Generation::open_current(&IndexDir::new(&index))
+        .unwrap()
+        .unwrap();
+    assert_eq!(generation.id, new_id);
+    let out = verify(&index);
+    assert!(out.status.success(), "{}", describe(&out));
+}
+
+#[test]
+fn fault_between_files_written_and_current_keeps_previous_generation() {
+    // Both orders: after-rename first leaves a `.tmp-*` from the second fault for the final
+    // compile to clean up; after-files-written first has its leftover removed by the next stage.
+    fault_scenario(&["after-files-written", "after-rename"]);
+    fault_scenario(&["after-rename", "after-files-written"]);
+}
+
+#[test]
+fn second_compiler_fails_fast_with_busy() {
+    let tmp = tempfile::tempdir().unwrap();
+    let index = tmp.path().join("index");
+    let held = IndexDir::new(&index).lock().expect("take the writer lock");
+
+    let started = Instant::now();
+    let mut child = compile_cmd(&index)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Fail fast means no waiting for the lock: give it generous time, then call it hung.
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if started.elapsed() > Duration::from_secs(30) {
+            child.kill().ok();
+            child.wait().ok();
+            panic!("the second compiler waited for the lock instead of failing");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        !out.status.success(),
+        "a second compiler succeeded while the lock was held: {}",
+        describe(&out)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("busy"),
+        "stderr does not say busy: {}",
+        describe(&out)
+    );
+    assert!(
+        !index.join(CURRENT).exists(),
+        "CURRENT was written while the lock was held"
+    );
+    let (ids, others) = generation_entries(&index);
+    assert!(
+        ids.is_empty() && others.is_empty(),
+        "the busy compiler wrote {ids:?} {others:?}"
+    );
+
+    // Released, the same command goes through: the lock was the reason.
+    drop(held);
+    let gen_dir = compile_fixtures(&index);
+    assert_eq!(gen_dir, IndexDir::new(&index).generation_dir(1));
+}
+
+fn python() -> PathBuf {
+    if let Some(p) = std::env::var_os("KIVGRAPH_PYTHON") {
+        return PathBuf::from(p);
+    }
+    let venv = workspace().join(if cfg!(windows) {
+        ".venv/Scripts/python.exe"
+    } else {
+        ".venv/bin/python"
+    });
+    if venv.exists() {
+        return venv;
+    }
+    PathBuf::from("python3")
+}
+
+#[test]
+fn tables_read_with_pyarrow_and_duckdb() {
+    let py = python();
+    let probe = Command::new(&py)
+        .args(["-c", "import pyarrow, duckdb"])
+        .output();
+    let problem = match &probe {
+        Err(e) => Some(format!("cannot run it: {e}")),
+        Ok(out) if !out.status.success() => {
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            Some(stderr.lines().last().unwrap_or("import failed").to_string())
+        }
+        Ok(_) => None,
+    };
+    if let Some(problem) = problem {
+        panic!(
+            "{} cannot import pyarrow and duckdb: {}\nrun `.ci/run`, or create the venv in the \
+             workspace root: `python3 -m venv .venv && .venv/bin/pip install pyarrow duckdb` \
+             (or point KIVGRAPH_PYTHON at an interpreter that has both)",
+            py.display(),
+            problem.trim()
+        );
+    }
+
+    let tmp = tempfile::tempdir().unwrap();
+    let gen_dir = compile_fixtures(&tmp.path().join("index"));
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tables.py");
+    let out = run(Command::new(&py).arg(&script).arg(&gen_dir));
+    print!("{}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        out.status.success(),
+        "{} {} failed: {}",
+        py.display(),
+        script.display(),
+        describe(&out)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("tables.py: ok"),
+        "{}",
+        describe(&out)
+    );
+}
