@@ -198,7 +198,8 @@ pub struct GraphBlob {
     pub forward: Csr,
     /// Incoming edges per symbol, `other` = source; the exact multiset of `forward`, reversed.
     pub reverse: Csr,
-    /// Sorted by (repository, file, line, column, reason, package, symbol).
+    /// Sorted by (repository, file, line, column, language, reason, requested package, requested
+    /// symbol, detail, source).
     pub unresolved: Vec<UnresolvedRec>,
     /// Indexes into `unresolved`, ordered by requested symbol string then index; records with no
     /// requested symbol are left out.

@@ -131,7 +131,10 @@ mod tests {
         // A subdirectory reads the checkout that contains it; a directory outside any has none.
         fs::write(git.join("HEAD"), format!("{a}\n")).unwrap();
         fs::create_dir(dir.path().join("sub")).unwrap();
-        assert_eq!(read_head(&dir.path().join("sub")).unwrap().unwrap().commit, a);
+        assert_eq!(
+            read_head(&dir.path().join("sub")).unwrap().unwrap().commit,
+            a
+        );
         let outside = tempfile::tempdir().unwrap();
         assert_eq!(read_head(outside.path()).unwrap(), None);
     }

@@ -2,8 +2,8 @@
 //! provenances.
 //!
 //! Every enum here is **append-only**: a code, once published, keeps its meaning forever, because
-//! Parquet tables and blobs store the code and analysts' queries store the name. New values go at
-//! the end with the next free code; nothing is renumbered or removed.
+//! the graph blob stores the code, and the Parquet tables and analysts' queries store the name.
+//! New values go at the end with the next free code; nothing is renumbered or removed.
 
 macro_rules! vocabulary {
     (

@@ -7,6 +7,26 @@ use std::collections::HashMap;
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
 
+/// What a composite literal's written type says about it.
+#[derive(Clone)]
+enum LitTy<'t> {
+    /// The type as written.
+    Node(Node<'t>),
+    /// An elided literal whose type phase 2 derives (`T{{...}}` with `type T []E`).
+    Ty(Ty),
+    Unknown,
+}
+
+/// What the keys of a keyed literal are.
+enum Keys<'t> {
+    /// Field names of this type.
+    Fields(Ty),
+    /// Expressions (slice indexes, map keys), elided map keys having this type.
+    Expressions(Option<Node<'t>>),
+    /// Unknown: identifier keys are skipped rather than guessed.
+    Unknown,
+}
+
 /// A span: 1-based lines, 0-based byte columns, byte offsets.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Span {
@@ -124,7 +144,13 @@ pub struct GoFile {
     pub decls: Vec<Decl>,
     pub refs: Vec<Ref>,
     pub has_errors: bool,
+    /// Nesting went past [`MAX_DEPTH`]; the part below it was not extracted.
+    pub too_deep: bool,
 }
+
+/// Syntax nesting the extractor follows before giving up on a subtree (recursion is bounded so a
+/// pathological file can never overflow the stack).
+pub const MAX_DEPTH: usize = 1000;
 
 /// Extracts one parsed file.
 pub fn extract(tree: &tree_sitter::Tree, src: &[u8]) -> GoFile {
@@ -137,6 +163,7 @@ pub fn extract(tree: &tree_sitter::Tree, src: &[u8]) -> GoFile {
         },
         scopes: Vec::new(),
         source: None,
+        depth: 0,
     };
     let mut cursor = root.walk();
     for child in root.named_children(&mut cursor) {
@@ -151,6 +178,7 @@ struct Extractor<'s> {
     /// Local scopes, innermost last: name → known type.
     scopes: Vec<HashMap<String, Option<Ty>>>,
     source: Option<usize>,
+    depth: usize,
 }
 
 fn is_exported(name: &str) -> bool {
@@ -777,6 +805,16 @@ impl<'s> Extractor<'s> {
 
     /// Records every named type inside a type expression as a type use.
     fn type_refs(&mut self, t: Node) {
+        if self.depth >= MAX_DEPTH {
+            self.file.too_deep = true;
+            return;
+        }
+        self.depth += 1;
+        self._type_refs(t);
+        self.depth -= 1;
+    }
+
+    fn _type_refs(&mut self, t: Node) {
         match t.kind() {
             "type_identifier" => {
                 let name = self.text(t).to_string();
@@ -860,6 +898,16 @@ impl<'s> Extractor<'s> {
     }
 
     fn stmt(&mut self, n: Node) {
+        if self.depth >= MAX_DEPTH {
+            self.file.too_deep = true;
+            return;
+        }
+        self.depth += 1;
+        self._stmt(n);
+        self.depth -= 1;
+    }
+
+    fn _stmt(&mut self, n: Node) {
         match n.kind() {
             "block" => self.block(n),
             "statement_list" => self.statements(n),
@@ -1048,6 +1096,16 @@ impl<'s> Extractor<'s> {
     // ---- expressions ----
 
     fn expr(&mut self, n: Node, usage: Use) {
+        if self.depth >= MAX_DEPTH {
+            self.file.too_deep = true;
+            return;
+        }
+        self.depth += 1;
+        self._expr(n, usage);
+        self.depth -= 1;
+    }
+
+    fn _expr(&mut self, n: Node, usage: Use) {
         match n.kind() {
             "identifier" => {
                 let name = self.text(n);
@@ -1112,7 +1170,7 @@ impl<'s> Extractor<'s> {
                     self.type_refs(t);
                 }
                 if let Some(body) = n.child_by_field_name("body") {
-                    self.literal_value(body, ty_node);
+                    self.literal_value(body, ty_node.map_or(LitTy::Unknown, LitTy::Node));
                 }
             }
             "func_literal" => {
@@ -1175,72 +1233,85 @@ impl<'s> Extractor<'s> {
     }
 
     /// The elements of a composite literal whose type is `ty`.
-    fn literal_value(&mut self, body: Node, ty: Option<Node>) {
-        // What the literal's type says about its elements.
-        let ty = ty.map(|mut t| {
-            while t.kind() == "generic_type" {
-                match t.child_by_field_name("type") {
-                    Some(inner) => t = inner,
-                    None => break,
+    fn literal_value(&mut self, body: Node, ty: LitTy) {
+        // What the literal's type says about its keys and its elided elements.
+        let (keys, elems): (Keys, LitTy) = match ty {
+            LitTy::Node(mut t) => {
+                // An elided element of `[]*T{{...}}` is `&T{...}`: look through pointers and
+                // instantiation.
+                while let Some(inner) = match t.kind() {
+                    "generic_type" => t.child_by_field_name("type"),
+                    "pointer_type" => t.named_child(0),
+                    _ => None,
+                } {
+                    t = inner;
+                }
+                match t.kind() {
+                    // A named type: a struct (keys are fields) or a slice or map type (elided
+                    // elements have its element type); phase 2 knows which.
+                    "type_identifier" | "qualified_type" => match self.ty_of_type(t) {
+                        Some(named) => (
+                            Keys::Fields(named.clone()),
+                            LitTy::Ty(Ty::Elem(Box::new(named))),
+                        ),
+                        None => (Keys::Unknown, LitTy::Unknown),
+                    },
+                    "struct_type" => (Keys::Unknown, LitTy::Unknown),
+                    "slice_type" | "array_type" | "implicit_length_array_type" => (
+                        Keys::Expressions(None),
+                        t.child_by_field_name("element")
+                            .map_or(LitTy::Unknown, LitTy::Node),
+                    ),
+                    "map_type" => (
+                        Keys::Expressions(t.child_by_field_name("key")),
+                        t.child_by_field_name("value")
+                            .map_or(LitTy::Unknown, LitTy::Node),
+                    ),
+                    _ => (Keys::Unknown, LitTy::Unknown),
                 }
             }
-            t
-        });
-        let (keys_are_fields, elem_type) = match ty.map(|t| t.kind()) {
-            Some("type_identifier" | "qualified_type") => (true, None),
-            Some("struct_type") => (false, None),
-            Some("slice_type" | "array_type" | "implicit_length_array_type") => {
-                (false, ty.and_then(|t| t.child_by_field_name("element")))
-            }
-            Some("map_type") => (false, ty.and_then(|t| t.child_by_field_name("value"))),
-            _ => (false, None),
-        };
-        let struct_ty = if keys_are_fields {
-            ty.and_then(|t| self.ty_of_type(t))
-        } else {
-            None
+            LitTy::Ty(t) => (Keys::Fields(t.clone()), LitTy::Ty(Ty::Elem(Box::new(t)))),
+            LitTy::Unknown => (Keys::Unknown, LitTy::Unknown),
         };
         for el in named(body) {
             match el.kind() {
                 "keyed_element" => {
-                    let key = el.child_by_field_name("key");
-                    let value = el.child_by_field_name("value");
-                    if let Some(k) = key {
-                        let inner = k.named_child(0);
-                        match (inner, &struct_ty) {
-                            (Some(id), Some(sty)) if id.kind() == "identifier" => {
+                    if let Some(k) = el.child_by_field_name("key") {
+                        let ident = k.named_child(0).filter(|i| i.kind() == "identifier");
+                        match (&keys, ident) {
+                            (Keys::Fields(t), Some(id)) => {
                                 let name = self.text(id).to_string();
                                 self.add_ref(
                                     Target::FieldKey {
-                                        ty: sty.clone(),
+                                        ty: t.clone(),
                                         name,
                                     },
                                     Use::Value,
                                     id,
                                 );
                             }
-                            // A struct type we cannot see: a key is a field name, never a variable.
-                            (Some(id), None) if keys_are_fields && id.kind() == "identifier" => {}
-                            (Some(inner), _)
-                                if ty.map(|t| t.kind()) == Some("struct_type")
-                                    && inner.kind() == "identifier" => {}
-                            _ => self.element(k, elem_type.filter(|_| false)),
+                            // Perhaps a field name of a type we cannot see: never a variable.
+                            (Keys::Unknown, Some(_)) => {}
+                            (Keys::Expressions(key_ty), _) => {
+                                self.element(k, key_ty.map_or(LitTy::Unknown, LitTy::Node))
+                            }
+                            _ => self.element(k, LitTy::Unknown),
                         }
                     }
-                    if let Some(v) = value {
-                        self.element(v, elem_type);
+                    if let Some(v) = el.child_by_field_name("value") {
+                        self.element(v, elems.clone());
                     }
                 }
-                "literal_element" => self.element(el, elem_type),
+                "literal_element" => self.element(el, elems.clone()),
                 "comment" => {}
                 _ => self.expr(el, Use::Value),
             }
         }
     }
 
-    fn element(&mut self, el: Node, elem_type: Option<Node>) {
+    fn element(&mut self, el: Node, ty: LitTy) {
         match el.named_child(0) {
-            Some(inner) if inner.kind() == "literal_value" => self.literal_value(inner, elem_type),
+            Some(inner) if inner.kind() == "literal_value" => self.literal_value(inner, ty),
             Some(inner) => self.expr(inner, Use::Value),
             None => {}
         }

@@ -8,6 +8,7 @@ mod constraints;
 mod extract;
 
 use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
 
 use kivgraph_format::{Confidence, EdgeKind, FileStatus, Language, Provenance, SymbolKind};
 use rayon::prelude::*;
@@ -24,6 +25,8 @@ pub const MODULE_PROVIDER_NOT_FOUND: &str = "MODULE_PROVIDER_NOT_FOUND";
 pub const PACKAGE_NOT_BUILDABLE: &str = "PACKAGE_NOT_BUILDABLE";
 pub const DECLARATION_NOT_FOUND: &str = "DECLARATION_NOT_FOUND";
 pub const RECEIVER_TYPE_UNKNOWN: &str = "RECEIVER_TYPE_UNKNOWN";
+/// Uses of cgo's pseudo-package `C`, whose declarations live in C code.
+pub const CGO_NOT_INDEXED: &str = "CGO_NOT_INDEXED";
 
 /// At most this many same-named members become `CANDIDATE` edges for one unknown receiver;
 /// beyond it the reference is recorded as unresolved instead of fanning out.
@@ -152,33 +155,40 @@ pub fn compile(
         }
     }
 
-    let parsed: Vec<(ParsedFile, bool)> = kept
-        .into_par_iter()
-        .map(|input| {
-            let mut parser = tree_sitter::Parser::new();
-            parser
-                .set_language(&tree_sitter_go::LANGUAGE.into())
-                .expect("Go grammar is compatible");
-            let src = input.text.as_str().as_bytes();
-            let go = match parser.parse(src, None) {
-                Some(tree) => extract::extract(&tree, src),
-                None => GoFile {
-                    has_errors: true,
-                    ..Default::default()
-                },
-            };
-            let errors = go.has_errors;
-            (
-                ParsedFile {
-                    repo: input.repo,
-                    file: input.file,
-                    dir: parent_dir(&input.path).to_string(),
-                    go,
-                },
-                errors,
-            )
-        })
-        .collect();
+    // Extraction recurses over the syntax tree; a pool with roomy stacks plus the extractor's own
+    // depth bound keep any input from overflowing a stack.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .stack_size(64 << 20)
+        .build()
+        .expect("thread pool");
+    let parsed: Vec<(ParsedFile, bool)> = pool.install(|| {
+        kept.into_par_iter()
+            .map(|input| {
+                let mut parser = tree_sitter::Parser::new();
+                parser
+                    .set_language(&tree_sitter_go::LANGUAGE.into())
+                    .expect("Go grammar is compatible");
+                let src = input.text.as_str().as_bytes();
+                let go = match parser.parse(src, None) {
+                    Some(tree) => extract::extract(&tree, src),
+                    None => GoFile {
+                        has_errors: true,
+                        ..Default::default()
+                    },
+                };
+                let errors = go.has_errors || go.too_deep;
+                (
+                    ParsedFile {
+                        repo: input.repo,
+                        file: input.file,
+                        dir: parent_dir(&input.path).to_string(),
+                        go,
+                    },
+                    errors,
+                )
+            })
+            .collect()
+    });
     let mut files: Vec<ParsedFile> = Vec::with_capacity(parsed.len());
     for (p, errors) in parsed {
         if errors {
@@ -289,7 +299,26 @@ pub fn compile(
         info: &info,
         members: &members,
         module_syms: HashMap::new(),
+        ctxs: Vec::new(),
+        members_by_name: HashMap::new(),
     };
+    // File scopes and a (package, member name) index, built once: resolution asks for them per
+    // reference.
+    r.ctxs = (0..files.len())
+        .map(|fi| {
+            pkg_of_file
+                .get(&fi)
+                .map(|&pi| Rc::new(r.build_file_ctx(fi, pi)))
+        })
+        .collect();
+    for ((pi, _), list) in members.iter() {
+        for (name, sid) in list {
+            r.members_by_name
+                .entry((*pi, name.clone()))
+                .or_default()
+                .push(*sid);
+        }
+    }
     r.structural();
     for (fi, f) in files.iter().enumerate() {
         let Some(&pi) = pkg_of_file.get(&fi) else {
@@ -337,6 +366,14 @@ fn import_path_of(
                 .strip_prefix(mdir)
                 .unwrap_or(dir)
                 .trim_start_matches('/');
+            // The standard library's module `std` gives its packages unprefixed paths.
+            if m == "std" {
+                return if rest.is_empty() {
+                    "std".to_string()
+                } else {
+                    rest.to_string()
+                };
+            }
             if rest.is_empty() {
                 m.to_string()
             } else {
@@ -389,15 +426,42 @@ struct Resolver<'a> {
     info: &'a HashMap<SymbolId, DeclInfo>,
     members: &'a HashMap<(usize, String), Vec<(String, SymbolId)>>,
     module_syms: HashMap<usize, SymbolId>,
+    ctxs: Vec<Option<Rc<FileCtx>>>,
+    members_by_name: HashMap<(usize, String), Vec<SymbolId>>,
+}
+
+/// The module path of package `pi`, for vendored imports.
+fn ctx_pkg_module(r: &Resolver, pi: usize) -> Option<String> {
+    r.facts.packages[r.pkgs[pi].id].module.clone()
 }
 
 impl Resolver<'_> {
-    fn file_ctx(&self, fi: usize, pi: usize) -> FileCtx {
+    /// The graph package an import path names from a package of `module`: the path itself, or
+    /// the copy in the module's `vendor/` directory.
+    fn import(&self, module: Option<String>, path: &str) -> Option<usize> {
+        if let Some(&p) = self.by_import_path.get(path) {
+            return Some(p);
+        }
+        let vendored = match module.as_deref() {
+            Some("std") | None => format!("vendor/{path}"),
+            Some(m) => format!("{m}/vendor/{path}"),
+        };
+        self.by_import_path.get(&vendored).copied()
+    }
+
+    fn file_ctx(&self, fi: usize, pi: usize) -> Rc<FileCtx> {
+        match self.ctxs.get(fi) {
+            Some(Some(c)) => c.clone(),
+            _ => Rc::new(self.build_file_ctx(fi, pi)),
+        }
+    }
+
+    fn build_file_ctx(&self, fi: usize, pi: usize) -> FileCtx {
         let mut imports = HashMap::new();
         let mut dot = Vec::new();
         for imp in &self.files[fi].go.imports {
-            let target = match self.by_import_path.get(&imp.path) {
-                Some(&p) => Imported::Graph(p),
+            let target = match self.import(ctx_pkg_module(self, pi), &imp.path) {
+                Some(p) => Imported::Graph(p),
                 None => Imported::External(imp.path.clone()),
             };
             let default_name = match &target {
@@ -432,8 +496,8 @@ impl Resolver<'_> {
     fn package_edges(&mut self, ctx: &FileCtx) {
         let f = &self.files[ctx.fi];
         for imp in &f.go.imports {
-            match self.by_import_path.get(&imp.path) {
-                Some(&target) if target != ctx.pi => {
+            match self.import(ctx_pkg_module(self, ctx.pi), &imp.path) {
+                Some(target) if target != ctx.pi => {
                     self.facts.package_edges.push(PackageEdge {
                         source: self.pkgs[ctx.pi].id,
                         target: self.pkgs[target].id,
@@ -801,6 +865,14 @@ impl Resolver<'_> {
             Target::FieldKey { ty, name } => match self.resolve_ty(ctx, ty, 0) {
                 Resolution::Type(RTy::Named(t)) => {
                     let t = self.underlying_named(t);
+                    if !self.decl(t).is_struct {
+                        // A map or slice type: the key is an expression, not a field name.
+                        let ident = extract::Ref {
+                            target: Target::Ident(name.clone()),
+                            ..r.clone()
+                        };
+                        return self.resolve(ctx, &ident);
+                    }
                     match self.direct_members(t).into_iter().find(|(n, s)| {
                         n == name && self.facts.symbols[*s].kind == SymbolKind::Field
                     }) {
@@ -824,6 +896,8 @@ impl Resolver<'_> {
                 Resolution::External(path) => {
                     self.unresolved(ctx, r, external_reason(&path), path, name.clone(), None)
                 }
+                // Not a named type we can see (a container of a builtin, an unresolved name):
+                // the key is a field name of an unknown struct or an expression; no guess.
                 _ => {}
             },
         }
@@ -875,9 +949,8 @@ impl Resolver<'_> {
         visible.dedup();
         let mut cands: Vec<SymbolId> = Vec::new();
         for p in visible {
-            for ((mp, _), list) in self.members.iter().filter(|((mp, _), _)| *mp == p) {
-                let _ = mp;
-                cands.extend(list.iter().filter(|(n, _)| n == name).map(|(_, s)| *s));
+            if let Some(list) = self.members_by_name.get(&(p, name.to_string())) {
+                cands.extend(list);
             }
         }
         cands.sort_unstable();
@@ -1163,7 +1236,9 @@ enum Lookup {
 }
 
 fn external_reason(path: &str) -> &'static str {
-    if is_stdlib(path) {
+    if path == "C" {
+        CGO_NOT_INDEXED
+    } else if is_stdlib(path) {
         STDLIB_NOT_INDEXED
     } else {
         MODULE_PROVIDER_NOT_FOUND

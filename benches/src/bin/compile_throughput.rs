@@ -1,0 +1,107 @@
+//! Compile throughput: compiles the given repositories into a temporary index with
+//! `kivgraph-compile`'s library, then runs a parse-only pass over the same Go files with the
+//! same grammar and the same parallelism (the floor no compiler can beat), and prints both.
+//!
+//! Measures: wall time of discovery + parsing + resolution + writing + publishing, lines and
+//! files per second, generation size on disk, peak RSS of the compile. Leaves out: process start,
+//! the page cache (run it twice and quote the warm figures), and everything the engine does.
+//!
+//! Usage: `cargo run --release -p kivgraph-benches --bin compile_throughput -- [NAME=]PATH...`
+
+use std::time::Instant;
+
+use kivgraph_compile::{CompileOptions, RepoSpec};
+use rayon::prelude::*;
+
+fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    anyhow::ensure!(!args.is_empty(), "usage: compile_throughput [NAME=]PATH...");
+    let repos = args
+        .iter()
+        .map(|a| RepoSpec::parse(a))
+        .collect::<Result<Vec<_>, _>>()?;
+    let out = tempfile::tempdir()?;
+
+    let t = Instant::now();
+    let summary = kivgraph_compile::compile(&CompileOptions {
+        out: out.path().into(),
+        repos: repos.clone(),
+        fault: None,
+        progress: false,
+    })?;
+    let compile_s = t.elapsed().as_secs_f64();
+    let peak = kivgraph_benches::peak_rss_kib();
+
+    // The floor: read and parse every Go file the compile parsed, nothing else.
+    let mut files = Vec::new();
+    for r in &repos {
+        for e in ignore::WalkBuilder::new(&r.root).build().flatten() {
+            if e.path().extension().is_some_and(|x| x == "go")
+                && e.file_type().is_some_and(|t| t.is_file())
+            {
+                files.push(e.into_path());
+            }
+        }
+    }
+    let t = Instant::now();
+    let parsed: usize = files
+        .par_iter()
+        .map(|p| {
+            let mut parser = tree_sitter::Parser::new();
+            parser
+                .set_language(&tree_sitter_go::LANGUAGE.into())
+                .expect("grammar");
+            let src = std::fs::read(p).unwrap_or_default();
+            parser
+                .parse(&src, None)
+                .map_or(0usize, |t| usize::from(t.root_node().child_count() > 0))
+        })
+        .sum();
+    let parse_s = t.elapsed().as_secs_f64();
+
+    let go_files: u64 = summary
+        .repositories
+        .iter()
+        .filter_map(|r| r.files.get("go"))
+        .flat_map(|m| m.values())
+        .sum();
+    println!(
+        "corpus: {} repositories, {} source files ({} Go), {} lines, {} bytes",
+        summary.repositories.len(),
+        summary.source_files,
+        go_files,
+        summary.source_lines,
+        summary.source_bytes
+    );
+    println!(
+        "compile: {compile_s:.3} s  ({:.0} lines/s, {:.0} files/s)",
+        summary.source_lines as f64 / compile_s,
+        summary.source_files as f64 / compile_s
+    );
+    println!(
+        "  phases (ms): discover {}, parse+resolve {}, write+publish {}",
+        summary.elapsed_ms.discover, summary.elapsed_ms.resolve, summary.elapsed_ms.write
+    );
+    println!(
+        "  rows: {} symbols, {} edges, {} package edges, {} unresolved",
+        summary.rows.symbols,
+        summary.rows.edges,
+        summary.rows.package_edges,
+        summary.rows.unresolved
+    );
+    println!(
+        "  generation on disk: {} bytes ({:.1} bytes/symbol)",
+        summary.generation_bytes,
+        summary.generation_bytes as f64 / summary.rows.symbols.max(1) as f64
+    );
+    if let Some(kib) = peak {
+        println!("  peak RSS: {:.1} MiB", kib as f64 / 1024.0);
+    }
+    println!(
+        "parse-only floor: {parse_s:.3} s over {} Go files ({parsed} non-empty trees), {:.0} lines/s",
+        files.len(),
+        summary.source_lines as f64 / parse_s
+    );
+    println!("compile / parse-only: {:.2}x", compile_s / parse_s);
+    Ok(())
+}
