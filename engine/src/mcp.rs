@@ -156,11 +156,21 @@ impl Server {
         if !registered {
             return Err((-32602, format!("tool {name:?} is not registered")));
         }
-        let answer = if name == INDEX_PROJECT.name {
-            index::index_project(&args, &self.store)
-        } else {
-            tools::call(name, &args, snapshot)
-        };
+        // A panic is a bug, but it must never take the server down: it becomes an internal error.
+        let store = &self.store;
+        let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            if name == INDEX_PROJECT.name {
+                index::index_project(&args, store)
+            } else {
+                tools::call(name, &args, snapshot)
+            }
+        }))
+        .map_err(|_| {
+            (
+                -32603,
+                format!("internal error while answering {name}; the server keeps running"),
+            )
+        })?;
         Ok(match answer {
             Ok(text) => json!({"content": [{"type": "text", "text": text}]}),
             Err(e) => {

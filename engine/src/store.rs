@@ -13,6 +13,8 @@ use kivgraph_format::{FormatError, Generation, IndexDir};
 pub struct Store {
     index: IndexDir,
     current: Mutex<Option<Arc<Generation>>>,
+    /// The id that last failed to open, so a broken generation is reported once, not per request.
+    failed: Mutex<Option<u64>>,
 }
 
 impl Store {
@@ -38,10 +40,16 @@ impl Store {
             return Ok(false);
         };
         let loaded = self.current.lock().unwrap().as_ref().map(|g| g.id);
-        if loaded.is_some_and(|l| l >= id) {
+        if loaded.is_some_and(|l| l >= id) || *self.failed.lock().unwrap() == Some(id) {
             return Ok(false);
         }
-        let generation = Generation::open_dir(&self.index.generation_dir(id))?;
+        let generation = match Generation::open_dir(&self.index.generation_dir(id)) {
+            Ok(g) => g,
+            Err(e) => {
+                *self.failed.lock().unwrap() = Some(id);
+                return Err(e);
+            }
+        };
         *self.current.lock().unwrap() = Some(Arc::new(generation));
         Ok(true)
     }

@@ -162,3 +162,29 @@ fn map_file(path: &Path) -> Result<Mmap, FormatError> {
     // is read-only.
     unsafe { Mmap::map(&file) }.map_err(|e| FormatError::io(path, e))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A generation of another format version is refused with both versions named.
+    #[test]
+    fn incompatible_manifest_names_both_versions() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join(layout::MANIFEST),
+            r#"{"format_version": 2}"#,
+        )
+        .unwrap();
+        let err = Generation::open_dir(dir.path()).unwrap_err();
+        let text = err.to_string();
+        assert!(
+            matches!(err, FormatError::Version { found: 2, .. }),
+            "{text}"
+        );
+        assert!(
+            text.contains("version 2") && text.contains("version 1"),
+            "{text}"
+        );
+    }
+}

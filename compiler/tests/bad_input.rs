@@ -1,0 +1,97 @@
+//! Broken input yields facts plus diagnostics, never a failed build: binary, oversized, non-UTF-8
+//! and unparsable source files are recorded with their status, and the rest still compiles.
+
+use kivgraph_compile::{CompileOptions, RepoSpec, compile};
+use kivgraph_format::{FileStatus, Generation, IndexDir};
+
+#[test]
+fn unusable_files_are_recorded_not_fatal() {
+    let repo = tempfile::tempdir().unwrap();
+    let p = repo.path();
+    std::fs::write(p.join("go.mod"), "module example.com/bad\n").unwrap();
+    std::fs::write(
+        p.join("good.go"),
+        "package bad\n\nfunc Good() int { return helper() }\n\nfunc helper() int { return 1 }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        p.join("broken.go"),
+        "package bad\n\nfunc Broken( {\n\treturn Good(\n}\n\nfunc After() { Good() }\n",
+    )
+    .unwrap();
+    std::fs::write(p.join("binary.go"), b"package bad\n\x00\x01\x02").unwrap();
+    std::fs::write(p.join("latin1.go"), b"package bad\n// caf\xe9\n").unwrap();
+    std::fs::write(p.join("huge.go"), vec![b'/'; (4 << 20) + 1]).unwrap();
+    std::fs::write(p.join("app.ts"), "export const x = 1;\n").unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let spec = RepoSpec::parse(&format!("bad={}", p.display())).unwrap();
+    let summary = compile(&CompileOptions {
+        out: out.path().into(),
+        repos: vec![spec],
+        fault: None,
+        progress: false,
+    })
+    .unwrap();
+    let messages: Vec<String> = summary
+        .diagnostic_sample
+        .iter()
+        .map(|d| format!("{}: {}", d.path, d.message))
+        .collect();
+    for expected in [
+        "binary.go: binary",
+        "latin1.go: not valid UTF-8",
+        "huge.go: oversized",
+        ": 1 typescript file(s)",
+    ] {
+        assert!(
+            messages.iter().any(|m| m.contains(expected)),
+            "no diagnostic {expected:?} in {messages:?}"
+        );
+    }
+
+    let generation = Generation::open_current(&IndexDir::new(out.path()))
+        .unwrap()
+        .unwrap();
+    let g = generation.graph();
+    let status = |path: &str| {
+        let f = g
+            .files
+            .iter()
+            .find(|f| g.strings.get(f.path.to_native()) == path)
+            .unwrap_or_else(|| panic!("{path} not recorded"));
+        FileStatus::from_code(f.status).unwrap()
+    };
+    assert_eq!(status("good.go"), FileStatus::Indexed);
+    assert_eq!(status("broken.go"), FileStatus::Partial);
+    assert_eq!(status("binary.go"), FileStatus::Binary);
+    assert_eq!(status("latin1.go"), FileStatus::NotUtf8);
+    assert_eq!(status("huge.go"), FileStatus::Oversized);
+    assert_eq!(status("app.ts"), FileStatus::LanguageNotSupported);
+    // The parsable parts of the broken file still produce facts.
+    let names: Vec<&str> = g
+        .symbols
+        .iter()
+        .map(|s| g.strings.get(s.qualified_name.to_native()))
+        .collect();
+    assert!(
+        names.contains(&"Good") && names.contains(&"After"),
+        "{names:?}"
+    );
+}
+
+#[test]
+fn reserved_and_duplicate_names_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let err = RepoSpec::parse(&format!("rust:std={}", dir.path().display())).unwrap_err();
+    assert!(err.to_string().contains("reserved"), "{err}");
+    let a = RepoSpec::parse(&format!("same={}", dir.path().display())).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let err = compile(&CompileOptions {
+        out: out.path().into(),
+        repos: vec![a.clone(), a],
+        fault: None,
+        progress: false,
+    })
+    .unwrap_err();
+    assert!(err.to_string().contains("given twice"), "{err}");
+}
