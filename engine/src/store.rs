@@ -24,6 +24,7 @@ impl Store {
         let store = Store {
             index,
             current: Mutex::new(None),
+            failed: Mutex::new(None),
         };
         let _ = store.refresh();
         store
