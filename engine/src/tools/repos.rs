@@ -1,0 +1,194 @@
+//! list_repositories and graph_status: answers about the index itself.
+
+use kivgraph_format::Generation;
+use serde_json::{Map, Value, json};
+
+use super::{Args, Coverage, Envelope, now_ms, page, render};
+use crate::query::{self, ToolError};
+
+pub(crate) fn schema_list_repositories() -> Value {
+    json!({"type": "object", "properties": {
+        "limit": {"type": "integer", "minimum": 0, "maximum": 500},
+        "cursor": {"type": "string"}
+    }, "additionalProperties": false})
+}
+
+pub(crate) fn schema_graph_status() -> Value {
+    json!({"type": "object", "properties": {}, "additionalProperties": false})
+}
+
+// ---- list_repositories and graph_status ----
+
+fn repository_value(r: &query::RepositoryRow) -> Value {
+    let mut m = Map::new();
+    m.insert("name".into(), json!(r.name));
+    m.insert("path".into(), json!(r.path));
+    m.insert("languages".into(), json!(r.languages));
+    if let Some(c) = &r.indexed_commit {
+        m.insert("indexed_commit".into(), json!(c));
+    }
+    if let Some(b) = &r.indexed_branch {
+        m.insert("indexed_branch".into(), json!(b));
+    }
+    if r.indexed_dirty {
+        m.insert("indexed_dirty".into(), json!(true));
+    }
+    if let Some(c) = &r.current_commit {
+        m.insert("current_commit".into(), json!(c));
+    }
+    if let Some(b) = &r.current_branch {
+        m.insert("current_branch".into(), json!(b));
+    }
+    m.insert("moved".into(), json!(r.moved));
+    if let Some(d) = &r.moved_detail {
+        m.insert("moved_detail".into(), json!(d));
+    }
+    if r.derived {
+        m.insert("derived".into(), json!(true));
+    }
+    Value::Object(m)
+}
+
+pub(crate) fn list_repositories(args: &Value, g: &Generation) -> Result<Value, ToolError> {
+    let a = Args::new(args, &["limit", "cursor"])?;
+    let limit = a.limit(50, 500)?;
+    let rows = query::repositories(g);
+    let identity = json!({"tool": "list_repositories"});
+    let (start, end, next) = page(
+        g,
+        rows.len(),
+        limit,
+        a.str("cursor")?.as_deref(),
+        &identity,
+        "stable-key-v1",
+    )?;
+    let results = Value::Array(rows[start..end].iter().map(repository_value).collect());
+    Ok(render(
+        Some(g),
+        true,
+        Envelope {
+            total: rows.len() as u64,
+            returned: (end - start) as u64,
+            next_cursor: next,
+            coverage: Coverage::default(),
+            completeness: None,
+            guidance: None,
+            results,
+        },
+    ))
+}
+
+pub(crate) fn graph_status(args: &Value, g: Option<&Generation>) -> Result<Value, ToolError> {
+    Args::new(args, &[])?;
+    let mut m = Map::new();
+    let not_applicable = json!({"state": "not_applicable", "detail": "serve answers from published generations; kivgraph-compile builds them in its own process"});
+    match g {
+        None => {
+            m.insert("status".into(), json!("empty"));
+            for k in ["snapshot_id", "snapshot_built_at", "snapshot_age_ms"] {
+                m.insert(k.into(), Value::Null);
+            }
+            m.insert(
+                "snapshot_row_format_version".into(),
+                json!(kivgraph_format::FORMAT_VERSION),
+            );
+            m.insert(
+                "schema_version".into(),
+                json!(kivgraph_format::FORMAT_VERSION),
+            );
+            m.insert("resolver_version".into(), Value::Null);
+            for k in [
+                "repositories",
+                "packages",
+                "files",
+                "symbols",
+                "evidence",
+                "edges",
+                "package_edges",
+                "unresolved",
+            ] {
+                m.insert(k.into(), json!(0));
+            }
+            m.insert("edges_by_kind".into(), json!([]));
+            m.insert("unresolved_by_reason".into(), json!([]));
+            m.insert("repository_freshness".into(), json!([]));
+            m.insert("repositories_moved".into(), json!(0));
+        }
+        Some(g) => {
+            let c = query::counts(g);
+            m.insert("status".into(), json!("ready"));
+            m.insert("snapshot_id".into(), json!(g.id));
+            m.insert("snapshot_built_at".into(), json!(g.manifest.created_at));
+            m.insert(
+                "snapshot_age_ms".into(),
+                json!(now_ms().saturating_sub(g.manifest.created_at_ms)),
+            );
+            m.insert(
+                "snapshot_row_format_version".into(),
+                json!(g.manifest.format_version),
+            );
+            m.insert(
+                "schema_version".into(),
+                json!(kivgraph_format::FORMAT_VERSION),
+            );
+            m.insert(
+                "resolver_version".into(),
+                json!(g.manifest.compiler_version),
+            );
+            for (k, v) in [
+                ("repositories", c.repositories),
+                ("packages", c.packages),
+                ("files", c.files),
+                ("symbols", c.symbols),
+                ("evidence", c.evidence),
+                ("edges", c.edges),
+                ("package_edges", c.package_edges),
+                ("unresolved", c.unresolved),
+            ] {
+                m.insert(k.into(), json!(v));
+            }
+            m.insert(
+                "edges_by_kind".into(),
+                Value::Array(
+                    c.edges_by_kind
+                        .iter()
+                        .map(|(k, n)| json!({"key": k, "count": n}))
+                        .collect(),
+                ),
+            );
+            m.insert(
+                "unresolved_by_reason".into(),
+                Value::Array(
+                    c.unresolved_by_reason
+                        .iter()
+                        .map(|(k, n)| json!({"key": k, "count": n}))
+                        .collect(),
+                ),
+            );
+            let repos = query::repositories(g);
+            m.insert(
+                "repository_freshness".into(),
+                Value::Array(repos.iter().map(repository_value).collect()),
+            );
+            m.insert(
+                "repositories_moved".into(),
+                json!(repos.iter().filter(|r| r.moved).count()),
+            );
+        }
+    }
+    m.insert("worker".into(), not_applicable.clone());
+    m.insert("storage".into(), not_applicable);
+    Ok(render(
+        g,
+        true,
+        Envelope {
+            total: 1,
+            returned: 1,
+            next_cursor: None,
+            coverage: Coverage::default(),
+            completeness: None,
+            guidance: None,
+            results: Value::Object(m),
+        },
+    ))
+}

@@ -1,0 +1,338 @@
+//! find_symbol and get_symbol.
+
+use kivgraph_format::Generation;
+use serde_json::{Map, Value, json};
+
+use super::{Args, Coverage, Envelope, completeness, page, render, selector_props};
+use crate::query::{self, FindSymbol, Mode, SymbolRow, ToolError};
+
+pub(crate) fn schema_find_symbol() -> Value {
+    json!({"type": "object", "properties": {
+        "name": {"type": "string", "description": "Name, qualified name, prefix or substring, per mode"},
+        "mode": {"type": "string", "enum": ["exact", "qualified_exact", "prefix", "substring"]},
+        "kind": {"type": "string", "description": "Symbol kind, e.g. func, method, type"},
+        "repo": {"type": "string", "description": "Only this repository"},
+        "path_prefix": {"type": "string", "description": "Only files under this repository-relative prefix"},
+        "include_derived": {"type": "boolean"},
+        "limit": {"type": "integer", "minimum": 0, "maximum": 500},
+        "cursor": {"type": "string"},
+        "response_format": {"type": "string", "enum": ["concise", "detailed"]},
+        "view": {"type": "string", "enum": ["compact", "full"]}
+    }, "required": ["name"], "additionalProperties": false})
+}
+
+pub(crate) fn schema_get_symbol() -> Value {
+    let mut p = selector_props();
+    p.insert(
+        "response_format".into(),
+        json!({"type": "string", "enum": ["concise", "detailed"]}),
+    );
+    json!({"type": "object", "properties": p, "additionalProperties": false})
+}
+
+// ---- find_symbol ----
+
+pub(crate) fn find_symbol(args: &Value, g: &Generation) -> Result<Value, ToolError> {
+    let a = Args::new(
+        args,
+        &[
+            "name",
+            "mode",
+            "kind",
+            "repo",
+            "path_prefix",
+            "include_derived",
+            "limit",
+            "cursor",
+            "response_format",
+            "view",
+        ],
+    )?;
+    let name = a
+        .str("name")?
+        .ok_or_else(|| ToolError::invalid("name is required"))?;
+    if name.is_empty() {
+        return Err(ToolError::invalid("name must not be empty"));
+    }
+    query::check_padding("name", &name)?;
+    let mode = match a.str("mode")?.as_deref() {
+        None | Some("exact") => Mode::Exact,
+        Some("qualified_exact") => Mode::QualifiedExact,
+        Some("prefix") => Mode::Prefix,
+        Some("substring") => Mode::Substring,
+        Some(m) => return Err(ToolError::invalid(format!("mode {m:?} is unsupported"))),
+    };
+    let kind = a.str("kind")?;
+    let repo = a.str("repo")?;
+    let path_prefix = a.str("path_prefix")?;
+    for (f, v) in [
+        ("kind", &kind),
+        ("repo", &repo),
+        ("path_prefix", &path_prefix),
+    ] {
+        if let Some(v) = v {
+            query::check_padding(f, v)?;
+        }
+    }
+    let limit = a.limit(50, 500)?;
+    let detailed = a.detailed()?;
+    let full = a.full_view()?;
+    let q = FindSymbol {
+        name: name.clone(),
+        mode,
+        kind: kind.clone(),
+        repo: repo.clone(),
+        path_prefix: path_prefix.clone(),
+        include_derived: a.bool("include_derived")?,
+    };
+    let ids = query::find_symbol(g, &q)?;
+    let identity = json!({"tool": "find_symbol", "name": name, "mode": a.str("mode")?.unwrap_or_else(|| "exact".into()), "kind": kind, "repo": repo, "path_prefix": path_prefix});
+    let (start, end, next) = page(
+        g,
+        ids.len(),
+        limit,
+        a.str("cursor")?.as_deref(),
+        &identity,
+        "stable-key-v1",
+    )?;
+    let rows: Vec<SymbolRow> = ids[start..end]
+        .iter()
+        .map(|&i| query::symbol_row(g, i))
+        .collect();
+    let repo_idx = repo.as_deref().and_then(|r| query::repository_index(g, r));
+    let scopes = query::invisible_scopes(g, repo_idx);
+    let results = if full {
+        full_symbols(&rows, detailed)
+    } else {
+        compact_symbols(&rows, detailed)
+    };
+    Ok(render(
+        Some(g),
+        full,
+        Envelope {
+            total: ids.len() as u64,
+            returned: rows.len() as u64,
+            next_cursor: next,
+            coverage: Coverage {
+                unresolved_related: query::unresolved_named(g, &name).len() as u64,
+                ..Default::default()
+            },
+            completeness: Some(completeness(g, &name, &[], &scopes)),
+            guidance: None,
+            results,
+        },
+    ))
+}
+
+fn full_symbols(rows: &[SymbolRow], detailed: bool) -> Value {
+    Value::Array(
+        rows.iter()
+            .map(|r| {
+                let mut m = Map::new();
+                m.insert("stable_key".into(), json!(r.stable_key));
+                m.insert("name".into(), json!(r.name));
+                m.insert("qualified_name".into(), json!(r.qualified_name));
+                m.insert("kind".into(), json!(r.kind));
+                m.insert("signature".into(), json!(r.signature));
+                m.insert("exported".into(), json!(r.exported));
+                m.insert("repository".into(), json!(r.repository));
+                m.insert("file_path".into(), json!(r.file_path));
+                m.insert("start_line".into(), json!(r.start_line));
+                m.insert("end_line".into(), json!(r.end_line));
+                m.insert("language".into(), json!(r.language));
+                if detailed {
+                    m.insert(
+                        "canonical_identity".into(),
+                        json!(query::canonical_identity(r)),
+                    );
+                }
+                Value::Object(m)
+            })
+            .collect(),
+    )
+}
+
+/// Whether `name` can be read off the end of `qn` (after a separator) or equals it.
+fn name_readable_off(qn: &str, name: &str) -> bool {
+    qn == name
+        || (qn.ends_with(name) && qn[..qn.len() - name.len()].ends_with(['.', ':', '#', '/']))
+}
+
+fn all_same<T: PartialEq>(rows: &[SymbolRow], f: impl Fn(&SymbolRow) -> T) -> Option<T> {
+    let first = f(rows.first()?);
+    rows.iter().all(|r| f(r) == first).then_some(first)
+}
+
+/// Compact find_symbol: header hoisting, object rows, and the grouping bet.
+fn compact_symbols(rows: &[SymbolRow], detailed: bool) -> Value {
+    let mut header = Map::new();
+    let name = all_same(rows, |r| r.name.clone()).filter(|n| !n.is_empty());
+    let kind = all_same(rows, |r| r.kind);
+    let exported = all_same(rows, |r| r.exported);
+    let repository = all_same(rows, |r| r.repository.clone());
+    if let Some(n) = &name {
+        header.insert("name".into(), json!(n));
+    }
+    if let Some(k) = kind {
+        header.insert("kind".into(), json!(k));
+    }
+    if let Some(e) = exported {
+        header.insert("exported".into(), json!(e));
+    }
+    if let Some(r) = &repository {
+        header.insert("repository".into(), json!(r));
+    }
+    let row = |r: &SymbolRow, show_kind: bool, show_exported: bool| {
+        let mut m = Map::new();
+        let at = if repository.is_some() {
+            format!("{}:{}", r.file_path, r.start_line)
+        } else {
+            format!("{}:{}:{}", r.repository, r.file_path, r.start_line)
+        };
+        m.insert("at".into(), json!(at));
+        if r.end_line != r.start_line {
+            m.insert("end".into(), json!(r.end_line));
+        }
+        let qn_shown = r.qualified_name != r.name;
+        if name.is_none() && !(qn_shown && name_readable_off(&r.qualified_name, &r.name)) {
+            m.insert("name".into(), json!(r.name));
+        }
+        if qn_shown {
+            m.insert("qn".into(), json!(r.qualified_name));
+        }
+        if show_kind {
+            m.insert("kind".into(), json!(r.kind));
+        }
+        if show_exported {
+            m.insert("exported".into(), json!(r.exported));
+        }
+        if matches!(r.kind, "function" | "func" | "method" | "class")
+            && let Some(s) = &r.signature
+        {
+            m.insert("sig".into(), json!(s));
+        }
+        if detailed {
+            m.insert("stable_key".into(), json!(r.stable_key));
+            m.insert(
+                "canonical_identity".into(),
+                json!(query::canonical_identity(r)),
+            );
+        }
+        Value::Object(m)
+    };
+    let (vary_kind, vary_exported) = (kind.is_none(), exported.is_none());
+    let mut flat = header.clone();
+    flat.insert(
+        "symbols".into(),
+        Value::Array(
+            rows.iter()
+                .map(|r| row(r, vary_kind, vary_exported))
+                .collect(),
+        ),
+    );
+    if !(vary_kind || vary_exported) {
+        return Value::Object(flat);
+    }
+    // Group by the tuple of columns that still vary, in order of first appearance.
+    type GroupKey<'k> = (Option<&'k str>, Option<bool>);
+    let mut groups: Vec<(GroupKey, Vec<Value>)> = Vec::new();
+    for r in rows {
+        let key = (
+            vary_kind.then_some(r.kind),
+            vary_exported.then_some(r.exported),
+        );
+        let v = row(r, false, false);
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, list)) => list.push(v),
+            None => groups.push((key, vec![v])),
+        }
+    }
+    if groups.len() < 2 {
+        return Value::Object(flat);
+    }
+    let mut grouped = header;
+    grouped.insert(
+        "groups".into(),
+        Value::Array(
+            groups
+                .into_iter()
+                .map(|((k, e), list)| {
+                    let mut g = Map::new();
+                    if let Some(k) = k {
+                        g.insert("kind".into(), json!(k));
+                    }
+                    if let Some(e) = e {
+                        g.insert("exported".into(), json!(e));
+                    }
+                    g.insert("symbols".into(), Value::Array(list));
+                    Value::Object(g)
+                })
+                .collect(),
+        ),
+    );
+    let (flat, grouped) = (Value::Object(flat), Value::Object(grouped));
+    if serde_json::to_string(&grouped)
+        .map(|s| s.len())
+        .unwrap_or(usize::MAX)
+        < serde_json::to_string(&flat).map(|s| s.len()).unwrap_or(0)
+    {
+        grouped
+    } else {
+        flat
+    }
+}
+
+// ---- get_symbol ----
+
+pub(crate) fn get_symbol(args: &Value, g: &Generation) -> Result<Value, ToolError> {
+    let a = Args::new(
+        args,
+        &[
+            "stable_key",
+            "qualified_name",
+            "repository",
+            "path",
+            "response_format",
+        ],
+    )?;
+    let detailed = a.detailed()?;
+    let id = query::resolve_selector(g, &a.selector()?)?;
+    let r = query::symbol_row(g, id);
+    let mut m = Map::new();
+    m.insert("stable_key".into(), json!(r.stable_key));
+    m.insert("repository".into(), json!(r.repository));
+    m.insert("repository_path".into(), json!(r.repository_path));
+    m.insert("package_name".into(), json!(r.package_name));
+    m.insert("module_path".into(), json!(r.module_path));
+    m.insert("file_path".into(), json!(r.file_path));
+    m.insert("name".into(), json!(r.name));
+    m.insert("qualified_name".into(), json!(r.qualified_name));
+    m.insert("kind".into(), json!(r.kind));
+    m.insert("signature".into(), json!(r.signature));
+    m.insert("exported".into(), json!(r.exported));
+    m.insert("start_line".into(), json!(r.start_line));
+    m.insert("end_line".into(), json!(r.end_line));
+    if detailed {
+        m.insert(
+            "canonical_identity".into(),
+            json!(query::canonical_identity(&r)),
+        );
+        m.insert(
+            "repository_key".into(),
+            json!(kivgraph_format::key::repository_key(&r.repository)),
+        );
+    }
+    Ok(render(
+        Some(g),
+        true,
+        Envelope {
+            total: 1,
+            returned: 1,
+            next_cursor: None,
+            coverage: Coverage::default(),
+            completeness: None,
+            guidance: None,
+            results: Value::Object(m),
+        },
+    ))
+}
