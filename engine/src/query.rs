@@ -528,3 +528,324 @@ pub fn counts(g: &Generation) -> Counts {
         unresolved_by_reason,
     }
 }
+
+/// Edge direction relative to the subject.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    Incoming,
+    Outgoing,
+}
+
+/// One relation of the subject: the symbol at the other end, and the edge's attributes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RefRow {
+    pub other: u32,
+    pub kind: kivgraph_format::EdgeKind,
+    pub confidence: kivgraph_format::Confidence,
+    pub provenance: kivgraph_format::Provenance,
+}
+
+/// Which relations a reference query keeps.
+#[derive(Debug, Clone)]
+pub struct RefFilter {
+    pub kinds: Vec<kivgraph_format::EdgeKind>,
+    pub confidence: Option<kivgraph_format::Confidence>,
+    pub repo: Option<u32>,
+    pub language: Option<String>,
+    pub include_derived: bool,
+}
+
+/// The subject's single-hop relations, one row per (other end, kind, confidence, provenance),
+/// in adjacency order (other end's stable key, then kind, confidence and provenance).
+pub fn references(
+    g: &Generation,
+    subject: u32,
+    direction: Direction,
+    f: &RefFilter,
+) -> Vec<RefRow> {
+    use kivgraph_format::{Confidence, EdgeKind, Provenance};
+    let b = g.graph();
+    let csr = match direction {
+        Direction::Incoming => &b.reverse,
+        Direction::Outgoing => &b.forward,
+    };
+    let mut out: Vec<RefRow> = Vec::new();
+    for e in csr.row(subject) {
+        let (Some(kind), Some(confidence), Some(provenance)) = (
+            EdgeKind::from_code(e.kind),
+            Confidence::from_code(e.confidence),
+            Provenance::from_code(e.provenance.to_native()),
+        ) else {
+            continue;
+        };
+        if !f.kinds.contains(&kind) || f.confidence.is_some_and(|c| c != confidence) {
+            continue;
+        }
+        let row = RefRow {
+            other: e.other.to_native(),
+            kind,
+            confidence,
+            provenance,
+        };
+        if out.last() == Some(&row) {
+            continue; // another occurrence of the same relation
+        }
+        let s = &b.symbols[row.other as usize];
+        let repo = &b.repositories[s.repository.to_native() as usize];
+        if f.repo.is_some_and(|r| r != s.repository.to_native())
+            || (repo.derived && !f.include_derived && f.repo.is_none())
+            || f.language
+                .as_deref()
+                .is_some_and(|l| Language::from_code(s.language).is_none_or(|x| x.as_str() != l))
+        {
+            continue;
+        }
+        out.push(row);
+    }
+    out
+}
+
+/// Resolves find_references' `name`: the one declaration carrying it, or the coded errors.
+pub fn resolve_name(
+    g: &Generation,
+    name: &str,
+    repository: Option<&str>,
+    path: Option<&str>,
+) -> Result<u32, ToolError> {
+    let b = g.graph();
+    let repo = match repository {
+        Some(r) => Some(repository_index(g, r).ok_or_else(|| {
+            ToolError::new(
+                "REPOSITORY_NOT_FOUND",
+                format!("repository {r:?} is not in the published graph"),
+            )
+        })?),
+        None => None,
+    };
+    let mut ids: Vec<u32> = names::lookup(g.names(), names::TAG_NAME, name)
+        .and_then(|r| b.name_postings.get(r))
+        .map(|p| p.iter().map(|x| x.to_native()).collect())
+        .unwrap_or_default();
+    ids.retain(|&id| {
+        let s = &b.symbols[id as usize];
+        repo.is_none_or(|r| s.repository.to_native() == r)
+            && path.is_none_or(|p| {
+                b.strings
+                    .get(b.files[s.file.to_native() as usize].path.to_native())
+                    .starts_with(p)
+            })
+    });
+    let declared: Vec<u32> = ids
+        .iter()
+        .copied()
+        .filter(|&id| {
+            !matches!(
+                SymbolKind::from_code(b.symbols[id as usize].kind),
+                Some(SymbolKind::Import | SymbolKind::Export)
+            )
+        })
+        .collect();
+    match declared.len() {
+        1 => Ok(declared[0]),
+        0 if !ids.is_empty() => Err(ToolError::new(
+            "SYMBOL_NOT_FOUND",
+            format!(
+                "name {name:?} is only imported or re-exported here, never declared; pass the repository and path that declares it"
+            ),
+        )),
+        0 => Err(ToolError::new(
+            "SYMBOL_NOT_FOUND",
+            match (repository, path) {
+                (None, _) => format!("name {name:?} was not found"),
+                (Some(r), None) => format!(
+                    "name {name:?} was not found under {r}; call it without repository and path to search the whole graph"
+                ),
+                (Some(r), Some(p)) => format!(
+                    "name {name:?} was not found under {r} {p}; call it without repository and path to search the whole graph"
+                ),
+            },
+        )),
+        n => {
+            let list: Vec<String> = declared
+                .iter()
+                .map(|&i| {
+                    let r = symbol_row(g, i);
+                    format!("{}:{}:{}", r.repository, r.file_path, r.start_line)
+                })
+                .collect();
+            Err(ToolError::new(
+                "AMBIGUOUS_SYMBOL",
+                format!(
+                    "name {name:?} declares {n} symbols; repeat with the repository and path of the one you mean: {}",
+                    list.join(", ")
+                ),
+            ))
+        }
+    }
+}
+
+/// Reasons whose record pins the package it asked: such a failure cannot be a use of a symbol
+/// of another package.
+const PINNED_REASONS: &[&str] = &[
+    "STDLIB_NOT_INDEXED",
+    "MODULE_PROVIDER_NOT_FOUND",
+    "CGO_NOT_INDEXED",
+    "DECLARATION_NOT_FOUND",
+];
+
+/// Recorded failures that asked for the subject's name and could have been a use of it.
+pub fn blind_spots_naming(g: &Generation, subject: u32) -> Vec<u32> {
+    let b = g.graph();
+    let s = &b.symbols[subject as usize];
+    let name = b.strings.get(s.name.to_native());
+    let package = b
+        .strings
+        .get(b.packages[s.package.to_native() as usize].name.to_native());
+    unresolved_named(g, name)
+        .into_iter()
+        .filter(|&i| {
+            let u = &b.unresolved[i as usize];
+            let reason = b.strings.get(u.reason.to_native());
+            !(PINNED_REASONS.contains(&reason)
+                && b.strings.get(u.requested_package.to_native()) != package)
+        })
+        .collect()
+}
+
+/// Recorded failures the subject itself made (its own unfollowed references).
+pub fn failures_made_by(g: &Generation, subject: u32) -> Vec<u32> {
+    let b = g.graph();
+    (0..b.unresolved.len() as u32)
+        .filter(|&i| b.unresolved[i as usize].source.to_native() == subject)
+        .collect()
+}
+
+/// A symbol reached by a traversal, with the edge that first discovered it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reached {
+    pub id: u32,
+    pub depth: u32,
+    pub from: u32,
+    pub via_kind: kivgraph_format::EdgeKind,
+    pub via_confidence: kivgraph_format::Confidence,
+    pub via_provenance: kivgraph_format::Provenance,
+}
+
+/// The result of a bounded breadth-first walk.
+#[derive(Debug, Clone, Default)]
+pub struct Walk {
+    /// Every reached symbol but the root (and its depth-0 seeds), in discovery order.
+    pub nodes: Vec<Reached>,
+    /// The walk stopped because `max_nodes` symbols were visited.
+    pub truncated: bool,
+    /// Distinct relation kinds each reached symbol has with the traversed subgraph.
+    pub kinds_touching: Vec<Vec<kivgraph_format::EdgeKind>>,
+}
+
+/// How a walk moves.
+#[derive(Debug, Clone)]
+pub struct WalkSpec {
+    /// `Incoming` walks backwards (who is affected), `Outgoing` forwards (what is reached).
+    pub direction: Direction,
+    pub depth: u32,
+    /// Visited symbols, root included.
+    pub max_nodes: usize,
+    pub kinds: Vec<kivgraph_format::EdgeKind>,
+    pub confidence: Option<kivgraph_format::Confidence>,
+    /// Blast radius: seed the root's members at depth 0 and cross IMPLEMENTS both ways.
+    pub blast: bool,
+}
+
+pub fn walk(g: &Generation, root: u32, spec: &WalkSpec) -> Walk {
+    use kivgraph_format::{Confidence, EdgeKind, Provenance};
+    let b = g.graph();
+    let mut visited: std::collections::HashSet<u32> = std::collections::HashSet::new();
+    visited.insert(root);
+    let mut frontier = vec![root];
+    if spec.blast {
+        // A type's reach includes its methods': members are seeded at depth 0.
+        for e in b.reverse.row(root) {
+            if e.kind == EdgeKind::MethodOf.code() && visited.insert(e.other.to_native()) {
+                frontier.push(e.other.to_native());
+            }
+        }
+    }
+    let decode = |e: &kivgraph_format::blob::ArchivedEdgeRec| {
+        Some((
+            EdgeKind::from_code(e.kind)?,
+            Confidence::from_code(e.confidence)?,
+            Provenance::from_code(e.provenance.to_native())?,
+        ))
+    };
+    let keep = |k: EdgeKind, c: Confidence| {
+        spec.kinds.contains(&k) && spec.confidence.is_none_or(|x| x == c)
+    };
+    let mut out = Walk::default();
+    'walk: for depth in 1..=spec.depth {
+        let mut next = Vec::new();
+        for &u in &frontier {
+            let mut rows: Vec<&kivgraph_format::blob::ArchivedEdgeRec> = Vec::new();
+            match spec.direction {
+                Direction::Incoming => rows.extend(b.reverse.row(u)),
+                Direction::Outgoing => rows.extend(b.forward.row(u)),
+            }
+            if spec.blast {
+                // Implementations and the interfaces they implement reach each other.
+                rows.extend(
+                    b.forward
+                        .row(u)
+                        .iter()
+                        .filter(|e| e.kind == EdgeKind::Implements.code()),
+                );
+            }
+            for e in rows {
+                let Some((k, c, p)) = decode(e) else { continue };
+                if !keep(k, c) {
+                    continue;
+                }
+                let v = e.other.to_native();
+                if visited.contains(&v) {
+                    continue;
+                }
+                if visited.len() >= spec.max_nodes {
+                    out.truncated = true;
+                    break 'walk;
+                }
+                visited.insert(v);
+                next.push(v);
+                out.nodes.push(Reached {
+                    id: v,
+                    depth,
+                    from: u,
+                    via_kind: k,
+                    via_confidence: c,
+                    via_provenance: p,
+                });
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        frontier = next;
+    }
+    out.kinds_touching = out
+        .nodes
+        .iter()
+        .map(|n| {
+            let mut ks: Vec<EdgeKind> = b
+                .forward
+                .row(n.id)
+                .iter()
+                .chain(b.reverse.row(n.id))
+                .filter(|e| visited.contains(&e.other.to_native()))
+                .filter_map(&decode)
+                .filter(|(k, c, _)| keep(*k, *c))
+                .map(|(k, _, _)| k)
+                .collect();
+            ks.sort();
+            ks.dedup();
+            ks
+        })
+        .collect();
+    out
+}

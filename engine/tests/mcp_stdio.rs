@@ -203,8 +203,12 @@ fn serves_the_published_generation_over_stdio() {
     assert_eq!(
         names,
         [
+            "find_references",
+            "get_blast_radius",
+            "trace_dependencies",
             "find_symbol",
             "get_symbol",
+            "get_file_outline",
             "list_repositories",
             "graph_status",
             "index_project"
@@ -342,7 +346,10 @@ fn without_a_generation_only_index_project_is_registered() {
         vec![json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})]
     );
     let (_, list) = s.request("tools/list", json!({}));
-    assert_eq!(list["result"]["tools"].as_array().unwrap().len(), 5);
+    assert_eq!(
+        list["result"]["tools"].as_array().unwrap().len(),
+        kivgraph::tools::QUERY_TOOLS.len() + 1
+    );
 }
 
 #[test]

@@ -10,8 +10,12 @@ use serde_json::{Map, Value, json};
 use crate::cursor;
 use crate::query::{self, Selector, ToolError};
 
+mod labels;
+mod outline;
+mod references;
 mod repos;
 mod symbols;
+mod traverse;
 
 /// The `instructions` text of `initialize`: the seed's four paragraphs, with the sentence on how
 /// edges are resolved stating what this implementation does.
@@ -163,6 +167,9 @@ pub(crate) struct Envelope {
     pub(crate) completeness: Option<Value>,
     pub(crate) guidance: Option<String>,
     pub(crate) results: Value,
+    /// Overrides `returned < total` for tools that filter a page after paging
+    /// (get_file_outline), where only a next page means more.
+    pub(crate) more: Option<bool>,
 }
 
 pub(crate) fn render(g: Option<&Generation>, full: bool, e: Envelope) -> Value {
@@ -177,7 +184,7 @@ pub(crate) fn render(g: Option<&Generation>, full: bool, e: Envelope) -> Value {
     }
     m.insert("total".into(), json!(e.total));
     m.insert("returned".into(), json!(e.returned));
-    let truncated = e.returned < e.total;
+    let truncated = e.more.unwrap_or(e.returned < e.total);
     if full || truncated {
         m.insert("truncated".into(), json!(truncated));
     }
@@ -221,8 +228,12 @@ pub fn call(name: &str, args: &Value, g: Option<Arc<Generation>>) -> Result<Stri
     let ready = || g.as_deref().ok_or_else(not_ready);
     let value = match name {
         "graph_status" => repos::graph_status(args, g.as_deref())?,
+        "find_references" => references::find_references(args, ready()?)?,
+        "get_blast_radius" => traverse::get_blast_radius(args, ready()?)?,
+        "trace_dependencies" => traverse::trace_dependencies(args, ready()?)?,
         "find_symbol" => symbols::find_symbol(args, ready()?)?,
         "get_symbol" => symbols::get_symbol(args, ready()?)?,
+        "get_file_outline" => outline::get_file_outline(args, ready()?)?,
         "list_repositories" => repos::list_repositories(args, ready()?)?,
         other => return Err(ToolError::invalid(format!("unknown tool {other:?}"))),
     };
@@ -303,10 +314,14 @@ pub(crate) fn completeness(g: &Generation, name: &str, blind: &[u32], scopes: &[
             out.insert(more.into(), json!(list.len() - 20));
         }
     }
-    out.insert(
-        "fallback".into(),
-        json!({"pattern": fallback_pattern(name), "paths": paths.into_iter().collect::<Vec<_>>()}),
-    );
+    let paths: Vec<String> = paths.into_iter().collect();
+    // A question with no name (an outline) gets paths alone: there is nothing to grep for.
+    let fallback = if name.is_empty() {
+        json!({"paths": paths})
+    } else {
+        json!({"pattern": fallback_pattern(name), "paths": paths})
+    };
+    out.insert("fallback".into(), fallback);
     Value::Object(out)
 }
 
@@ -332,6 +347,27 @@ pub(crate) fn page(
 /// Tools served once a generation is published.
 pub const QUERY_TOOLS: &[ToolDef] = &[
     ToolDef {
+        name: "find_references",
+        title: "Find references",
+        description: "Who calls or references a symbol. Resolved by scope, import and declared-type rules, not name-matched: grep cannot separate homonyms, and an empty answer with a COMPLETE verdict means nobody calls it. A rare name in one repository is cheaper to grep. A bare name suffices: an ambiguous one returns its candidates, so no lookup call first. `view: \"files\"` answers which files without a line each.",
+        read_only: true,
+        schema: references::schema,
+    },
+    ToolDef {
+        name: "get_blast_radius",
+        title: "Get blast radius",
+        description: "What a change to this symbol reaches, by repository, package, depth and relation kind. Grep does not follow a chain.",
+        read_only: true,
+        schema: traverse::schema_blast,
+    },
+    ToolDef {
+        name: "trace_dependencies",
+        title: "Trace dependencies",
+        description: "What this symbol reaches outward, bounded by depth. Grep does not follow a chain.",
+        read_only: true,
+        schema: traverse::schema_trace,
+    },
+    ToolDef {
         name: "find_symbol",
         title: "Find symbol",
         description: "Where a symbol is declared, by name, qualified name, prefix or substring. Narrow with kind, repo and path_prefix. A unique name in one repository is cheaper to grep.",
@@ -344,6 +380,13 @@ pub const QUERY_TOOLS: &[ToolDef] = &[
         description: "One symbol's package, signature, visibility and line range, by stable key or by repository, path and qualified name.",
         read_only: true,
         schema: symbols::schema_get_symbol,
+    },
+    ToolDef {
+        name: "get_file_outline",
+        title: "Get file outline",
+        description: "Declarations under a path, grouped by file, with kind, signature and range. Use it for a package; one small file is cheaper to read.",
+        read_only: true,
+        schema: outline::schema,
     },
     ToolDef {
         name: "list_repositories",

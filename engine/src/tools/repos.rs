@@ -74,6 +74,7 @@ pub(crate) fn list_repositories(args: &Value, g: &Generation) -> Result<Value, T
             completeness: None,
             guidance: None,
             results,
+            more: None,
         },
     ))
 }
@@ -189,6 +190,7 @@ pub(crate) fn graph_status(args: &Value, g: Option<&Generation>) -> Result<Value
             completeness: None,
             guidance: None,
             results: Value::Object(m),
+            more: None,
         },
     ))
 }

@@ -120,6 +120,7 @@ pub(crate) fn find_symbol(args: &Value, g: &Generation) -> Result<Value, ToolErr
             completeness: Some(completeness(g, &name, &[], &scopes)),
             guidance: None,
             results,
+            more: None,
         },
     ))
 }
@@ -333,6 +334,7 @@ pub(crate) fn get_symbol(args: &Value, g: &Generation) -> Result<Value, ToolErro
             completeness: None,
             guidance: None,
             results: Value::Object(m),
+            more: None,
         },
     ))
 }

@@ -1,0 +1,276 @@
+//! get_file_outline: the declarations under a repository path, grouped by file.
+
+use kivgraph_format::{Generation, SymbolKind};
+use serde_json::{Map, Value, json};
+
+use super::labels::{self, LabelRow};
+use super::{Args, Coverage, Envelope, completeness, page, render};
+use crate::query::{self, ToolError};
+
+pub(crate) fn schema() -> Value {
+    json!({"type": "object", "properties": {
+        "repository": {"type": "string", "description": "Repository name"},
+        "path": {"type": "string", "description": "Repository-relative file or directory"},
+        "kind": {"type": "string", "description": "Only declarations of this kind"},
+        "include_members": {"type": "boolean", "description": "Also list fields, properties, enum members and variants"},
+        "limit": {"type": "integer", "minimum": 0, "maximum": 500},
+        "cursor": {"type": "string"},
+        "response_format": {"type": "string", "enum": ["concise", "detailed"]},
+        "view": {"type": "string", "enum": ["compact", "full", "files"]}
+    }, "required": ["repository", "path"], "additionalProperties": false})
+}
+
+const MEMBER_KINDS: &[SymbolKind] = &[
+    SymbolKind::Field,
+    SymbolKind::Property,
+    SymbolKind::EnumMember,
+];
+
+pub(crate) fn get_file_outline(args: &Value, g: &Generation) -> Result<Value, ToolError> {
+    let a = Args::new(
+        args,
+        &[
+            "repository",
+            "path",
+            "kind",
+            "include_members",
+            "limit",
+            "cursor",
+            "response_format",
+            "view",
+        ],
+    )?;
+    let repository = a
+        .str("repository")?
+        .ok_or_else(|| ToolError::invalid("repository is required"))?;
+    if repository.is_empty() {
+        return Err(ToolError::invalid("repository must not be empty"));
+    }
+    query::check_padding("repository", &repository)?;
+    let raw_path = a
+        .str("path")?
+        .ok_or_else(|| ToolError::invalid("path is required"))?;
+    let path = query::clean_path(&raw_path)?;
+    let path = if path == "." { String::new() } else { path };
+    let kind = a.str("kind")?;
+    if let Some(k) = &kind {
+        query::check_padding("kind", k)?;
+    }
+    let include_members = a.bool("include_members")?;
+    let limit = a.limit(200, 500)?;
+    let detailed = a.detailed()?;
+    let view = match a.str("view")?.as_deref() {
+        None | Some("compact") => "compact",
+        Some("full") => "full",
+        Some("files") => "files",
+        Some(other) => {
+            return Err(ToolError::invalid(format!(
+                "view {other:?} is unsupported, use \"compact\", \"full\" or \"files\""
+            )));
+        }
+    };
+    let repo = query::repository_index(g, &repository).ok_or_else(|| {
+        ToolError::new(
+            "REPOSITORY_NOT_FOUND",
+            format!("repository {repository:?} is not in the published graph"),
+        )
+    })?;
+    let b = g.graph();
+    let under = |file: u32| {
+        let f = &b.files[file as usize];
+        let p = b.strings.get(f.path.to_native());
+        f.repository.to_native() == repo
+            && (path.is_empty()
+                || p == path
+                || p.strip_prefix(path.as_str())
+                    .is_some_and(|r| r.starts_with('/')))
+    };
+    if !(0..b.files.len() as u32).any(under) {
+        let shown = if path.is_empty() { "." } else { path.as_str() };
+        return Err(ToolError::new(
+            "SYMBOL_NOT_FOUND",
+            format!("no indexed file at or under {shown:?} in {repository}"),
+        ));
+    }
+    // Every declaration under the path, in stable-key order; synthetic module symbols are not
+    // declarations.
+    let all: Vec<u32> = (0..b.symbols.len() as u32)
+        .filter(|&i| {
+            let s = &b.symbols[i as usize];
+            s.kind != SymbolKind::Module.code() && under(s.file.to_native())
+        })
+        .collect();
+    let identity = json!({"tool": "get_file_outline", "repository": repository, "path": path, "kind": kind, "include_members": include_members});
+    let (start, end, next) = page(
+        g,
+        all.len(),
+        limit,
+        a.str("cursor")?.as_deref(),
+        &identity,
+        "stable-key-v1",
+    )?;
+    // kind and include_members filter the page, after paging: total counts every declaration.
+    let rows: Vec<query::SymbolRow> = all[start..end]
+        .iter()
+        .map(|&i| query::symbol_row(g, i))
+        .filter(|r| kind.as_deref().is_none_or(|k| r.kind == k))
+        .filter(|r| {
+            include_members || kind.is_some() || !MEMBER_KINDS.iter().any(|m| m.as_str() == r.kind)
+        })
+        .collect();
+
+    let mut packages: Vec<String> = rows.iter().map(|r| r.package_name.clone()).collect();
+    packages.sort();
+    packages.dedup();
+    let mut results = Map::new();
+    results.insert("repository".into(), json!(repository));
+    results.insert(
+        "path".into(),
+        json!(if path.is_empty() { "." } else { path.as_str() }),
+    );
+    match view {
+        "full" => {
+            let mut languages: Vec<&str> = rows.iter().map(|r| r.language).collect();
+            languages.sort();
+            languages.dedup();
+            results.insert("packages".into(), json!(packages));
+            results.insert("languages".into(), json!(languages));
+            let files: Vec<Value> = files_of(&rows)
+                .into_iter()
+                .map(|(f, syms)| {
+                    let syms: Vec<Value> = syms
+                        .into_iter()
+                        .map(|r| {
+                            let mut m = Map::new();
+                            m.insert("name".into(), json!(r.name));
+                            if r.qualified_name != r.name {
+                                m.insert("qualified_name".into(), json!(r.qualified_name));
+                            }
+                            m.insert("kind".into(), json!(r.kind));
+                            m.insert("signature".into(), json!(r.signature));
+                            m.insert("exported".into(), json!(r.exported));
+                            m.insert("start_line".into(), json!(r.start_line));
+                            m.insert("end_line".into(), json!(r.end_line));
+                            if detailed {
+                                m.insert("stable_key".into(), json!(r.stable_key));
+                                m.insert(
+                                    "canonical_identity".into(),
+                                    json!(query::canonical_identity(r)),
+                                );
+                            }
+                            Value::Object(m)
+                        })
+                        .collect();
+                    json!({"path": f, "symbols": syms})
+                })
+                .collect();
+            results.insert("files".into(), Value::Array(files));
+        }
+        "files" => {
+            let files: Vec<Value> = files_of(&rows)
+                .into_iter()
+                .map(|(f, syms)| json!({"file": f, "declarations": syms.len()}))
+                .collect();
+            results.insert("files".into(), Value::Array(files));
+        }
+        _ => {
+            if packages.len() == 1 {
+                results.insert("package".into(), json!(packages[0]));
+            } else {
+                results.insert("packages".into(), json!(packages));
+            }
+            let label_rows: Vec<LabelRow> = rows
+                .iter()
+                .map(|r| {
+                    let name_readable = r.qualified_name == r.name
+                        || r.qualified_name.ends_with(&format!(".{}", r.name));
+                    let mut cols = vec![
+                        (
+                            "name",
+                            if name_readable {
+                                Value::Null
+                            } else {
+                                json!(r.name)
+                            },
+                        ),
+                        ("kind", json!(r.kind)),
+                        (
+                            "exported",
+                            json!(if r.exported { "exported" } else { "unexported" }),
+                        ),
+                    ];
+                    if detailed {
+                        cols.push(("signature", json!(r.signature)));
+                        cols.push(("stable_key", json!(r.stable_key)));
+                        cols.push(("canonical_identity", json!(query::canonical_identity(r))));
+                    }
+                    LabelRow {
+                        repo: r.repository.clone(),
+                        file: r.file_path.clone(),
+                        label: labels::label(&r.qualified_name, &r.name, r.start_line, r.end_line),
+                        cols,
+                    }
+                })
+                .collect();
+            let (header, key, body) = labels::compact_files(&label_rows, &["kind", "exported"]);
+            for (k, v) in header {
+                if k == "repository" {
+                    continue; // stated above
+                }
+                // The header states exportedness as a boolean.
+                let v = if k == "exported" {
+                    json!(v == "exported")
+                } else {
+                    v
+                };
+                results.insert(k, v);
+            }
+            // Group keys spell exportedness the same way.
+            let body = if key == "groups" {
+                Value::Array(
+                    body.as_array()
+                        .cloned()
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(|mut gr| {
+                            if let Some(e) = gr.get_mut("exported") {
+                                *e = json!(*e == "exported");
+                            }
+                            gr
+                        })
+                        .collect(),
+                )
+            } else {
+                body
+            };
+            results.insert(key.into(), body);
+        }
+    }
+    let scopes = query::invisible_scopes(g, Some(repo));
+    Ok(render(
+        Some(g),
+        view == "full",
+        Envelope {
+            total: all.len() as u64,
+            returned: rows.len() as u64,
+            next_cursor: next.clone(),
+            coverage: Coverage::default(),
+            completeness: Some(completeness(g, "", &[], &scopes)),
+            guidance: None,
+            results: Value::Object(results),
+            more: Some(next.is_some()),
+        },
+    ))
+}
+
+/// Rows by file, in order of first appearance.
+fn files_of(rows: &[query::SymbolRow]) -> Vec<(String, Vec<&query::SymbolRow>)> {
+    let mut files: Vec<(String, Vec<&query::SymbolRow>)> = Vec::new();
+    for r in rows {
+        match files.iter_mut().find(|(f, _)| *f == r.file_path) {
+            Some((_, v)) => v.push(r),
+            None => files.push((r.file_path.clone(), vec![r])),
+        }
+    }
+    files
+}

@@ -1,0 +1,527 @@
+//! get_blast_radius (who is affected, walking incoming edges) and trace_dependencies (what is
+//! reached, walking outgoing edges): bounded breadth-first walks over the adjacency.
+
+use kivgraph_format::{Confidence, Generation, SymbolKind};
+use serde_json::{Map, Value, json};
+
+use super::labels::{self, LabelRow};
+use super::references::{parse_confidence, parse_edge_kinds, parse_repo};
+use super::{Args, Coverage, Envelope, completeness, page, render, selector_props};
+use crate::query::{self, Direction, Reached, ToolError, WalkSpec};
+
+fn common_props() -> Map<String, Value> {
+    let mut p = selector_props();
+    p.insert(
+        "depth".into(),
+        json!({"type": "integer", "minimum": 1, "maximum": 5}),
+    );
+    p.insert(
+        "max_nodes".into(),
+        json!({"type": "integer", "minimum": 1, "maximum": 25000}),
+    );
+    p.insert(
+        "edge_kinds".into(),
+        json!({"type": "array", "items": {"type": "string"}}),
+    );
+    p.insert("confidence".into(), json!({"type": "string"}));
+    p.insert("include_derived".into(), json!({"type": "boolean"}));
+    p.insert(
+        "limit".into(),
+        json!({"type": "integer", "minimum": 0, "maximum": 500}),
+    );
+    p.insert("cursor".into(), json!({"type": "string"}));
+    p.insert(
+        "response_format".into(),
+        json!({"type": "string", "enum": ["concise", "detailed"]}),
+    );
+    p.insert(
+        "view".into(),
+        json!({"type": "string", "enum": ["compact", "full"]}),
+    );
+    p
+}
+
+pub(crate) fn schema_blast() -> Value {
+    let mut p = common_props();
+    p.insert("kinds".into(), json!({"type": "array", "items": {"type": "string"}, "description": "Symbol kinds to list, or [\"*\"]"}));
+    json!({"type": "object", "properties": p, "additionalProperties": false})
+}
+
+pub(crate) fn schema_trace() -> Value {
+    let mut p = common_props();
+    p.insert("repo".into(), json!({"type": "string"}));
+    p.insert("language".into(), json!({"type": "string"}));
+    json!({"type": "object", "properties": p, "additionalProperties": false})
+}
+
+fn int_arg(a: &Args, key: &str, default: u64, max: u64) -> Result<u64, ToolError> {
+    match a.map.get(key) {
+        None | Some(Value::Null) => Ok(default),
+        Some(v) => match v.as_u64() {
+            Some(n) if (1..=max).contains(&n) => Ok(n),
+            _ => Err(ToolError::invalid(format!(
+                "{key} must be between 1 and {max}"
+            ))),
+        },
+    }
+}
+
+/// Kinds listed by default in a blast radius: variables and fields are left out.
+const DEFAULT_EXCLUDED_KINDS: &[&str] = &["field", "var", "variable"];
+
+/// `kinds`: which symbol kinds a blast radius lists (never what it walks).
+fn parse_kinds(a: &Args) -> Result<(Option<Vec<String>>, Value), ToolError> {
+    match a.map.get("kinds") {
+        None | Some(Value::Null) => Ok((
+            Some(
+                SymbolKind::ALL
+                    .iter()
+                    .map(|k| k.as_str().to_string())
+                    .filter(|k| !DEFAULT_EXCLUDED_KINDS.contains(&k.as_str()))
+                    .collect(),
+            ),
+            json!({"kinds_default_excluded": DEFAULT_EXCLUDED_KINDS}),
+        )),
+        Some(Value::Array(items)) => {
+            let mut kinds = Vec::new();
+            for it in items {
+                let s = it
+                    .as_str()
+                    .ok_or_else(|| ToolError::invalid("kinds must be a list of strings"))?;
+                kinds.push(s.to_string());
+            }
+            if kinds.iter().any(|k| k == "*") {
+                if kinds.len() != 1 {
+                    return Err(ToolError::invalid(
+                        "kinds must be \"*\" alone or a list of symbol kinds",
+                    ));
+                }
+                return Ok((None, json!({"kinds": ["*"]})));
+            }
+            for k in &kinds {
+                if SymbolKind::parse(k).is_none() {
+                    return Err(ToolError::invalid(format!("kind {k:?} is unsupported")));
+                }
+            }
+            kinds.sort();
+            kinds.dedup();
+            if kinds.is_empty() {
+                return Err(ToolError::invalid(
+                    "kinds must name at least one symbol kind",
+                ));
+            }
+            let echo = json!({"kinds": kinds});
+            Ok((Some(kinds), echo))
+        }
+        Some(_) => Err(ToolError::invalid("kinds must be a list of strings")),
+    }
+}
+
+pub(crate) fn get_blast_radius(args: &Value, g: &Generation) -> Result<Value, ToolError> {
+    run(args, g, true)
+}
+
+pub(crate) fn trace_dependencies(args: &Value, g: &Generation) -> Result<Value, ToolError> {
+    run(args, g, false)
+}
+
+fn run(args: &Value, g: &Generation, blast: bool) -> Result<Value, ToolError> {
+    let mut allowed = vec![
+        "stable_key",
+        "qualified_name",
+        "repository",
+        "path",
+        "depth",
+        "max_nodes",
+        "edge_kinds",
+        "confidence",
+        "include_derived",
+        "limit",
+        "cursor",
+        "response_format",
+        "view",
+    ];
+    allowed.push(if blast { "kinds" } else { "repo" });
+    if !blast {
+        allowed.push("language");
+    }
+    let a = Args::new(args, &allowed)?;
+    let full = a.full_view()?;
+    let detailed = a.detailed()?;
+    let limit = a.limit(50, 500)?;
+    let depth = int_arg(&a, "depth", 3, 5)? as u32;
+    let max_nodes = int_arg(&a, "max_nodes", 5000, 25000)? as usize;
+    let (kinds, _, kinds_echo) = parse_edge_kinds(&a, false)?;
+    let confidence = parse_confidence(&a)?;
+    let (list_kinds, kinds_field) = if blast {
+        parse_kinds(&a)?
+    } else {
+        (None, Value::Null)
+    };
+    let (repo, repo_idx) = if blast {
+        (None, None)
+    } else {
+        parse_repo(g, &a)?
+    };
+    let language = if blast { None } else { a.str("language")? };
+    if let Some(l) = &language {
+        query::check_padding("language", l)?;
+    }
+    let _ = a.bool("include_derived")?;
+    let sel = a.selector()?;
+    let root = query::resolve_selector(g, &sel)?;
+    let walk = query::walk(
+        g,
+        root,
+        &WalkSpec {
+            direction: if blast {
+                Direction::Incoming
+            } else {
+                Direction::Outgoing
+            },
+            depth,
+            max_nodes,
+            kinds,
+            confidence,
+            blast,
+        },
+    );
+
+    // Filters apply to the listing, never to the walk.
+    let listed: Vec<(usize, &Reached)> = walk
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| {
+            let r = query::symbol_row(g, n.id);
+            list_kinds
+                .as_ref()
+                .is_none_or(|ks| ks.iter().any(|k| k == r.kind))
+                && repo_idx.is_none_or(|x| query::repository_index(g, &r.repository) == Some(x))
+                && language.as_deref().is_none_or(|l| r.language == l)
+        })
+        .collect();
+    let root_row = query::symbol_row(g, root);
+    let sel_path = sel.path.as_deref().map(query::clean_path).transpose()?;
+    let mut identity = json!({
+        "tool": if blast { "get_blast_radius" } else { "trace_dependencies" },
+        "stable_key": sel.stable_key, "qualified_name": sel.qualified_name, "repository": sel.repository, "path": sel_path,
+        "depth": depth, "max_nodes": max_nodes, "edge_kinds": kinds_echo, "confidence": confidence.map(|c| c.as_str()),
+    });
+    if blast {
+        identity["kinds"] = kinds_field.clone();
+    } else {
+        identity["repo"] = json!(repo);
+        identity["language"] = json!(language);
+    }
+    let contract = if blast {
+        "blast-radius-v1"
+    } else {
+        "dependencies-v1"
+    };
+    let (start, end, next) = page(
+        g,
+        listed.len(),
+        limit,
+        a.str("cursor")?.as_deref(),
+        &identity,
+        contract,
+    )?;
+    let page_rows = &listed[start..end];
+
+    let exact = listed
+        .iter()
+        .filter(|(_, n)| n.via_confidence.is_exact())
+        .count() as u64;
+    let candidate = listed
+        .iter()
+        .filter(|(_, n)| n.via_confidence == Confidence::Candidate)
+        .count() as u64;
+    let root_repo = query::repository_index(g, &root_row.repository);
+    let scopes = query::invisible_scopes(g, root_repo);
+    let failures = if blast {
+        query::blind_spots_naming(g, root)
+    } else {
+        query::failures_made_by(g, root)
+    };
+    let deepest = listed.iter().map(|(_, n)| n.depth).max().unwrap_or(0);
+    let guidance = if listed.is_empty() {
+        Some("the traversal reached nothing within its bounds; raise depth, or call find_references for the direct relations only".to_string())
+    } else if end - start < listed.len() {
+        Some(format!(
+            "showing {} of {}; narrow with depth, max_nodes, edge_kinds or confidence, or pass the cursor for the next page",
+            end - start,
+            listed.len()
+        ))
+    } else {
+        None
+    };
+
+    let mut results = Map::new();
+    if full {
+        results.insert("root_key".into(), json!(root_row.stable_key));
+        results.insert("root_repository".into(), json!(root_row.repository));
+    } else {
+        results.insert(
+            "root".into(),
+            json!(format!(
+                "{}:{}:{}",
+                root_row.repository, root_row.file_path, root_row.start_line
+            )),
+        );
+        results.insert("root_key".into(), json!(root_row.stable_key));
+        results.insert("root_repository".into(), json!(root_row.repository));
+    }
+    results.insert("depth".into(), json!(depth));
+    results.insert("max_nodes".into(), json!(max_nodes));
+    if blast && let Value::Object(k) = &kinds_field {
+        for (key, v) in k {
+            results.insert(key.clone(), v.clone());
+        }
+    }
+    results.insert(
+        if blast { "affected" } else { "reached" }.into(),
+        json!(if blast {
+            listed.len()
+        } else {
+            walk.nodes.len()
+        }),
+    );
+    results.insert("deepest_depth".into(), json!(deepest));
+    if full || walk.truncated {
+        results.insert("traversal_truncated".into(), json!(walk.truncated));
+    }
+    if blast {
+        aggregates(g, &walk, &listed, full, &mut results);
+    }
+    let rows_key = if blast { "symbols" } else { "nodes" };
+    if full {
+        let rows: Vec<Value> = page_rows
+            .iter()
+            .map(|(_, n)| full_row(g, n, detailed))
+            .collect();
+        results.insert(rows_key.into(), Value::Array(rows));
+    } else {
+        let label_rows: Vec<LabelRow> = page_rows
+            .iter()
+            .map(|(_, n)| label_row(g, n, detailed))
+            .collect();
+        let (header, key, body) = labels::compact_files(
+            &label_rows,
+            &[
+                "kind",
+                "hop_depth",
+                "via_kind",
+                "via_confidence",
+                "via_provenance",
+            ],
+        );
+        for (k, v) in header {
+            results.insert(k, v);
+        }
+        results.insert(key.into(), body);
+    }
+    let name = root_row.name.clone();
+    Ok(render(
+        Some(g),
+        full,
+        Envelope {
+            total: listed.len() as u64,
+            returned: (end - start) as u64,
+            next_cursor: next,
+            coverage: Coverage {
+                exact,
+                candidate,
+                unresolved_related: failures.len() as u64,
+                package_level: 0,
+            },
+            completeness: Some(completeness(g, &name, &failures, &scopes)),
+            guidance,
+            results: Value::Object(results),
+            more: None,
+        },
+    ))
+}
+
+/// by_repository, by_package, by_depth partition the listed symbols; by_kind counts each once per
+/// distinct relation kind it has with the walked subgraph.
+fn aggregates(
+    g: &Generation,
+    walk: &query::Walk,
+    listed: &[(usize, &Reached)],
+    full: bool,
+    results: &mut Map<String, Value>,
+) {
+    let mut by_repo: Vec<(String, u64)> = Vec::new();
+    let mut by_depth: Vec<(u32, u64)> = Vec::new();
+    let mut by_kind: Vec<(&'static str, u64)> = Vec::new();
+    let mut by_package: Vec<(String, String, String, u64)> = Vec::new();
+    fn bump<K: PartialEq>(v: &mut Vec<(K, u64)>, k: K) {
+        match v.iter_mut().find(|(x, _)| *x == k) {
+            Some((_, n)) => *n += 1,
+            None => v.push((k, 1)),
+        }
+    }
+    for (i, n) in listed {
+        let r = query::symbol_row(g, n.id);
+        bump(&mut by_repo, r.repository.clone());
+        bump(&mut by_depth, n.depth);
+        for k in &walk.kinds_touching[*i] {
+            bump(&mut by_kind, k.as_str());
+        }
+        let key = kivgraph_format::key::package_key(r.language, &r.repository, &r.package_name);
+        match by_package.iter_mut().find(|p| p.0 == key) {
+            Some(p) => p.3 += 1,
+            None => by_package.push((key, r.package_name.clone(), r.repository.clone(), 1)),
+        }
+    }
+    by_repo.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    by_depth.sort();
+    by_kind.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    by_package.sort_by(|a, b| b.3.cmp(&a.3).then(a.0.cmp(&b.0)));
+    if full {
+        results.insert(
+            "by_repository".into(),
+            Value::Array(
+                by_repo
+                    .iter()
+                    .map(|(k, n)| json!({"key": k, "count": n}))
+                    .collect(),
+            ),
+        );
+        results.insert(
+            "by_depth".into(),
+            Value::Array(
+                by_depth
+                    .iter()
+                    .map(|(d, n)| json!({"depth": d, "count": n}))
+                    .collect(),
+            ),
+        );
+        results.insert(
+            "by_kind".into(),
+            Value::Array(
+                by_kind
+                    .iter()
+                    .map(|(k, n)| json!({"key": k, "count": n}))
+                    .collect(),
+            ),
+        );
+        results.insert(
+            "by_package".into(),
+            Value::Array(by_package.iter().map(|(k, name, repo, n)| json!({"package_key": k, "package_name": name, "repository": repo, "count": n})).collect()),
+        );
+        return;
+    }
+    // Compact: objects keyed by value; an empty axis is absent.
+    if !by_depth.is_empty() {
+        results.insert(
+            "by_depth".into(),
+            Value::Object(
+                by_depth
+                    .iter()
+                    .map(|(d, n)| (d.to_string(), json!(n)))
+                    .collect(),
+            ),
+        );
+    }
+    if !by_kind.is_empty() {
+        results.insert(
+            "by_kind".into(),
+            Value::Object(
+                by_kind
+                    .iter()
+                    .map(|(k, n)| (k.to_string(), json!(n)))
+                    .collect(),
+            ),
+        );
+    }
+    if !by_repo.is_empty() {
+        results.insert(
+            "by_repository".into(),
+            Value::Object(by_repo.iter().map(|(k, n)| (k.clone(), json!(n))).collect()),
+        );
+    }
+    if !by_package.is_empty() {
+        let one_repo = by_repo.len() == 1;
+        results.insert(
+            "by_package".into(),
+            Value::Array(
+                by_package
+                    .iter()
+                    .map(|(_, name, repo, n)| {
+                        if one_repo {
+                            json!({"package": name, "count": n})
+                        } else {
+                            json!({"package": name, "count": n, "repository": repo})
+                        }
+                    })
+                    .collect(),
+            ),
+        );
+    }
+}
+
+fn full_row(g: &Generation, n: &Reached, detailed: bool) -> Value {
+    let r = query::symbol_row(g, n.id);
+    let from = query::symbol_row(g, n.from);
+    let mut m = Map::new();
+    m.insert("name".into(), json!(r.name));
+    m.insert("qualified_name".into(), json!(r.qualified_name));
+    m.insert("kind".into(), json!(r.kind));
+    m.insert("depth".into(), json!(n.depth));
+    m.insert("repository".into(), json!(r.repository));
+    m.insert("language".into(), json!(r.language));
+    m.insert("file_path".into(), json!(r.file_path));
+    m.insert("start_line".into(), json!(r.start_line));
+    m.insert("end_line".into(), json!(r.end_line));
+    m.insert("reached_from".into(), json!(from.qualified_name));
+    m.insert("via_kind".into(), json!(n.via_kind.as_str()));
+    m.insert("via_confidence".into(), json!(n.via_confidence.as_str()));
+    m.insert("via_provenance".into(), json!(n.via_provenance.as_str()));
+    if detailed {
+        m.insert("stable_key".into(), json!(r.stable_key));
+        m.insert(
+            "file_key".into(),
+            json!(kivgraph_format::key::file_key(&r.repository, &r.file_path)),
+        );
+        m.insert("reached_from_key".into(), json!(from.stable_key));
+    }
+    Value::Object(m)
+}
+
+fn label_row(g: &Generation, n: &Reached, detailed: bool) -> LabelRow {
+    let r = query::symbol_row(g, n.id);
+    let from = query::symbol_row(g, n.from);
+    let name_readable =
+        r.qualified_name == r.name || r.qualified_name.ends_with(&format!(".{}", r.name));
+    LabelRow {
+        label: labels::label(&r.qualified_name, &r.name, r.start_line, r.end_line),
+        cols: vec![
+            (
+                "name",
+                if name_readable {
+                    Value::Null
+                } else {
+                    json!(r.name)
+                },
+            ),
+            ("kind", json!(r.kind)),
+            ("hop_depth", json!(n.depth)),
+            ("reached_from", json!(from.qualified_name)),
+            ("via_kind", json!(n.via_kind.as_str())),
+            ("via_confidence", json!(n.via_confidence.as_str())),
+            ("via_provenance", json!(n.via_provenance.as_str())),
+            (
+                "stable_key",
+                if detailed {
+                    json!(r.stable_key)
+                } else {
+                    Value::Null
+                },
+            ),
+        ],
+        repo: r.repository,
+        file: r.file_path,
+    }
+}
