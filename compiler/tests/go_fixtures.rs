@@ -200,10 +200,17 @@ fn go_files(root: &Path) -> Vec<PathBuf> {
 #[test]
 fn go_fixture_annotations_hold() {
     let out = tempfile::tempdir().unwrap();
-    let repos = ["shapes", "inventory"];
+    let repos = [
+        ("shapes", "shapes"),
+        ("inventory", "inventory"),
+        ("mathlib", "pair/mathlib"),
+        ("app", "pair/app"),
+    ];
     let specs = repos
         .iter()
-        .map(|r| RepoSpec::parse(fixtures().join(r).to_str().unwrap()).unwrap())
+        .map(|(name, dir)| {
+            RepoSpec::parse(&format!("{name}={}", fixtures().join(dir).display())).unwrap()
+        })
         .collect();
     compile(&CompileOptions {
         out: out.path().into(),
@@ -220,8 +227,8 @@ fn go_fixture_annotations_hold() {
 
     let mut failures = BTreeSet::new();
     let mut total = 0;
-    for repo in repos {
-        let root = fixtures().join(repo);
+    for (repo, dir) in repos {
+        let root = fixtures().join(dir);
         for file in go_files(&root) {
             let rel = file
                 .strip_prefix(&root)

@@ -206,6 +206,7 @@ fn serves_the_published_generation_over_stdio() {
             "find_references",
             "get_blast_radius",
             "trace_dependencies",
+            "find_cross_repo_consumers",
             "find_symbol",
             "get_symbol",
             "get_file_outline",

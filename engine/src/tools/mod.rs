@@ -10,6 +10,7 @@ use serde_json::{Map, Value, json};
 use crate::cursor;
 use crate::query::{self, Selector, ToolError};
 
+mod consumers;
 mod labels;
 mod outline;
 mod references;
@@ -231,6 +232,7 @@ pub fn call(name: &str, args: &Value, g: Option<Arc<Generation>>) -> Result<Stri
         "find_references" => references::find_references(args, ready()?)?,
         "get_blast_radius" => traverse::get_blast_radius(args, ready()?)?,
         "trace_dependencies" => traverse::trace_dependencies(args, ready()?)?,
+        "find_cross_repo_consumers" => consumers::find_cross_repo_consumers(args, ready()?)?,
         "find_symbol" => symbols::find_symbol(args, ready()?)?,
         "get_symbol" => symbols::get_symbol(args, ready()?)?,
         "get_file_outline" => outline::get_file_outline(args, ready()?)?,
@@ -366,6 +368,13 @@ pub const QUERY_TOOLS: &[ToolDef] = &[
         description: "What this symbol reaches outward, bounded by depth. Grep does not follow a chain.",
         read_only: true,
         schema: traverse::schema_trace,
+    },
+    ToolDef {
+        name: "find_cross_repo_consumers",
+        title: "Find cross-repository consumers",
+        description: "Consumers of a symbol in other repositories, exact uses kept apart from package-level dependencies. A language server stops at its workspace.",
+        read_only: true,
+        schema: consumers::schema,
     },
     ToolDef {
         name: "find_symbol",

@@ -502,7 +502,13 @@ impl Resolver<'_> {
                         source: self.pkgs[ctx.pi].id,
                         target: self.pkgs[target].id,
                         kind: EdgeKind::PackageDependsOn,
-                        confidence: Confidence::ExactDeclarationMapped,
+                        confidence: if self.facts.packages[self.pkgs[target].id].repo
+                            == self.facts.packages[self.pkgs[ctx.pi].id].repo
+                        {
+                            Confidence::ExactDeclarationMapped
+                        } else {
+                            Confidence::ExactPackageMapped
+                        },
                         provenance: Provenance::GoImport,
                     });
                 }
@@ -708,6 +714,15 @@ impl Resolver<'_> {
         let source = self.source_of(ctx, r);
         let kind = self.edge_kind(r.usage, target);
         let file = self.files[ctx.fi].file;
+        // An exact binding into another repository goes through that repository's module path:
+        // it is package-mapped.
+        let confidence = if confidence == Confidence::ExactDeclarationMapped
+            && self.facts.symbols[target].repo != self.files[ctx.fi].repo
+        {
+            Confidence::ExactPackageMapped
+        } else {
+            confidence
+        };
         self.edge(
             source,
             target,
