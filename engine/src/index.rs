@@ -49,6 +49,18 @@ pub const INDEX_PROJECT: ToolDef = ToolDef {
     schema,
 };
 
+/// What the user answered when asked for consent through the client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Consent {
+    Accepted,
+    Declined,
+    /// The question could not be delivered or answered.
+    Undeliverable,
+}
+
+/// Reports progress: units done, units in all, "phase repository detail".
+pub type Progress<'a> = &'a mut dyn FnMut(u64, u64, String);
+
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Project {
     pub name: String,
@@ -201,7 +213,17 @@ pub fn rebuild(index: &Path, projects: &[Project]) -> Result<Value, String> {
     serde_json::from_slice(&out.stdout).map_err(|e| format!("compiler summary: {e}"))
 }
 
-pub fn index_project(args: &Value, store: &Store) -> Result<String, ToolError> {
+/// One index at a time per process; another process is kept out by the compiler's lock.
+static RUNNING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Registers the projects and rebuilds. `ask` is the client's consent channel when it declared
+/// elicitation; without it, `confirmed: true` is the consent.
+pub fn index_project(
+    args: &Value,
+    store: &Store,
+    ask: Option<&mut dyn FnMut(&str) -> Consent>,
+    progress: Progress,
+) -> Result<String, ToolError> {
     let obj = args.as_object().cloned().unwrap_or_default();
     if let Some(k) = obj
         .keys()
@@ -239,12 +261,52 @@ pub fn index_project(args: &Value, store: &Store) -> Result<String, ToolError> {
             &json!({"name": obj.get("name"), "path": obj.get("path"), "languages": obj.get("languages")}),
         )?],
     };
-    if obj.get("confirmed").and_then(Value::as_bool) != Some(true) {
-        return Err(ToolError::new(
-            "PERMISSION_REQUIRED",
-            "user approval is required; confirm the operation before setting confirmed=true",
-        ));
+    match ask {
+        Some(ask) => {
+            let message = match new.as_slice() {
+                [p] => format!(
+                    "Index project {:?} at {:?}? kivgraph reads it and rebuilds its code graph; it never writes inside the project.",
+                    p.name, p.path
+                ),
+                many => format!(
+                    "Index {} projects ({})? kivgraph reads them and rebuilds its code graph; it never writes inside the projects.",
+                    many.len(),
+                    many.iter()
+                        .map(|p| p.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            match ask(&message) {
+                Consent::Accepted => {}
+                Consent::Declined => {
+                    return Err(ToolError::new(
+                        "PERMISSION_DENIED",
+                        "project indexing was not approved",
+                    ));
+                }
+                Consent::Undeliverable => {
+                    return Err(ToolError::new(
+                        "PERMISSION_REQUIRED",
+                        "user approval is required and could not be asked for; confirm the operation before setting confirmed=true",
+                    ));
+                }
+            }
+        }
+        None if obj.get("confirmed").and_then(Value::as_bool) == Some(true) => {}
+        None => {
+            return Err(ToolError::new(
+                "PERMISSION_REQUIRED",
+                "user approval is required; confirm the operation before setting confirmed=true",
+            ));
+        }
     }
+    let Ok(_running) = RUNNING.try_lock() else {
+        return Err(ToolError::new(
+            "INDEXING_FAILED",
+            "an index is already running in this server; call again when it finished",
+        ));
+    };
     let index = store.index().root().to_path_buf();
     let before = read_registry(&index).map_err(|e| ToolError::new("INDEXING_FAILED", e))?;
     let mut registry = before.clone();
@@ -261,9 +323,26 @@ pub fn index_project(args: &Value, store: &Store) -> Result<String, ToolError> {
             registry.push(p.clone());
         }
     }
+    let names: Vec<&str> = registry.iter().map(|p| p.name.as_str()).collect();
+    progress(
+        1,
+        3,
+        format!("register {} {} project(s)", names.join(","), new.len()),
+    );
+    progress(2, 3, format!("compile {} full rebuild", names.join(",")));
     let summary = rebuild(&index, &registry).map_err(|e| ToolError::new("INDEXING_FAILED", e))?;
+    // The registry changes only once the rebuild published: a failure leaves it as it was.
     write_registry(&index, &registry).map_err(|e| ToolError::new("INDEXING_FAILED", e))?;
     let _ = store.refresh();
+    progress(
+        3,
+        3,
+        format!(
+            "publish {} generation {}",
+            names.join(","),
+            summary.get("generation_id").cloned().unwrap_or(Value::Null)
+        ),
+    );
     let id = summary.get("generation_id").cloned().unwrap_or(Value::Null);
     let result = json!({
         "project": new.first().map(|p| p.name.clone()),

@@ -68,7 +68,7 @@ fn main() -> ExitCode {
                 }
             };
             let answer = if tool == "index_project" {
-                index::index_project(&args, &store)
+                index::index_project(&args, &store, None, &mut |_, _, _| {})
             } else {
                 tools::call(&tool, &args, store.snapshot())
             };

@@ -1,7 +1,16 @@
 //! MCP over stdio: newline-delimited JSON-RPC 2.0. Handles `initialize`, `ping`, `tools/list`
 //! and `tools/call`, and announces `notifications/tools/list_changed` when a published
 //! generation changes the tool set. stdout carries protocol bytes only; logs go to stderr.
+//!
+//! `index_project` is the one call that talks back while it runs:
+//! 1. if the client declared the `elicitation` capability, the server sends `elicitation/create`
+//!    and reads lines until the client's answer arrives, queueing any other message it reads
+//!    meanwhile (they are answered after the call, in order);
+//! 2. if the request carried `_meta.progressToken`, each phase is reported as
+//!    `notifications/progress` with a growing `progress`;
+//! 3. the answer follows, then `notifications/tools/list_changed` if the tool set changed.
 
+use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 
 use serde_json::{Value, json};
@@ -15,8 +24,42 @@ const DEFAULT_VERSION: &str = "2025-06-18";
 
 pub struct Server {
     store: Store,
-    /// Whether the last `tools/list` answer included the query tools.
+    /// Whether the tool set last shown to the client (at `initialize` or `tools/list`)
+    /// included the query tools.
     listed_query_tools: Option<bool>,
+    /// The client declared the `elicitation` capability in `initialize`.
+    client_elicits: bool,
+    /// Ids of the requests this server sends to the client.
+    next_request: u64,
+}
+
+/// The transport while serving: lines in, lines out, and lines read early.
+struct Io<'a> {
+    input: &'a mut dyn BufRead,
+    output: &'a mut dyn Write,
+    queued: VecDeque<String>,
+}
+
+impl Io<'_> {
+    fn send(&mut self, message: &Value) -> std::io::Result<()> {
+        writeln!(
+            self.output,
+            "{}",
+            serde_json::to_string(message).unwrap_or_default()
+        )?;
+        self.output.flush()
+    }
+
+    fn next_line(&mut self) -> std::io::Result<Option<String>> {
+        if let Some(l) = self.queued.pop_front() {
+            return Ok(Some(l));
+        }
+        let mut line = String::new();
+        if self.input.read_line(&mut line)? == 0 {
+            return Ok(None);
+        }
+        Ok(Some(line))
+    }
 }
 
 fn tool_json(t: &tools::ToolDef) -> Value {
@@ -33,30 +76,31 @@ impl Server {
         Server {
             store,
             listed_query_tools: None,
+            client_elicits: false,
+            next_request: 1,
         }
     }
 
     /// Serves until stdin closes.
-    pub fn run(&mut self, input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
-        for line in input.lines() {
-            let line = line?;
+    pub fn run(&mut self, mut input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
+        let mut io = Io {
+            input: &mut input,
+            output: &mut output,
+            queued: VecDeque::new(),
+        };
+        while let Some(line) = io.next_line()? {
             if line.trim().is_empty() {
                 continue;
             }
-            for message in self.handle_line(&line) {
-                writeln!(
-                    output,
-                    "{}",
-                    serde_json::to_string(&message).unwrap_or_default()
-                )?;
-                output.flush()?;
+            for message in self.handle_line(&line, &mut io) {
+                io.send(&message)?;
             }
         }
         Ok(())
     }
 
     /// Answers one line; may also emit notifications before the answer.
-    pub fn handle_line(&mut self, line: &str) -> Vec<Value> {
+    fn handle_line(&mut self, line: &str, io: &mut Io) -> Vec<Value> {
         let msg: Value = match serde_json::from_str(line) {
             Ok(v) => v,
             Err(e) => return vec![error(Value::Null, -32700, &format!("parse error: {e}"))],
@@ -85,19 +129,19 @@ impl Server {
             "initialize" => Ok(self.initialize(&params)),
             "ping" => Ok(json!({})),
             "tools/list" => Ok(self.list_tools()),
-            "tools/call" => {
-                let r = self.call_tool(&params);
-                if let Some(n) = self.tool_set_changed() {
-                    out.push(n);
-                }
-                r
-            }
+            "tools/call" => self.call_tool(&params, io),
             _ => Err((-32601, format!("method {method:?} is not supported"))),
         };
         out.push(match result {
             Ok(r) => json!({"jsonrpc": "2.0", "id": id, "result": r}),
             Err((code, m)) => error(id, code, &m),
         });
+        // A call that published the first generation (or lost it) changed the tool set.
+        if method == "tools/call"
+            && let Some(n) = self.tool_set_changed()
+        {
+            out.push(n);
+        }
         out
     }
 
@@ -106,12 +150,17 @@ impl Server {
             .get("protocolVersion")
             .and_then(Value::as_str)
             .unwrap_or(DEFAULT_VERSION);
+        self.client_elicits = params
+            .pointer("/capabilities/elicitation")
+            .is_some_and(|e| !e.is_null());
         let version = if KNOWN_VERSIONS.contains(&asked) {
             asked
         } else {
             DEFAULT_VERSION
         };
         let ready = self.store.snapshot().is_some();
+        // The tool set the client starts with; a change from it is announced.
+        self.listed_query_tools = Some(ready);
         json!({
             "protocolVersion": version,
             "capabilities": {"tools": {"listChanged": true}},
@@ -144,7 +193,7 @@ impl Server {
         }
     }
 
-    fn call_tool(&mut self, params: &Value) -> Result<Value, (i64, String)> {
+    fn call_tool(&mut self, params: &Value, io: &mut Io) -> Result<Value, (i64, String)> {
         let name = params
             .get("name")
             .and_then(Value::as_str)
@@ -156,11 +205,31 @@ impl Server {
         if !registered {
             return Err((-32602, format!("tool {name:?} is not registered")));
         }
+        let token = params
+            .pointer("/_meta/progressToken")
+            .cloned()
+            .filter(|t| t.is_string() || t.is_number());
+        let elicits = self.client_elicits;
+        let request_id = &mut self.next_request;
         // A panic is a bug, but it must never take the server down: it becomes an internal error.
         let store = &self.store;
+        // Progress and consent both talk to the client during the call, one at a time.
+        let io = std::cell::RefCell::new(io);
         let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             if name == INDEX_PROJECT.name {
-                index::index_project(&args, store)
+                let mut progress = |done: u64, total: u64, message: String| {
+                    if let Some(t) = &token {
+                        // An undeliverable notification is dropped; the call goes on.
+                        let _ = io.borrow_mut().send(&json!({"jsonrpc": "2.0", "method": "notifications/progress",
+                            "params": {"progressToken": t, "progress": done, "total": total, "message": message}}));
+                    }
+                };
+                if elicits {
+                    let mut ask = |message: &str| elicit(&mut io.borrow_mut(), request_id, message);
+                    index::index_project(&args, store, Some(&mut ask), &mut progress)
+                } else {
+                    index::index_project(&args, store, None, &mut progress)
+                }
             } else {
                 tools::call(name, &args, snapshot)
             }
@@ -177,6 +246,43 @@ impl Server {
                 json!({"content": [{"type": "text", "text": e.to_string()}], "isError": true})
             }
         })
+    }
+}
+
+/// Asks the client for consent with `elicitation/create` and waits for its answer; other
+/// messages read meanwhile are queued.
+fn elicit(io: &mut Io, next_request: &mut u64, message: &str) -> index::Consent {
+    let id = format!("kivgraph-elicit-{next_request}");
+    *next_request += 1;
+    let request = json!({"jsonrpc": "2.0", "id": id, "method": "elicitation/create", "params": {
+        "message": message,
+        "requestedSchema": {"type": "object", "properties": {"confirmed": {"type": "boolean",
+            "title": "Index the projects", "description": "Rebuild the code graph from these projects"}}, "required": ["confirmed"]}
+    }});
+    if io.send(&request).is_err() {
+        return index::Consent::Undeliverable;
+    }
+    loop {
+        let mut line = String::new();
+        match io.input.read_line(&mut line) {
+            Ok(0) | Err(_) => return index::Consent::Undeliverable,
+            Ok(_) => {}
+        }
+        let answer = serde_json::from_str::<Value>(&line).ok().filter(|v| {
+            v.get("id").and_then(Value::as_str) == Some(id.as_str()) && v.get("method").is_none()
+        });
+        let Some(v) = answer else {
+            io.queued.push_back(line);
+            continue;
+        };
+        let r = &v["result"];
+        return match r["action"].as_str() {
+            Some("accept") if r.pointer("/content/confirmed") == Some(&json!(true)) => {
+                index::Consent::Accepted
+            }
+            Some("accept" | "decline" | "cancel") => index::Consent::Declined,
+            _ => index::Consent::Undeliverable,
+        };
     }
 }
 

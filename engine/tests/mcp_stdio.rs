@@ -338,13 +338,13 @@ fn without_a_generation_only_index_project_is_registered() {
 
     // Publishing changes the tool set: the next call announces it.
     compile_fixtures(dir.path());
-    let (notes, _) = s.request(
+    let _ = s.request(
         "tools/call",
         json!({"name": "graph_status", "arguments": {}}),
     );
     assert_eq!(
-        notes,
-        vec![json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})]
+        s.read(),
+        json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
     );
     let (_, list) = s.request("tools/list", json!({}));
     assert_eq!(
@@ -367,4 +367,100 @@ fn query_prints_what_a_client_receives() {
     initialize(&mut s);
     let (_, text) = s.call("find_symbol", json!({"name": "NewCircle"}));
     assert_eq!(String::from_utf8(cli.stdout).unwrap().trim_end(), text);
+}
+
+#[test]
+fn index_project_asks_through_elicitation_and_reports_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    let _ = compiler(); // the server runs it as a child process
+    let mut s = Session::start(dir.path());
+    let (_, init) = s.request(
+        "initialize",
+        json!({"protocolVersion": "2025-06-18", "capabilities": {"elicitation": {}}, "clientInfo": {"name": "test", "version": "0"}}),
+    );
+    assert_eq!(
+        init["result"]["instructions"].as_str().unwrap(),
+        kivgraph::tools::STALE_INSTRUCTIONS
+    );
+    let shapes = workspace().join("fixtures/go/shapes");
+    let call = json!({"name": "index_project", "arguments": {"name": "shapes", "path": shapes, "languages": ["go"]}, "_meta": {"progressToken": "p1"}});
+
+    // Declined: PERMISSION_DENIED, nothing published.
+    s.send(json!({"jsonrpc": "2.0", "id": 100, "method": "tools/call", "params": call}));
+    let ask = s.read();
+    assert_eq!(ask["method"], "elicitation/create", "{ask}");
+    assert!(
+        ask["params"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("\"shapes\"")
+    );
+    assert_eq!(
+        ask["params"]["requestedSchema"]["required"],
+        json!(["confirmed"])
+    );
+    s.send(json!({"jsonrpc": "2.0", "id": ask["id"], "result": {"action": "decline"}}));
+    let denied = s.read();
+    assert_eq!(denied["id"], 100);
+    assert!(
+        denied["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("PERMISSION_DENIED: project indexing was not approved")
+    );
+    assert!(!dir.path().join("CURRENT").exists());
+
+    // Accepted: a ping sent while the question is open is answered after the call; progress
+    // comes before the answer, and the changed tool set is announced after it.
+    s.send(json!({"jsonrpc": "2.0", "id": 101, "method": "tools/call", "params": call}));
+    let ask = s.read();
+    assert_eq!(ask["method"], "elicitation/create");
+    s.send(json!({"jsonrpc": "2.0", "id": 102, "method": "ping"}));
+    s.send(json!({"jsonrpc": "2.0", "id": ask["id"], "result": {"action": "accept", "content": {"confirmed": true}}}));
+    let mut progress = Vec::new();
+    let answer = loop {
+        let m = s.read();
+        if m["method"] == "notifications/progress" {
+            assert_eq!(m["params"]["progressToken"], "p1");
+            progress.push(m["params"]["progress"].as_u64().unwrap());
+        } else {
+            break m;
+        }
+    };
+    assert_eq!(answer["id"], 101, "{answer}");
+    let text = answer["result"]["content"][0]["text"].as_str().unwrap();
+    let result: Value = serde_json::from_str(text).unwrap_or_else(|_| panic!("{text}"));
+    assert_eq!(result["generation_id"], 1);
+    assert_eq!(progress, vec![1, 2, 3]);
+    assert_eq!(
+        s.read(),
+        json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+    );
+    assert_eq!(s.read()["id"], 102);
+    assert_eq!(s.call_json("graph_status", json!({}))["snapshot_id"], 1);
+    let registry: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("projects.json")).unwrap())
+            .unwrap();
+    assert_eq!(registry[0]["name"], "shapes");
+
+    // A failed rebuild keeps the registry and the served generation.
+    let bad = tempfile::tempdir().unwrap();
+    std::fs::write(bad.path().join("x.go"), "package x\n").unwrap();
+    let lock = kivgraph_format::IndexDir::new(dir.path()).lock().unwrap(); // another compiler holds the index
+    s.send(json!({"jsonrpc": "2.0", "id": 103, "method": "tools/call",
+        "params": {"name": "index_project", "arguments": {"name": "other", "path": bad.path(), "languages": ["go"]}}}));
+    let ask = s.read();
+    s.send(json!({"jsonrpc": "2.0", "id": ask["id"], "result": {"action": "accept", "content": {"confirmed": true}}}));
+    let failed = s.read();
+    let text = failed["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("INDEXING_FAILED: ") && text.contains("busy"),
+        "{text}"
+    );
+    drop(lock);
+    let registry_after: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("projects.json")).unwrap())
+            .unwrap();
+    assert_eq!(registry_after, registry);
+    assert_eq!(s.call_json("graph_status", json!({}))["snapshot_id"], 1);
 }
