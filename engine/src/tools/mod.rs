@@ -1,5 +1,6 @@
 //! The tools: argument validation, the envelope, compact and full views. This is the only layer
-//! that knows JSON; it turns query results into the exact text a client receives.
+//! that knows JSON; it turns query results into the exact text a client receives. Every tool
+//! answers JSON except `get_source`, which answers prose (see `source`).
 
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -11,6 +12,7 @@ use crate::cursor;
 use crate::query::{self, Selector, ToolError};
 
 mod repos;
+mod source;
 mod symbols;
 
 /// The `instructions` text of `initialize`: the seed's four paragraphs, with the sentence on how
@@ -220,6 +222,8 @@ pub(crate) fn not_ready() -> ToolError {
 pub fn call(name: &str, args: &Value, g: Option<Arc<Generation>>) -> Result<String, ToolError> {
     let ready = || g.as_deref().ok_or_else(not_ready);
     let value = match name {
+        // The one tool that answers in prose.
+        "get_source" => return source::get_source(args, ready()?),
         "graph_status" => repos::graph_status(args, g.as_deref())?,
         "find_symbol" => symbols::find_symbol(args, ready()?)?,
         "get_symbol" => symbols::get_symbol(args, ready()?)?,
@@ -344,6 +348,13 @@ pub const QUERY_TOOLS: &[ToolDef] = &[
         description: "One symbol's package, signature, visibility and line range, by stable key or by repository, path and qualified name.",
         read_only: true,
         schema: symbols::schema_get_symbol,
+    },
+    ToolDef {
+        name: "get_source",
+        title: "Get source",
+        description: "The code of several symbols in one call. Prefer it to reading each range: no line numbers, one call across files and repositories.",
+        read_only: true,
+        schema: source::schema,
     },
     ToolDef {
         name: "list_repositories",
