@@ -4,6 +4,7 @@ pub mod cursor;
 pub mod index;
 pub mod mcp;
 pub mod query;
+pub mod source;
 pub mod store;
 pub mod tools;
 

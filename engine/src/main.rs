@@ -73,6 +73,11 @@ fn main() -> ExitCode {
                 tools::call(&tool, &args, store.snapshot())
             };
             match answer {
+                // get_source's prose already ends with a newline; JSON answers get one.
+                Ok(text) if text.ends_with('\n') => {
+                    print!("{text}");
+                    ExitCode::SUCCESS
+                }
                 Ok(text) => {
                     println!("{text}");
                     ExitCode::SUCCESS

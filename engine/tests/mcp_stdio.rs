@@ -210,6 +210,7 @@ fn serves_the_published_generation_over_stdio() {
             "find_symbol",
             "get_symbol",
             "get_file_outline",
+            "get_source",
             "list_repositories",
             "graph_status",
             "index_project"
@@ -267,6 +268,22 @@ fn serves_the_published_generation_over_stdio() {
         err && text
             .starts_with("INVALID_ARGUMENT: pass either stable_key or qualified_name, not both"),
         "{text}"
+    );
+
+    // get_source answers in prose, in the same single text block.
+    let (err, text) = s.call(
+        "get_source",
+        json!({"symbols": [{"repository": "shapes", "qualified_name": "Circle.Area"}]}),
+    );
+    assert!(!err, "{text}");
+    let geo = std::fs::read_to_string(workspace().join("fixtures/go/shapes/geo/geo.go")).unwrap();
+    let body: Vec<&str> = geo.lines().skip(59).take(3).collect();
+    assert_eq!(
+        text,
+        format!(
+            "snapshot 1  1 bodies  context 0\n@ shapes geo/geo.go:60-62 method Circle.Area\n{}\n",
+            body.join("\n")
+        )
     );
 
     let repos = s.call_json("list_repositories", json!({}));

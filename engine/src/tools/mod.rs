@@ -1,5 +1,6 @@
 //! The tools: argument validation, the envelope, compact and full views. This is the only layer
-//! that knows JSON; it turns query results into the exact text a client receives.
+//! that knows JSON; it turns query results into the exact text a client receives. Every tool
+//! answers JSON except `get_source`, which answers prose (see `source`).
 
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -15,6 +16,7 @@ mod labels;
 mod outline;
 mod references;
 mod repos;
+mod source;
 mod symbols;
 mod traverse;
 
@@ -228,6 +230,8 @@ pub(crate) fn not_ready() -> ToolError {
 pub fn call(name: &str, args: &Value, g: Option<Arc<Generation>>) -> Result<String, ToolError> {
     let ready = || g.as_deref().ok_or_else(not_ready);
     let value = match name {
+        // The one tool that answers in prose.
+        "get_source" => return source::get_source(args, ready()?),
         "graph_status" => repos::graph_status(args, g.as_deref())?,
         "find_references" => references::find_references(args, ready()?)?,
         "get_blast_radius" => traverse::get_blast_radius(args, ready()?)?,
@@ -396,6 +400,13 @@ pub const QUERY_TOOLS: &[ToolDef] = &[
         description: "Declarations under a path, grouped by file, with kind, signature and range. Use it for a package; one small file is cheaper to read.",
         read_only: true,
         schema: outline::schema,
+    },
+    ToolDef {
+        name: "get_source",
+        title: "Get source",
+        description: "The code of several symbols in one call. Prefer it to reading each range: no line numbers, one call across files and repositories.",
+        read_only: true,
+        schema: source::schema,
     },
     ToolDef {
         name: "list_repositories",
