@@ -502,7 +502,8 @@ impl<'s> Extractor<'s> {
                         self.ty_of_type(t.child_by_field_name("element")?)?,
                     )));
                 }
-                "map_type" => {
+                // Maps and channels: ranging, indexing and receiving yield the value type.
+                "map_type" | "channel_type" => {
                     return Some(Ty::Container(Box::new(
                         self.ty_of_type(t.child_by_field_name("value")?)?,
                     )));
@@ -1326,10 +1327,19 @@ impl<'s> Extractor<'s> {
                 let op = n.child_by_field_name("operator").map(|o| self.text(o));
                 let operand = n.child_by_field_name("operand")?;
                 match op {
-                    Some("&") => self.ty_of_expr(operand),
+                    // Types are tracked without pointers, so taking an address or dereferencing
+                    // keeps the named type.
+                    Some("&" | "*") => self.ty_of_expr(operand),
+                    // A receive yields the channel's element.
+                    Some("<-") => Some(Ty::Elem(Box::new(self.ty_of_expr(operand)?))),
                     _ => None,
                 }
             }
+            "index_expression" => Some(Ty::Elem(Box::new(
+                self.ty_of_expr(n.child_by_field_name("operand")?)?,
+            ))),
+            "slice_expression" => self.ty_of_expr(n.child_by_field_name("operand")?),
+            "type_assertion_expression" => self.ty_of_type(n.child_by_field_name("type")?),
             "composite_literal" => self.ty_of_type(n.child_by_field_name("type")?),
             "identifier" => {
                 let name = self.text(n);
@@ -1347,25 +1357,9 @@ impl<'s> Extractor<'s> {
                 if operand.kind() == "identifier" && self.lookup_local(self.text(operand)).is_none()
                 {
                     // pkg.Var, or a package-level value's field: decided in phase 2.
-                    return Some(Ty::Field {
-                        base: Box::new(Ty::Value {
-                            qual: None,
-                            name: self.text(operand).to_string(),
-                        }),
+                    return Some(Ty::Value {
+                        qual: Some(self.text(operand).to_string()),
                         name: field,
-                    })
-                    .map(|t| match t {
-                        Ty::Field { base, name } => match *base {
-                            Ty::Value { name: op, .. } => Ty::Value {
-                                qual: Some(op),
-                                name,
-                            },
-                            b => Ty::Field {
-                                base: Box::new(b),
-                                name,
-                            },
-                        },
-                        t => t,
                     });
                 }
                 Some(Ty::Field {
