@@ -204,6 +204,7 @@ fn serves_the_published_generation_over_stdio() {
         names,
         [
             "find_symbol",
+            "find_by_intent",
             "get_symbol",
             "list_repositories",
             "graph_status",
@@ -342,7 +343,7 @@ fn without_a_generation_only_index_project_is_registered() {
         vec![json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})]
     );
     let (_, list) = s.request("tools/list", json!({}));
-    assert_eq!(list["result"]["tools"].as_array().unwrap().len(), 5);
+    assert_eq!(list["result"]["tools"].as_array().unwrap().len(), 6);
 }
 
 #[test]
