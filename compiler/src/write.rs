@@ -1,5 +1,5 @@
 //! Writes a finished fact set as the files of a generation: seven Parquet tables, the graph
-//! blob and the name index. Everything is derived from one [`Finished`], in its canonical order,
+//! blob (with the term index of `find_by_intent`) and the name index. Everything is derived from one [`Finished`], in its canonical order,
 //! so the same facts always give the same bytes.
 
 use std::collections::BTreeMap;
@@ -10,7 +10,7 @@ use kivgraph_format::blob::{
 };
 use kivgraph_format::manifest::RowCounts;
 use kivgraph_format::tables::{Column, TableBuilder};
-use kivgraph_format::{FormatError, NONE, names};
+use kivgraph_format::{FormatError, NONE, names, terms};
 
 use crate::facts::Finished;
 
@@ -367,6 +367,12 @@ fn graph_blob(f: &Finished) -> Result<(GraphBlob, Vec<u8>), FormatError> {
             (names::TAG_QUALIFIED, s.qualified_name.as_str(), i as u32),
         ]
     }))?;
+    let terms = terms::build(f.symbols.iter().map(|s| terms::TermSource {
+        name: &s.name,
+        qualified_name: &s.qualified_name,
+        kind: s.kind.as_str(),
+        path: &f.files[s.file].path,
+    }))?;
     let graph = GraphBlob {
         strings,
         repositories,
@@ -379,6 +385,7 @@ fn graph_blob(f: &Finished) -> Result<(GraphBlob, Vec<u8>), FormatError> {
         unresolved_by_name,
         package_edges,
         name_postings,
+        terms,
     };
     Ok((graph, fst))
 }

@@ -7,6 +7,8 @@ use kivgraph_format::blob::ArchivedSymbolRec;
 use kivgraph_format::key::SymbolIdentity;
 use kivgraph_format::{EdgeKind, Generation, Language, NONE, SymbolKind, names};
 
+pub mod intent;
+
 /// A coded tool error: clients branch on `code`, people read `message`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolError {

@@ -208,6 +208,7 @@ fn serves_the_published_generation_over_stdio() {
             "trace_dependencies",
             "find_cross_repo_consumers",
             "find_symbol",
+            "find_by_intent",
             "get_symbol",
             "get_file_outline",
             "get_source",

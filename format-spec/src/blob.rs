@@ -19,6 +19,7 @@
 use rkyv::{Archive, Deserialize, Serialize};
 
 use crate::error::FormatError;
+use crate::terms::TermIndex;
 
 pub const BLOB_MAGIC: &[u8; 8] = b"KVGRAPH\0";
 pub const BLOB_HEADER_LEN: usize = 64;
@@ -207,6 +208,8 @@ pub struct GraphBlob {
     pub package_edges: Vec<PackageEdgeRec>,
     /// Symbol ids for the name index: `names.fst` maps a key to `(start << 32) | count` over this.
     pub name_postings: Vec<u32>,
+    /// The term index of `find_by_intent` (SPEC section 7.7).
+    pub terms: TermIndex,
 }
 
 /// Frames an archive with the header described at the top of this module.
@@ -289,7 +292,8 @@ pub fn validate(archive: &[u8]) -> Result<&ArchivedGraphBlob, FormatError> {
     Ok(blob)
 }
 
-/// Cross-field invariants bytecheck cannot see: every id in range, CSR offsets monotone.
+/// Cross-field invariants bytecheck cannot see: every id in range, CSR offsets monotone, the term
+/// index's offsets and lengths consistent.
 fn check_invariants(b: &ArchivedGraphBlob) -> Result<(), FormatError> {
     let bad = |what: String| Err(FormatError::corrupt("graph.blob", what));
     let n_str = b.strings.ends.len() as u32;
@@ -367,5 +371,6 @@ fn check_invariants(b: &ArchivedGraphBlob) -> Result<(), FormatError> {
     if b.name_postings.iter().any(|i| i.to_native() >= n_sym) {
         return bad("a name posting points out of range".into());
     }
+    b.terms.check(b.symbols.len()).or_else(bad)?;
     Ok(())
 }

@@ -9,6 +9,7 @@ pub mod manifest;
 pub mod names;
 #[cfg(feature = "tables")]
 pub mod tables;
+pub mod terms;
 mod verify;
 pub mod vocab;
 
@@ -125,6 +126,12 @@ impl Generation {
         // SAFETY: `open_dir` validated exactly these bytes with `rkyv::access`, and a published
         // generation is immutable, so the archive is still the one that was checked.
         unsafe { rkyv::access_unchecked::<ArchivedGraphBlob>(&self.blob[blob::BLOB_HEADER_LEN..]) }
+    }
+
+    /// The bytes of `graph.blob` as mapped, header included. Archived fields borrowed from
+    /// [`Generation::graph`] point into this slice.
+    pub fn blob_bytes(&self) -> &[u8] {
+        &self.blob
     }
 
     /// The name index.

@@ -1,12 +1,12 @@
-//! Full verification of a generation: digests, blob checksum and structure, name index, tables,
-//! and the cross-check of table row counts against the blob.
+//! Full verification of a generation: digests, blob checksum and structure, name index, term
+//! index, tables, and the cross-check of table row counts against the blob.
 
 use std::collections::BTreeSet;
 use std::path::Path;
 
 use crate::error::FormatError;
 use crate::manifest::{ManifestRepository, RowCounts, digest_hex};
-use crate::{GRAPH_BLOB, NAMES_FST, blob, names};
+use crate::{GRAPH_BLOB, NAMES_FST, blob, names, terms};
 
 /// What a successful verification saw.
 #[derive(Debug, Clone)]
@@ -110,6 +110,8 @@ pub fn verify_generation(dir: &Path) -> Result<VerifyReport, FormatError> {
         }
     }
 
+    check_terms(graph)?;
+
     let rows = RowCounts {
         repositories: graph.repositories.len() as u64,
         packages: graph.packages.len() as u64,
@@ -170,6 +172,30 @@ pub fn verify_generation(dir: &Path) -> Result<VerifyReport, FormatError> {
         bytes,
         rows,
     })
+}
+
+/// The term index must be exactly the one the symbols give: same terms, same bitmap bytes, same
+/// frequencies, same path classes.
+fn check_terms(g: &blob::ArchivedGraphBlob) -> Result<(), FormatError> {
+    let st = &g.strings;
+    let rebuilt = terms::build(g.symbols.iter().map(|s| {
+        terms::TermSource {
+            name: st.get(s.name.to_native()),
+            qualified_name: st.get(s.qualified_name.to_native()),
+            kind: crate::SymbolKind::from_code(s.kind).map_or("", |k| k.as_str()),
+            path: g
+                .files
+                .get(s.file.to_native() as usize)
+                .map_or("", |f| st.get(f.path.to_native())),
+        }
+    }))?;
+    match g.terms.differs_from(&rebuilt) {
+        None => Ok(()),
+        Some(part) => Err(FormatError::corrupt(
+            GRAPH_BLOB,
+            format!("the term index's {part} differ from the ones its symbols give"),
+        )),
+    }
 }
 
 /// The reverse adjacency must be exactly the forward one, reversed.

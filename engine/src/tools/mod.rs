@@ -12,6 +12,7 @@ use crate::cursor;
 use crate::query::{self, Selector, ToolError};
 
 mod consumers;
+mod intent;
 mod labels;
 mod outline;
 mod references;
@@ -135,6 +136,18 @@ impl<'a> Args<'a> {
         }
     }
 
+    /// `view` on a tool that also answers with the set of files.
+    pub(crate) fn view(&self) -> Result<View, ToolError> {
+        match self.str("view")?.as_deref() {
+            None | Some("compact") => Ok(View::Compact),
+            Some("full") => Ok(View::Full),
+            Some("files") => Ok(View::Files),
+            Some(other) => Err(ToolError::invalid(format!(
+                "view {other:?} is unsupported, use \"compact\", \"full\" or \"files\""
+            ))),
+        }
+    }
+
     pub(crate) fn selector(&self) -> Result<Selector, ToolError> {
         Ok(Selector {
             stable_key: self.str("stable_key")?,
@@ -143,6 +156,14 @@ impl<'a> Args<'a> {
             path: self.str("path")?,
         })
     }
+}
+
+/// The three views of a tool whose answer is also a set of files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum View {
+    Compact,
+    Full,
+    Files,
 }
 
 // ---- envelope ----
@@ -238,6 +259,7 @@ pub fn call(name: &str, args: &Value, g: Option<Arc<Generation>>) -> Result<Stri
         "trace_dependencies" => traverse::trace_dependencies(args, ready()?)?,
         "find_cross_repo_consumers" => consumers::find_cross_repo_consumers(args, ready()?)?,
         "find_symbol" => symbols::find_symbol(args, ready()?)?,
+        "find_by_intent" => intent::find_by_intent(args, ready()?)?,
         "get_symbol" => symbols::get_symbol(args, ready()?)?,
         "get_file_outline" => outline::get_file_outline(args, ready()?)?,
         "list_repositories" => repos::list_repositories(args, ready()?)?,
@@ -386,6 +408,13 @@ pub const QUERY_TOOLS: &[ToolDef] = &[
         description: "Where a symbol is declared, by name, qualified name, prefix or substring. Narrow with kind, repo and path_prefix. A unique name in one repository is cheaper to grep.",
         read_only: true,
         schema: symbols::schema_find_symbol,
+    },
+    ToolDef {
+        name: "find_by_intent",
+        title: "Find by intent",
+        description: "Which symbols a plain-language description likely names, and the files to open. Start here when you have no name.",
+        read_only: true,
+        schema: intent::schema,
     },
     ToolDef {
         name: "get_symbol",

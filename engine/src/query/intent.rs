@@ -1,0 +1,243 @@
+//! find_by_intent: lexical retrieval over the generation's term index, and the ranking. Plain
+//! Rust results; the tool module renders them.
+//!
+//! A question is folded into terms with the same tokenizer the compiler indexed the symbols with
+//! (`kivgraph_format::terms`). Every symbol carrying at least one term is a candidate; `repo`,
+//! `path_prefix` and `kind` narrow the candidates. Each candidate scores
+//!
+//! ```text
+//! Σ over the terms it carries of max(1 − df/corpus, 1e-9)
+//!   × kind weight × (1.5 if exported) × path weight × caller weight
+//! ```
+//!
+//! where `df` is the number of symbols carrying the term, `corpus` the number of symbols of the
+//! graph, the kind and path weights come from [`kind_weight`] and [`path_weight`], and the caller
+//! weight is `min(2, 1 + 0.25·log2(1 + c))` over the `c` incoming edges of the reference
+//! vocabulary (`+0.25` per doubling, 2 from fifteen callers on). Rows are ordered by score,
+//! descending, then by symbol id (stable-key order); only the best [`CANDIDATE_CAP`] are kept.
+//! No edge is followed to find candidates: there is no neighbour credit, so every row matched
+//! lexically.
+
+use kivgraph_format::terms::{self, PathClass};
+use kivgraph_format::{EdgeKind, Generation, SymbolKind};
+use roaring::RoaringBitmap;
+
+use super::{ToolError, repository_index};
+
+/// The ranking keeps at most this many candidates, so `total` never exceeds it.
+pub const CANDIDATE_CAP: usize = 4000;
+
+/// A find_by_intent question.
+#[derive(Debug, Clone, Default)]
+pub struct IntentQuery {
+    /// The question, already trimmed.
+    pub intent: String,
+    pub keywords: Vec<String>,
+    pub repo: Option<String>,
+    pub path_prefix: Option<String>,
+    pub kind: Option<String>,
+}
+
+/// One term of the question.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Term {
+    /// The first spelling of the word in the question.
+    pub spelling: String,
+    /// The folded key.
+    pub key: String,
+    /// How many symbols of the whole graph carry it (before any narrowing).
+    pub symbols: u32,
+}
+
+/// One ranked candidate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IntentHit {
+    pub id: u32,
+    pub score: f64,
+    /// Indexes into [`IntentAnswer::terms`] of the terms this symbol carries, in question order.
+    pub terms: Vec<usize>,
+}
+
+/// The answer to a question.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IntentAnswer {
+    /// The question's terms, intent words first, then keywords; one per folded key.
+    pub terms: Vec<Term>,
+    /// The number of symbols in the graph.
+    pub corpus: u32,
+    /// Symbols of the whole graph carrying at least one term, before narrowing.
+    pub matched: u64,
+    /// The ranked candidates that survived narrowing, best first, at most [`CANDIDATE_CAP`].
+    pub hits: Vec<IntentHit>,
+}
+
+impl IntentAnswer {
+    /// Terms that no symbol of the graph carries.
+    pub fn unmatched(&self) -> impl Iterator<Item = &Term> {
+        self.terms.iter().filter(|t| t.symbols == 0)
+    }
+}
+
+/// The weight of a symbol kind (wire name).
+pub fn kind_weight(kind: &str) -> f64 {
+    match kind {
+        "func" | "function" | "method" | "static_method" | "trait_method" | "constructor" => 2.0,
+        "struct" | "class" | "interface" | "trait" | "enum" | "type" => 1.5,
+        "module" | "package" | "namespace" | "implementation" => 1.2,
+        "field" | "property" | "var" | "variable" | "const" | "constant" | "static" => 0.5,
+        "enum_member" | "variant" => 0.3,
+        "import" | "export" | "use" => 0.2,
+        _ => 1.0,
+    }
+}
+
+/// The weight of a declaring file's path class.
+pub fn path_weight(class: PathClass) -> f64 {
+    match class {
+        PathClass::Plain => 1.0,
+        PathClass::Source => 1.25,
+        PathClass::Test => 0.4,
+        PathClass::Vendored => 0.1,
+    }
+}
+
+/// The weight of `callers` incoming reference edges: `+0.25` per doubling, capped at 2.
+pub fn caller_weight(callers: usize) -> f64 {
+    (1.0 + 0.25 * ((1 + callers) as f64).log2()).min(2.0)
+}
+
+/// Retrieves and ranks the symbols a question likely names.
+pub fn find_by_intent(g: &Generation, q: &IntentQuery) -> Result<IntentAnswer, ToolError> {
+    let b = g.graph();
+    let repo = match &q.repo {
+        Some(r) => Some(repository_index(g, r).ok_or_else(|| {
+            ToolError::new(
+                "REPOSITORY_NOT_FOUND",
+                format!("repository {r:?} is not in the published graph"),
+            )
+        })?),
+        None => None,
+    };
+    let index = &b.terms;
+    let corpus = b.symbols.len() as u32;
+    let mut terms = Vec::new();
+    let mut postings: Vec<Option<RoaringBitmap>> = Vec::new();
+    for t in terms::question_terms(&q.intent, q.keywords.iter().map(String::as_str)) {
+        let found = index.find(&t.key);
+        terms.push(Term {
+            spelling: t.spelling,
+            key: t.key,
+            symbols: found.map_or(0, |i| index.doc_freq(i)),
+        });
+        postings.push(found.and_then(|i| index.posting(i)));
+    }
+    let weights: Vec<f64> = terms
+        .iter()
+        .map(|t| (1.0 - f64::from(t.symbols) / f64::from(corpus.max(1))).max(1e-9))
+        .collect();
+    let mut union = RoaringBitmap::new();
+    for p in postings.iter().flatten() {
+        union |= p;
+    }
+    union.remove_range(corpus..);
+
+    let mut scored: Vec<(f64, u32)> = Vec::new();
+    for id in union.iter() {
+        let s = &b.symbols[id as usize];
+        let kind = SymbolKind::from_code(s.kind).map_or("", |k| k.as_str());
+        let keep = repo.is_none_or(|r| s.repository.to_native() == r)
+            && q.kind.as_deref().is_none_or(|k| k == kind)
+            && q.path_prefix.as_deref().is_none_or(|p| {
+                b.files
+                    .get(s.file.to_native() as usize)
+                    .is_some_and(|f| b.strings.get(f.path.to_native()).starts_with(p))
+            });
+        if !keep {
+            continue;
+        }
+        let base: f64 = postings
+            .iter()
+            .zip(&weights)
+            .filter(|(p, _)| p.as_ref().is_some_and(|p| p.contains(id)))
+            .map(|(_, w)| w)
+            .sum();
+        let callers = b
+            .reverse
+            .row(id)
+            .iter()
+            .filter(|e| EdgeKind::from_code(e.kind).is_some_and(EdgeKind::is_reference))
+            .count();
+        let score = base
+            * kind_weight(kind)
+            * if s.exported { 1.5 } else { 1.0 }
+            * path_weight(index.path_class(id))
+            * caller_weight(callers);
+        scored.push((score, id));
+    }
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    scored.truncate(CANDIDATE_CAP);
+    let hits = scored
+        .into_iter()
+        .map(|(score, id)| IntentHit {
+            id,
+            score,
+            terms: postings
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.as_ref().is_some_and(|p| p.contains(id)))
+                .map(|(i, _)| i)
+                .collect(),
+        })
+        .collect();
+    Ok(IntentAnswer {
+        terms,
+        corpus,
+        matched: union.len(),
+        hits,
+    })
+}
+
+/// The hits grouped by declaring file, files in the order of their best hit, hits in rank order
+/// within each file: `(file index, indexes into hits)`.
+pub fn files_of(g: &Generation, hits: &[IntentHit]) -> Vec<(u32, Vec<usize>)> {
+    let b = g.graph();
+    let mut files: Vec<(u32, Vec<usize>)> = Vec::new();
+    let mut slot = std::collections::HashMap::new();
+    for (i, h) in hits.iter().enumerate() {
+        let file = b.symbols[h.id as usize].file.to_native();
+        let at = *slot.entry(file).or_insert_with(|| {
+            files.push((file, Vec::new()));
+            files.len() - 1
+        });
+        files[at].1.push(i);
+    }
+    files
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn caller_weight_gains_a_quarter_per_doubling_up_to_two() {
+        assert_eq!(caller_weight(0), 1.0);
+        assert_eq!(caller_weight(1), 1.25);
+        assert_eq!(caller_weight(3), 1.5);
+        assert_eq!(caller_weight(7), 1.75);
+        assert_eq!(caller_weight(15), 2.0);
+        assert_eq!(caller_weight(1000), 2.0);
+    }
+
+    #[test]
+    fn kinds_and_paths_weigh_as_documented() {
+        assert_eq!(kind_weight("method"), 2.0);
+        assert_eq!(kind_weight("type"), 1.5);
+        assert_eq!(kind_weight("module"), 1.2);
+        assert_eq!(kind_weight("var"), 0.5);
+        assert_eq!(kind_weight("enum_member"), 0.3);
+        assert_eq!(kind_weight("import"), 0.2);
+        assert_eq!(kind_weight("alias"), 1.0);
+        assert_eq!(path_weight(PathClass::Vendored), 0.1);
+        assert_eq!(path_weight(PathClass::Source), 1.25);
+    }
+}
