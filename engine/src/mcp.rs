@@ -36,14 +36,30 @@ impl Server {
         }
     }
 
-    /// Serves until stdin closes.
-    pub fn run(&mut self, input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
-        for line in input.lines() {
-            let line = line?;
-            if line.trim().is_empty() {
-                continue;
+    /// Serves until stdin closes. A line that is not UTF-8 is a parse error, not the end.
+    pub fn run(&mut self, mut input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            if input.read_until(b'\n', &mut buf)? == 0 {
+                return Ok(());
             }
-            for message in self.handle_line(&line) {
+            let messages = match std::str::from_utf8(&buf) {
+                Ok(line) => {
+                    let line = line.strip_suffix('\n').unwrap_or(line);
+                    let line = line.strip_suffix('\r').unwrap_or(line);
+                    if line.trim().is_empty() {
+                        continue;
+                    }
+                    self.handle_line(line)
+                }
+                Err(e) => vec![error(
+                    Value::Null,
+                    -32700,
+                    &format!("parse error: the line is not UTF-8: {e}"),
+                )],
+            };
+            for message in messages {
                 writeln!(
                     output,
                     "{}",
@@ -52,7 +68,6 @@ impl Server {
                 output.flush()?;
             }
         }
-        Ok(())
     }
 
     /// Answers one line; may also emit notifications before the answer.
@@ -182,4 +197,28 @@ impl Server {
 
 fn error(id: Value, code: i64, message: &str) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kivgraph_format::IndexDir;
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_a_parse_error_and_serving_goes_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut server = Server::new(Store::open(IndexDir::new(dir.path())));
+        let input: &[u8] = b"\xff\xfe{\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r\n";
+        let mut output = Vec::new();
+        server.run(input, &mut output).unwrap();
+        let lines: Vec<Value> = output
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .map(|l| serde_json::from_slice(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert_eq!(lines[0]["id"], Value::Null);
+        assert_eq!(lines[0]["error"]["code"], -32700);
+        assert_eq!(lines[1], json!({"jsonrpc": "2.0", "id": 1, "result": {}}));
+    }
 }
