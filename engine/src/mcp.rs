@@ -50,15 +50,19 @@ impl Io<'_> {
         self.output.flush()
     }
 
-    fn next_line(&mut self) -> std::io::Result<Option<String>> {
+    /// The next line without its line ending: text, or the UTF-8 error of a line that is not.
+    fn next_line(&mut self) -> std::io::Result<Option<Result<String, std::str::Utf8Error>>> {
         if let Some(l) = self.queued.pop_front() {
-            return Ok(Some(l));
+            return Ok(Some(Ok(l)));
         }
-        let mut line = String::new();
-        if self.input.read_line(&mut line)? == 0 {
+        let mut buf = Vec::new();
+        if self.input.read_until(b'\n', &mut buf)? == 0 {
             return Ok(None);
         }
-        Ok(Some(line))
+        Ok(Some(match std::str::from_utf8(&buf) {
+            Ok(text) => Ok(text.trim_end_matches(['\n', '\r']).to_string()),
+            Err(e) => Err(e),
+        }))
     }
 }
 
@@ -81,7 +85,7 @@ impl Server {
         }
     }
 
-    /// Serves until stdin closes.
+    /// Serves until stdin closes. A line that is not UTF-8 is a parse error, not the end.
     pub fn run(&mut self, mut input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
         let mut io = Io {
             input: &mut input,
@@ -89,10 +93,20 @@ impl Server {
             queued: VecDeque::new(),
         };
         while let Some(line) = io.next_line()? {
-            if line.trim().is_empty() {
-                continue;
-            }
-            for message in self.handle_line(&line, &mut io) {
+            let messages = match line {
+                Ok(line) => {
+                    if line.trim().is_empty() {
+                        continue;
+                    }
+                    self.handle_line(&line, &mut io)
+                }
+                Err(e) => vec![error(
+                    Value::Null,
+                    -32700,
+                    &format!("parse error: the line is not UTF-8: {e}"),
+                )],
+            };
+            for message in messages {
                 io.send(&message)?;
             }
         }
@@ -263,11 +277,15 @@ fn elicit(io: &mut Io, next_request: &mut u64, message: &str) -> index::Consent 
         return index::Consent::Undeliverable;
     }
     loop {
-        let mut line = String::new();
-        match io.input.read_line(&mut line) {
+        let mut buf = Vec::new();
+        match io.input.read_until(b'\n', &mut buf) {
             Ok(0) | Err(_) => return index::Consent::Undeliverable,
             Ok(_) => {}
         }
+        // A line that is not UTF-8 is kept (lossily) so it is answered as a parse error later.
+        let line = String::from_utf8_lossy(&buf)
+            .trim_end_matches(['\n', '\r'])
+            .to_string();
         let answer = serde_json::from_str::<Value>(&line).ok().filter(|v| {
             v.get("id").and_then(Value::as_str) == Some(id.as_str()) && v.get("method").is_none()
         });
@@ -288,4 +306,28 @@ fn elicit(io: &mut Io, next_request: &mut u64, message: &str) -> index::Consent 
 
 fn error(id: Value, code: i64, message: &str) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kivgraph_format::IndexDir;
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_a_parse_error_and_serving_goes_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut server = Server::new(Store::open(IndexDir::new(dir.path())));
+        let input: &[u8] = b"\xff\xfe{\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r\n";
+        let mut output = Vec::new();
+        server.run(input, &mut output).unwrap();
+        let lines: Vec<Value> = output
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .map(|l| serde_json::from_slice(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert_eq!(lines[0]["id"], Value::Null);
+        assert_eq!(lines[0]["error"]["code"], -32700);
+        assert_eq!(lines[1], json!({"jsonrpc": "2.0", "id": 1, "result": {}}));
+    }
 }

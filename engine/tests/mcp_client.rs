@@ -1,0 +1,124 @@
+//! A real MCP client against `kivgraph serve`: runs `mcp_client.py`, which drives the server
+//! with the official MCP Python SDK (`mcp` on PyPI, installed into `.venv` by `scripts/test`).
+//!
+//! The Python interpreter is `$KIVGRAPH_PYTHON`, else `<workspace>/.venv/bin/python`, else
+//! `python3`. A missing SDK fails the test: run `scripts/test` (or `.ci/run`) to install it.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The compiler binary; the engine does not link the compiler, so it is built on demand.
+fn compiler() -> PathBuf {
+    let exe = PathBuf::from(env!("CARGO_BIN_EXE_kivgraph"));
+    let path = exe.with_file_name("kivgraph-compile");
+    if !path.is_file() {
+        let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args([
+                "build",
+                "-p",
+                "kivgraph-compile",
+                "--bin",
+                "kivgraph-compile",
+            ])
+            .current_dir(workspace())
+            .status()
+            .unwrap();
+        assert!(status.success(), "building kivgraph-compile failed");
+    }
+    path
+}
+
+fn compile_fixtures(index: &Path) {
+    let fixtures = workspace().join("fixtures/go");
+    let out = Command::new(compiler())
+        .arg("--out")
+        .arg(index)
+        .arg(format!("shapes={}", fixtures.join("shapes").display()))
+        .arg(format!(
+            "inventory={}",
+            fixtures.join("inventory").display()
+        ))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// `$KIVGRAPH_PYTHON`, else the workspace's `.venv`, else `python3` from `PATH`.
+fn python() -> PathBuf {
+    if let Some(p) = std::env::var_os("KIVGRAPH_PYTHON").filter(|p| !p.is_empty()) {
+        return PathBuf::from(p);
+    }
+    let venv = workspace().join(".venv/bin/python");
+    if venv.is_file() {
+        return venv;
+    }
+    PathBuf::from("python3")
+}
+
+/// The names `tools/list` must answer with once a generation is published.
+fn expected_tools() -> Vec<&'static str> {
+    kivgraph::tools::QUERY_TOOLS
+        .iter()
+        .map(|t| t.name)
+        .chain([kivgraph::index::INDEX_PROJECT.name])
+        .collect()
+}
+
+#[test]
+fn official_python_sdk_drives_the_server() {
+    let python = python();
+    let probe = Command::new(&python)
+        .args(["-c", "import mcp"])
+        .output()
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot run the Python interpreter {}: {e}. Set KIVGRAPH_PYTHON, or run scripts/test \
+                 (or .ci/run), which creates .venv with the MCP Python SDK",
+                python.display()
+            )
+        });
+    assert!(
+        probe.status.success(),
+        "the MCP Python SDK is not importable with {} ({}). Run scripts/test (or .ci/run), which \
+         installs the pinned `mcp` package into .venv, or point KIVGRAPH_PYTHON at an interpreter \
+         that has it",
+        python.display(),
+        String::from_utf8_lossy(&probe.stderr).trim()
+    );
+
+    let index = tempfile::tempdir().unwrap();
+    compile_fixtures(index.path());
+    let out = Command::new(&python)
+        .arg(workspace().join("engine/tests/mcp_client.py"))
+        .arg("--kivgraph")
+        .arg(env!("CARGO_BIN_EXE_kivgraph"))
+        .arg("--index")
+        .arg(index.path())
+        .arg("--fixtures")
+        .arg(workspace().join("fixtures/go"))
+        .arg("--expected-tools")
+        .arg(expected_tools().join(","))
+        .env("KIVGRAPH_COMPILE", compiler())
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "mcp_client.py failed ({}):\n--- stdout\n{stdout}\n--- stderr\n{stderr}",
+        out.status
+    );
+    assert!(
+        stdout.lines().any(|l| l == "mcp_client: ok"),
+        "mcp_client.py did not finish:\n{stdout}\n{stderr}"
+    );
+}
