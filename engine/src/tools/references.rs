@@ -149,8 +149,10 @@ pub(crate) fn parse_repo(
 fn subject(g: &Generation, a: &Args) -> Result<(u32, Value), ToolError> {
     let sel = a.selector()?;
     let name = a.str("name")?;
+    // A stable key with a path is refused by the selector rules with their own message.
     if let Some(p) = &sel.path
         && sel.repository.is_none()
+        && sel.stable_key.is_none()
     {
         let _ = query::clean_path(p)?;
         let extra = if a.str("repo")?.is_some() {

@@ -262,6 +262,7 @@ fn run(args: &Value, g: &Generation, blast: bool) -> Result<Value, ToolError> {
         results.insert("root_key".into(), json!(root_row.stable_key));
         results.insert("root_repository".into(), json!(root_row.repository));
     } else {
+        // The compact view leaves stable keys out: `root` is the triple's address.
         results.insert(
             "root".into(),
             json!(format!(
@@ -269,7 +270,6 @@ fn run(args: &Value, g: &Generation, blast: bool) -> Result<Value, ToolError> {
                 root_row.repository, root_row.file_path, root_row.start_line
             )),
         );
-        results.insert("root_key".into(), json!(root_row.stable_key));
         results.insert("root_repository".into(), json!(root_row.repository));
     }
     results.insert("depth".into(), json!(depth));
