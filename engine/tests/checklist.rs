@@ -2938,7 +2938,7 @@ fn item_080_the_six_compact_tools_try_grouping() {
         ("find_references", json!({"name": "NewCircle"})),
         (
             "trace_dependencies",
-            json!({"repository": "shapes", "qualified_name": "Rect.Max"}),
+            json!({"repository": "shapes", "qualified_name": "Circle.Bounds"}),
         ),
         (
             "get_blast_radius",
@@ -2975,7 +2975,7 @@ fn grouped_pages() -> Vec<(Value, &'static str)> {
             json_in(
                 &g,
                 "trace_dependencies",
-                json!({"repository": "shapes", "qualified_name": "Rect.Max"}),
+                json!({"repository": "shapes", "qualified_name": "Circle.Bounds"}),
             ),
             "files",
         ),

@@ -178,7 +178,7 @@ fn fresh_bodies_are_the_recorded_lines_byte_for_byte() {
     );
     // Spot-check one body against the file itself, not through the test's own helper.
     assert!(text.contains(
-        "@ shapes geo/geo.go:60-62 method Circle.Area\nfunc (c *Circle) Area() float64 {\n\treturn Pi * c.Radius * c.Radius"
+        "@ shapes geo/geo.go:60-62 method Circle.Area\nfunc (c *Circle) Area() float64 { //want: IMPLEMENTS example.com/shapes/geo:Shape.Area STRUCTURAL_CERTAIN\n\treturn Pi * c.Radius * c.Radius"
     ));
 
     // Four symbols in one file and one in another: two files are read, each once.
@@ -333,7 +333,7 @@ fn a_changed_file_is_reanchored_by_name() {
     .concat();
     assert_eq!(text, want);
     assert!(text.contains(
-        "@ shapes geo/geo.go:63-65 method Circle.Area [file changed, re-anchored +3]\nfunc (c *Circle) Area() float64 {\n"
+        "@ shapes geo/geo.go:63-65 method Circle.Area [file changed, re-anchored +3]\nfunc (c *Circle) Area() float64 { //want: IMPLEMENTS example.com/shapes/geo:Shape.Area STRUCTURAL_CERTAIN\n"
     ));
 
     // Re-anchoring asserts no graph fact: the graph still records the indexed range.

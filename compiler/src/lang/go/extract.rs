@@ -135,6 +135,9 @@ pub struct Decl {
     pub underlying: Option<Ty>,
     pub is_interface: bool,
     pub is_struct: bool,
+    /// A type whose method set the syntax alone cannot list: generic, or an interface that
+    /// embeds other interfaces or type constraints.
+    pub opaque_method_set: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -217,6 +220,7 @@ impl<'s> Extractor<'s> {
             underlying: None,
             is_interface: false,
             is_struct: false,
+            opaque_method_set: false,
         }
     }
 
@@ -591,6 +595,8 @@ impl<'s> Extractor<'s> {
         let mut d = self.decl(&name, name.clone(), kind, Span::of(spec));
         d.is_struct = ty.kind() == "struct_type";
         d.is_interface = ty.kind() == "interface_type";
+        d.opaque_method_set = spec.child_by_field_name("type_parameters").is_some()
+            || (d.is_interface && named(ty).iter().any(|e| e.kind() != "method_elem"));
         d.underlying = self.ty_of_type(ty);
         d.signature = Some(match ty.kind() {
             "struct_type" => format!("type {name} struct"),

@@ -320,6 +320,7 @@ pub fn compile(
         }
     }
     r.structural();
+    r.implements();
     for (fi, f) in files.iter().enumerate() {
         let Some(&pi) = pkg_of_file.get(&fi) else {
             continue;
@@ -534,6 +535,98 @@ impl Resolver<'_> {
                 }
                 None => {}
             }
+        }
+    }
+
+    /// IMPLEMENTS, at type and method level, for interfaces and types of one package whose
+    /// method sets the syntax lists completely: every interface method has a same-named method on
+    /// the type (declared or promoted) whose parameters and results are written identically. In
+    /// one package identical text names identical types, so the fact is certain; across packages
+    /// the same text can name different types, so no edge is claimed there.
+    fn implements(&mut self) {
+        let sig_tail =
+            |sig: &str, name: &str| sig.find(&format!("{name}(")).map(|i| sig[i..].to_string());
+        for (pi, pkg) in self.pkgs.iter().enumerate() {
+            let types: Vec<SymbolId> = pkg
+                .scope
+                .values()
+                .flatten()
+                .copied()
+                .filter(|&s| self.facts.symbols[s].kind == SymbolKind::Type)
+                .collect();
+            let mut interfaces: Vec<SymbolId> = types
+                .iter()
+                .copied()
+                .filter(|&s| self.decl(s).is_interface && !self.decl(s).opaque_method_set)
+                .collect();
+            interfaces.sort_unstable();
+            let mut concrete: Vec<SymbolId> = types
+                .iter()
+                .copied()
+                .filter(|&s| !self.decl(s).is_interface && !self.decl(s).opaque_method_set)
+                .collect();
+            concrete.sort_unstable();
+            for &i in &interfaces {
+                let wanted = self.direct_members(i);
+                if wanted.is_empty() {
+                    continue; // every type satisfies an empty interface: no information
+                }
+                for &t in &concrete {
+                    let mut pairs = Vec::new();
+                    for (name, im) in &wanted {
+                        let Some(m) = self.lookup_member(t, name, 0) else {
+                            break;
+                        };
+                        let (ms, is) = (
+                            self.decl(m).signature.clone(),
+                            self.decl(*im).signature.clone(),
+                        );
+                        let same = self.facts.symbols[m].kind == SymbolKind::Method
+                            && self.facts.symbols[m].package == self.facts.symbols[t].package
+                            && matches!((ms.as_deref().and_then(|x| sig_tail(x, name)), is.as_deref().and_then(|x| sig_tail(x, name))), (Some(a), Some(b)) if a == b);
+                        if !same {
+                            break;
+                        }
+                        pairs.push((m, *im));
+                    }
+                    if pairs.len() != wanted.len() {
+                        continue;
+                    }
+                    let f = self.facts.symbols[t].file;
+                    let (line, col) = (
+                        self.facts.symbols[t].start_line,
+                        self.facts.symbols[t].start_column,
+                    );
+                    self.edge(
+                        t,
+                        i,
+                        EdgeKind::Implements,
+                        Confidence::StructuralCertain,
+                        Provenance::GoDeclaration,
+                        Some(f),
+                        line,
+                        col,
+                    );
+                    for (m, im) in pairs {
+                        let (mf, ml, mc) = (
+                            self.facts.symbols[m].file,
+                            self.facts.symbols[m].start_line,
+                            self.facts.symbols[m].start_column,
+                        );
+                        self.edge(
+                            m,
+                            im,
+                            EdgeKind::Implements,
+                            Confidence::StructuralCertain,
+                            Provenance::GoDeclaration,
+                            Some(mf),
+                            ml,
+                            mc,
+                        );
+                    }
+                }
+            }
+            let _ = pi;
         }
     }
 
