@@ -84,6 +84,12 @@ pub enum Use {
     Call,
     Type,
     Value,
+    /// A call argument: a function value here is passed as a callback.
+    Arg,
+    /// The value side of an assignment, declaration or literal element.
+    Assign,
+    /// A returned expression.
+    Return,
 }
 
 /// What a reference names.
@@ -776,7 +782,7 @@ impl<'s> Extractor<'s> {
                         x.type_refs(t);
                     }
                     for v in &value_nodes {
-                        x.expr(*v, Use::Value);
+                        x.expr(*v, Use::Assign);
                     }
                 });
                 self.source = None;
@@ -785,7 +791,7 @@ impl<'s> Extractor<'s> {
                     self.type_refs(t);
                 }
                 for v in &value_nodes {
-                    self.expr(*v, Use::Value);
+                    self.expr(*v, Use::Assign);
                 }
                 for (i, nn) in names.iter().enumerate() {
                     let ty = declared
@@ -924,7 +930,7 @@ impl<'s> Extractor<'s> {
                     .map(named)
                     .unwrap_or_default();
                 for r in &right {
-                    self.expr(*r, Use::Value);
+                    self.expr(*r, Use::Assign);
                 }
                 let left: Vec<Node> = n.child_by_field_name("left").map(named).unwrap_or_default();
                 let types: Vec<Option<Ty>> = (0..left.len())
@@ -1096,6 +1102,23 @@ impl<'s> Extractor<'s> {
             | "comment"
             | "empty_statement"
             | "fallthrough_statement" => {}
+            "return_statement" => {
+                for list in named(n) {
+                    for e in named(list) {
+                        self.expr(e, Use::Return);
+                    }
+                }
+            }
+            "assignment_statement" => {
+                if let Some(l) = n.child_by_field_name("left") {
+                    self.expr(l, Use::Value);
+                }
+                if let Some(r) = n.child_by_field_name("right") {
+                    for e in named(r) {
+                        self.expr(e, Use::Assign);
+                    }
+                }
+            }
             _ => self.expr(n, Use::Value),
         }
     }
@@ -1167,7 +1190,7 @@ impl<'s> Extractor<'s> {
                 }
                 if let Some(a) = n.child_by_field_name("arguments") {
                     for arg in named(a) {
-                        self.expr(arg, Use::Value);
+                        self.expr(arg, Use::Arg);
                     }
                 }
             }
@@ -1319,7 +1342,7 @@ impl<'s> Extractor<'s> {
     fn element(&mut self, el: Node, ty: LitTy) {
         match el.named_child(0) {
             Some(inner) if inner.kind() == "literal_value" => self.literal_value(inner, ty),
-            Some(inner) => self.expr(inner, Use::Value),
+            Some(inner) => self.expr(inner, Use::Assign),
             None => {}
         }
     }

@@ -761,12 +761,15 @@ impl Resolver<'_> {
     fn edge_kind(&self, usage: Use, target: SymbolId) -> EdgeKind {
         let kind = self.facts.symbols[target].kind;
         let is_type = matches!(kind, SymbolKind::Type | SymbolKind::Alias);
+        let is_func = matches!(kind, SymbolKind::Func | SymbolKind::Method);
         match usage {
             Use::Type => EdgeKind::TypeUses,
             _ if is_type => EdgeKind::TypeUses,
-            Use::Call if matches!(kind, SymbolKind::Func | SymbolKind::Method) => {
-                EdgeKind::CallsDirect
-            }
+            Use::Call if is_func => EdgeKind::CallsDirect,
+            // A function named without being called is a value: where it goes says what it is.
+            Use::Arg if is_func => EdgeKind::PassesAsCallback,
+            Use::Assign if is_func => EdgeKind::AssignsFunction,
+            Use::Return if is_func => EdgeKind::ReturnsFunction,
             _ => EdgeKind::References,
         }
     }
