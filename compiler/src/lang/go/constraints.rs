@@ -54,6 +54,8 @@ const GOARCH: &[&str] = &[
 fn tag_holds(tag: &str) -> bool {
     match tag {
         "linux" | "amd64" | "unix" | "gc" | "cgo" => true,
+        // The experiments the gc toolchain enables by default on amd64.
+        "goexperiment.regabiargs" | "goexperiment.regabiwrappers" => true,
         t if t.starts_with("go1.") => t[4..].parse::<u32>().is_ok_and(|minor| minor <= 24),
         _ => false,
     }

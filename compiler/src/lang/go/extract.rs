@@ -98,7 +98,12 @@ pub enum Target {
     /// A bare identifier that is not a local: package scope, dot imports or the universe.
     Ident(String),
     /// `operand.name` with a bare, non-local operand: an import, a package-level value or type.
-    Selector { operand: String, name: String },
+    Selector {
+        operand: String,
+        name: String,
+        /// Where the operand is written (the reference itself sits at `name`).
+        operand_at: (u32, u32),
+    },
     /// `x.name` where `x` is an expression of type `recv`, when known.
     Member { recv: Option<Ty>, name: String },
     /// A key of a keyed composite literal of type `ty`: a struct field name.
@@ -347,9 +352,6 @@ impl<'s> Extractor<'s> {
             for tp in recv_type_params {
                 x.declare_local(&tp, None);
             }
-            if let Some((pname, _)) = &recv_param {
-                x.declare_local(pname, recv_ty.clone());
-            }
             if let Some(tps) = n.child_by_field_name("type_parameters") {
                 x.type_parameters(tps);
             }
@@ -357,16 +359,21 @@ impl<'s> Extractor<'s> {
                 // The receiver's type names the method's own type: a use, as go/types records it.
                 x.receiver_type_refs(r);
             }
+            let mut pending = Vec::new();
             if let Some(p) = n.child_by_field_name("parameters") {
-                x.parameters(p);
+                pending.extend(x.parameters(p));
             }
             if let Some(r) = n.child_by_field_name("result") {
                 if r.kind() == "parameter_list" {
-                    x.parameters(r);
+                    pending.extend(x.parameters(r));
                 } else {
                     x.type_refs(r);
                 }
             }
+            if let Some((pname, _)) = &recv_param {
+                pending.push((pname.clone(), recv_ty.clone()));
+            }
+            x.declare_all(pending);
             if let Some(body) = n.child_by_field_name("body") {
                 x.block(body);
             }
@@ -540,8 +547,11 @@ impl<'s> Extractor<'s> {
         }
     }
 
-    /// Declares parameters in the current scope and records their types as uses.
-    fn parameters(&mut self, list: Node) {
+    /// Records a parameter list's types as uses and returns the names it declares. The caller
+    /// declares them only after the whole signature: in Go, parameter names are in scope in the
+    /// body, never in the signature (`func F(url string, v url.Values)` names the package).
+    fn parameters(&mut self, list: Node) -> Vec<(String, Option<Ty>)> {
+        let mut pending = Vec::new();
         let mut c = list.walk();
         let params: Vec<Node> = list.named_children(&mut c).collect();
         for p in params {
@@ -568,8 +578,15 @@ impl<'s> Extractor<'s> {
                 .map(|n| self.text(n).to_string())
                 .collect();
             for name in names {
-                self.declare_local(&name, ty.clone());
+                pending.push((name, ty.clone()));
             }
+        }
+        pending
+    }
+
+    fn declare_all(&mut self, pending: Vec<(String, Option<Ty>)>) {
+        for (name, ty) in pending {
+            self.declare_local(&name, ty);
         }
     }
 
@@ -716,16 +733,18 @@ impl<'s> Extractor<'s> {
                     let i = self.push_decl(d);
                     self.source = Some(i);
                     self.with_scope(|x| {
+                        let mut pending = Vec::new();
                         if let Some(p) = e.child_by_field_name("parameters") {
-                            x.parameters(p);
+                            pending.extend(x.parameters(p));
                         }
                         if let Some(r) = e.child_by_field_name("result") {
                             if r.kind() == "parameter_list" {
-                                x.parameters(r);
+                                pending.extend(x.parameters(r));
                             } else {
                                 x.type_refs(r);
                             }
                         }
+                        x.declare_all(pending);
                     });
                     self.source = Some(owner_idx);
                 }
@@ -808,7 +827,25 @@ impl<'s> Extractor<'s> {
         if values.len() == names {
             self.ty_of_expr(values[i])
         } else if values.len() == 1 {
-            self.ty_of_call(values[0], i)
+            let v = values[0];
+            let v = if v.kind() == "parenthesized_expression" {
+                v.named_child(0)?
+            } else {
+                v
+            };
+            match v.kind() {
+                // `x, ok := y.(T)`, `v, ok := m[k]`, `v, ok := <-ch`: the first is the value.
+                "type_assertion_expression" | "index_expression" | "unary_expression"
+                    if names == 2 =>
+                {
+                    if i == 0 {
+                        self.ty_of_expr(v)
+                    } else {
+                        None
+                    }
+                }
+                _ => self.ty_of_call(v, i),
+            }
         } else {
             None
         }
@@ -847,7 +884,19 @@ impl<'s> Extractor<'s> {
                     return;
                 }
                 let name = self.text(n).to_string();
-                self.add_ref(Target::Selector { operand: pkg, name }, Use::Type, n);
+                let at = (
+                    p.start_position().row as u32 + 1,
+                    p.start_position().column as u32,
+                );
+                self.add_ref(
+                    Target::Selector {
+                        operand: pkg,
+                        name,
+                        operand_at: at,
+                    },
+                    Use::Type,
+                    n,
+                );
             }
             "field_identifier" | "package_identifier" | "field_declaration_list" if false => {}
             "struct_type" => {
@@ -863,16 +912,18 @@ impl<'s> Extractor<'s> {
             }
             "function_type" | "method_elem" => {
                 self.with_scope(|x| {
+                    let mut pending = Vec::new();
                     if let Some(p) = t.child_by_field_name("parameters") {
-                        x.parameters(p);
+                        pending.extend(x.parameters(p));
                     }
                     if let Some(r) = t.child_by_field_name("result") {
                         if r.kind() == "parameter_list" {
-                            x.parameters(r);
+                            pending.extend(x.parameters(r));
                         } else {
                             x.type_refs(r);
                         }
                     }
+                    x.declare_all(pending);
                 });
             }
             "array_type" => {
@@ -1171,8 +1222,18 @@ impl<'s> Extractor<'s> {
                             self.add_ref(Target::Member { recv, name }, usage, field);
                         }
                         None => {
+                            let pos = operand.start_position();
+                            let operand_at = (pos.row as u32 + 1, pos.column as u32);
                             let operand = op.to_string();
-                            self.add_ref(Target::Selector { operand, name }, usage, field);
+                            self.add_ref(
+                                Target::Selector {
+                                    operand,
+                                    name,
+                                    operand_at,
+                                },
+                                usage,
+                                field,
+                            );
                         }
                     }
                 } else {
@@ -1206,16 +1267,18 @@ impl<'s> Extractor<'s> {
             "func_literal" => {
                 let saved = self.source;
                 self.with_scope(|x| {
+                    let mut pending = Vec::new();
                     if let Some(p) = n.child_by_field_name("parameters") {
-                        x.parameters(p);
+                        pending.extend(x.parameters(p));
                     }
                     if let Some(r) = n.child_by_field_name("result") {
                         if r.kind() == "parameter_list" {
-                            x.parameters(r);
+                            pending.extend(x.parameters(r));
                         } else {
                             x.type_refs(r);
                         }
                     }
+                    x.declare_all(pending);
                     if let Some(b) = n.child_by_field_name("body") {
                         x.block(b);
                     }
@@ -1411,6 +1474,22 @@ impl<'s> Extractor<'s> {
             return None;
         }
         let mut f = n.child_by_field_name("function")?;
+        // `(*T)(p)` converts to a pointer type: look through the parentheses and the star.
+        if f.kind() == "parenthesized_expression"
+            && let Some(inner) = f.named_child(0)
+        {
+            f = match inner.kind() {
+                "unary_expression"
+                    if inner
+                        .child_by_field_name("operator")
+                        .is_some_and(|o| self.text(o) == "*") =>
+                {
+                    inner.child_by_field_name("operand")?
+                }
+                "pointer_type" => return self.ty_of_type(inner),
+                _ => inner,
+            };
+        }
         while matches!(
             f.kind(),
             "index_expression" | "type_instantiation_expression" | "generic_type"

@@ -888,12 +888,18 @@ impl Resolver<'_> {
                     Some("no declaration in the package's built files".into()),
                 );
             }
-            Target::Selector { operand, name } => {
+            Target::Selector {
+                operand,
+                name,
+                operand_at,
+            } => {
                 // A package-level value or type of this package: `v.M`, `T.M`.
                 if let Some(syms) = self.pkgs[ctx.pi].scope.get(operand).cloned() {
                     let op_ref = extract::Ref {
                         target: Target::Ident(operand.clone()),
                         usage: Use::Value,
+                        line: operand_at.0,
+                        column: operand_at.1,
                         ..r.clone()
                     };
                     self.bind_scope(ctx, &op_ref, &syms, Provenance::GoScope);
@@ -939,6 +945,8 @@ impl Resolver<'_> {
                                 let op_ref = extract::Ref {
                                     target: Target::Ident(operand.clone()),
                                     usage: Use::Value,
+                                    line: operand_at.0,
+                                    column: operand_at.1,
                                     ..r.clone()
                                 };
                                 self.bind_scope(ctx, &op_ref, &syms, Provenance::GoImportSelector);
