@@ -1,6 +1,10 @@
 //! Shared helpers of the benchmark programs in `src/bin/`. Each program prints its figures; none
 //! asserts a time.
 
+/// Go accuracy against a go/types oracle (`benches/accuracy/`), shared by the `accuracy` program
+/// and the fixture guard test.
+pub mod accuracy;
+
 /// Peak resident set size of this process so far, in KiB (`VmHWM`), if the platform reports it.
 pub fn peak_rss_kib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;

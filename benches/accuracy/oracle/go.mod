@@ -1,0 +1,3 @@
+module kivgraph.dev/accuracy/oracle
+
+go 1.19
