@@ -929,7 +929,8 @@ pub fn score(o: &Oracle, generation: &Generation) -> Report {
             match EdgeKind::from_code(ge.kind) {
                 Some(EdgeKind::MethodOf) if declared => method_of.push(ge),
                 Some(EdgeKind::Embeds) if declared => embeds.push(ge),
-                Some(EdgeKind::Embeds) | Some(EdgeKind::MethodOf) => {}
+                // IMPLEMENTS is a fact about two declarations, not a use go/types records.
+                Some(EdgeKind::Embeds) | Some(EdgeKind::MethodOf) | Some(EdgeKind::Implements) => {}
                 Some(k) if k.is_reference() => {
                     if in_scope {
                         use_edges.push(ge);
