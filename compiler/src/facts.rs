@@ -20,6 +20,8 @@ pub struct Repo {
     pub branch: Option<String>,
     pub dirty: Option<bool>,
     pub languages: BTreeSet<Language>,
+    /// Derived from a toolchain (`rust:<release>`), not registered by a user.
+    pub derived: bool,
 }
 
 #[derive(Debug, Clone)]

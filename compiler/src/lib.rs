@@ -20,6 +20,9 @@ pub use kivgraph_format::verify_generation;
 pub struct RepoSpec {
     pub name: String,
     pub root: PathBuf,
+    /// Derived from a toolchain (the `rust:<release>` standard library), not registered by a
+    /// user: its name must carry the reserved `rust:` prefix, and it has no commit.
+    pub derived: bool,
 }
 
 impl RepoSpec {
@@ -45,12 +48,36 @@ impl RepoSpec {
                 .unwrap_or("root")
                 .to_string(),
         };
-        validate_name(&name)?;
-        Ok(RepoSpec { name, root })
+        validate_name(&name, false)?;
+        Ok(RepoSpec {
+            name,
+            root,
+            derived: false,
+        })
+    }
+
+    /// Parses `rust:<release>=PATH`: a repository derived from a toolchain.
+    pub fn parse_derived(arg: &str) -> Result<RepoSpec, CompileError> {
+        let (name, path) = arg
+            .split_once('=')
+            .filter(|(n, _)| n.starts_with("rust:"))
+            .ok_or_else(|| {
+                CompileError::Repository(format!(
+                    "derived repository {arg:?} must be given as rust:<release>=PATH"
+                ))
+            })?;
+        validate_name(name, true)?;
+        let root = std::fs::canonicalize(path)
+            .map_err(|e| CompileError::Repository(format!("{path}: {e}")))?;
+        Ok(RepoSpec {
+            name: name.to_string(),
+            root,
+            derived: true,
+        })
     }
 }
 
-fn validate_name(name: &str) -> Result<(), CompileError> {
+fn validate_name(name: &str, derived: bool) -> Result<(), CompileError> {
     if name.is_empty()
         || name == "."
         || name == ".."
@@ -61,10 +88,16 @@ fn validate_name(name: &str) -> Result<(), CompileError> {
             "repository name {name:?} is not usable: no slashes, dots-only or padding"
         )));
     }
-    if name.starts_with("rust:") {
-        return Err(CompileError::Repository(format!(
-            "repository name {name:?} is reserved: the rust: prefix names derived toolchain repositories"
-        )));
+    if name.starts_with("rust:") != derived {
+        return Err(CompileError::Repository(if derived {
+            format!(
+                "derived repository name {name:?} must start with rust:, the prefix reserved for toolchain repositories"
+            )
+        } else {
+            format!(
+                "repository name {name:?} is reserved: the rust: prefix names derived toolchain repositories"
+            )
+        }));
     }
     Ok(())
 }
@@ -140,7 +173,7 @@ pub fn compile(opts: &CompileOptions) -> Result<Summary, CompileError> {
     }
     let mut seen = std::collections::BTreeSet::new();
     for r in &opts.repos {
-        validate_name(&r.name)?;
+        validate_name(&r.name, r.derived)?;
         if !seen.insert(r.name.as_str()) {
             return Err(CompileError::Repository(format!(
                 "repository name {:?} is given twice",
@@ -156,9 +189,15 @@ pub fn compile(opts: &CompileOptions) -> Result<Summary, CompileError> {
     let mut go_inputs = Vec::new();
     let mut go_modules = BTreeMap::new();
     for spec in &opts.repos {
-        let head = kivgraph_format::git::read_head(&spec.root).ok().flatten();
+        // A derived repository has no commit, branch or dirty flag: nothing clones it.
+        let head = if spec.derived {
+            None
+        } else {
+            kivgraph_format::git::read_head(&spec.root).ok().flatten()
+        };
         let repo = facts.repos.len();
         facts.repos.push(facts::Repo {
+            derived: spec.derived,
             name: spec.name.clone(),
             root: spec.root.to_string_lossy().into_owned(),
             commit: head.as_ref().map(|h| h.commit.clone()),

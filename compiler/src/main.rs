@@ -26,6 +26,10 @@ struct Cli {
     /// Print a machine-readable summary on stdout.
     #[arg(long)]
     json: bool,
+    /// A repository derived from a toolchain, as `rust:<release>=PATH` (repeatable). Its rows
+    /// are withheld from query answers unless asked for.
+    #[arg(long = "derived", value_name = "rust:RELEASE=PATH")]
+    derived: Vec<String>,
     /// Repositories to compile, as `[NAME=]PATH`.
     #[arg(value_name = "[NAME=]PATH")]
     repos: Vec<String>,
@@ -78,11 +82,14 @@ fn run() -> anyhow::Result<()> {
     if cli.repos.is_empty() {
         anyhow::bail!("no repository given; usage: kivgraph-compile [--out DIR] [NAME=]PATH...");
     }
-    let repos = cli
+    let mut repos = cli
         .repos
         .iter()
         .map(|r| RepoSpec::parse(r))
         .collect::<Result<Vec<_>, _>>()?;
+    for d in &cli.derived {
+        repos.push(RepoSpec::parse_derived(d)?);
+    }
     let fault = match std::env::var("KIVGRAPH_FAULT") {
         Ok(v) => Some(
             FaultPoint::parse(&v)

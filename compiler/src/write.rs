@@ -72,7 +72,7 @@ fn tables(f: &Finished) -> Vec<TableBuilder> {
             StrList,
             r.languages.iter().map(|l| l.as_str().to_string()).collect()
         );
-        push!(repos, 6, Bool, false);
+        push!(repos, 6, Bool, r.derived);
     }
 
     let mut packages = TableBuilder::new("packages");
@@ -261,7 +261,7 @@ fn graph_blob(f: &Finished) -> Result<(GraphBlob, Vec<u8>), FormatError> {
                 None => 2,
             },
             languages: r.languages.iter().map(|l| l.code()).collect(),
-            derived: false,
+            derived: r.derived,
         })
         .collect();
     let packages = f

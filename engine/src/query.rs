@@ -109,6 +109,14 @@ pub fn canonical_identity(row: &SymbolRow) -> Option<String> {
     })
 }
 
+/// Whether the repository at index `repo` is derived from a toolchain (`rust:<release>`).
+pub fn is_derived(g: &Generation, repo: u32) -> bool {
+    g.graph()
+        .repositories
+        .get(repo as usize)
+        .is_some_and(|r| r.derived)
+}
+
 /// Index of a repository by name.
 pub fn repository_index(g: &Generation, name: &str) -> Option<u32> {
     let b = g.graph();
@@ -939,4 +947,68 @@ pub fn cross_repo_consumers(
         }
     }
     out
+}
+
+/// What the derived (toolchain) repositories contribute, for graph_status.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DerivedCounts {
+    pub repositories: Vec<String>,
+    pub packages: u64,
+    pub files: u64,
+    pub symbols: u64,
+    /// Edges with both ends in derived repositories.
+    pub edges_within: u64,
+    /// Edges from a registered repository into a derived one.
+    pub edges_inbound: u64,
+    pub unresolved: u64,
+}
+
+/// `None` when the graph has no derived repository.
+pub fn derived_counts(g: &Generation) -> Option<DerivedCounts> {
+    let b = g.graph();
+    let derived: Vec<bool> = b.repositories.iter().map(|r| r.derived).collect();
+    if !derived.iter().any(|&d| d) {
+        return None;
+    }
+    let sym_derived = |s: u32| derived[b.symbols[s as usize].repository.to_native() as usize];
+    let mut c = DerivedCounts {
+        repositories: b
+            .repositories
+            .iter()
+            .filter(|r| r.derived)
+            .map(|r| b.strings.get(r.name.to_native()).to_string())
+            .collect(),
+        packages: b
+            .packages
+            .iter()
+            .filter(|p| derived[p.repository.to_native() as usize])
+            .count() as u64,
+        files: b
+            .files
+            .iter()
+            .filter(|f| derived[f.repository.to_native() as usize])
+            .count() as u64,
+        symbols: b
+            .symbols
+            .iter()
+            .filter(|s| derived[s.repository.to_native() as usize])
+            .count() as u64,
+        unresolved: b
+            .unresolved
+            .iter()
+            .filter(|u| derived[u.repository.to_native() as usize])
+            .count() as u64,
+        ..Default::default()
+    };
+    for src in 0..b.symbols.len() as u32 {
+        let from = sym_derived(src);
+        for e in b.forward.row(src) {
+            match (from, sym_derived(e.other.to_native())) {
+                (true, true) => c.edges_within += 1,
+                (false, true) => c.edges_inbound += 1,
+                _ => {}
+            }
+        }
+    }
+    Some(c)
 }

@@ -148,6 +148,16 @@ pub(crate) fn graph_status(args: &Value, g: Option<&Generation>) -> Result<Value
             ] {
                 m.insert(k.into(), json!(v));
             }
+            if let Some(d) = query::derived_counts(g) {
+                m.insert(
+                    "derived".into(),
+                    json!({
+                        "repositories": d.repositories, "packages": d.packages, "files": d.files,
+                        "symbols": d.symbols, "edges_within": d.edges_within,
+                        "edges_inbound": d.edges_inbound, "unresolved": d.unresolved,
+                    }),
+                );
+            }
             m.insert(
                 "edges_by_kind".into(),
                 Value::Array(

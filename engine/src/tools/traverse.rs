@@ -167,7 +167,7 @@ fn run(args: &Value, g: &Generation, blast: bool) -> Result<Value, ToolError> {
     if let Some(l) = &language {
         query::check_padding("language", l)?;
     }
-    let _ = a.bool("include_derived")?;
+    let include_derived = a.bool("include_derived")?;
     let sel = a.selector()?;
     let root = query::resolve_selector(g, &sel)?;
     let walk = query::walk(
@@ -194,10 +194,17 @@ fn run(args: &Value, g: &Generation, blast: bool) -> Result<Value, ToolError> {
         .enumerate()
         .filter(|(_, n)| {
             let r = query::symbol_row(g, n.id);
-            list_kinds
-                .as_ref()
-                .is_none_or(|ks| ks.iter().any(|k| k == r.kind))
-                && repo_idx.is_none_or(|x| query::repository_index(g, &r.repository) == Some(x))
+            let ri = query::repository_index(g, &r.repository);
+            // Derived rows are withheld unless asked for, or named by `repo`: a page decision,
+            // the walk itself still crossed them.
+            let derived_ok = include_derived
+                || repo_idx.is_some()
+                || !ri.is_some_and(|i| query::is_derived(g, i));
+            derived_ok
+                && list_kinds
+                    .as_ref()
+                    .is_none_or(|ks| ks.iter().any(|k| k == r.kind))
+                && repo_idx.is_none_or(|x| ri == Some(x))
                 && language.as_deref().is_none_or(|l| r.language == l)
         })
         .collect();
