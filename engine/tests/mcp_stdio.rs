@@ -165,7 +165,7 @@ fn normalize(text: &str) -> String {
             if let Some(m) = r.as_object_mut() {
                 // A clone may be on a branch or a detached HEAD.
                 for k in ["indexed_dirty", "indexed_branch", "current_branch"] {
-                    m.remove(k);
+                    m.shift_remove(k);
                 }
             }
         }
