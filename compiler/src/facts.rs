@@ -1,29 +1,45 @@
 //! The in-memory fact set of one compile, and its canonical form: keys computed, rows sorted and
-//! de-duplicated, ids dense. Everything written to disk comes from [`FactSet::finish`], so the
+//! de-duplicated, ids dense. Everything written to disk comes from `FactSet::finish`, so the
 //! tables and the blob can never disagree.
+//!
+//! The fact set is public so that a generation can be written without source files
+//! ([`crate::publish`]), for example by the synthetic-graph generator of the benches. Ids here
+//! are plain indexes into the `FactSet`'s own vectors, in any order: `finish` sorts every
+//! collection by its durable key and renumbers every reference, so a producer never needs to
+//! know the canonical order. Field meanings are those of the tables in `format-spec/SPEC.md`
+//! section 6.
 
 use std::collections::{BTreeSet, HashMap};
 
 use kivgraph_format::key::{SymbolIdentity, file_key, package_key};
 use kivgraph_format::{Confidence, EdgeKind, FileStatus, Language, Provenance, SymbolKind};
 
+/// Index into [`FactSet::repos`].
 pub type RepoId = usize;
+/// Index into [`FactSet::packages`].
 pub type PackageId = usize;
+/// Index into [`FactSet::files`].
 pub type FileId = usize;
+/// Index into [`FactSet::symbols`].
 pub type SymbolId = usize;
 
+/// One repository: a row of `repositories.parquet` and an entry of the manifest.
 #[derive(Debug, Clone)]
 pub struct Repo {
+    /// Unique within a fact set; see SPEC section 4.3 for the names that are refused.
     pub name: String,
+    /// The absolute root path, recorded as given.
     pub root: String,
     pub commit: Option<String>,
     pub branch: Option<String>,
     pub dirty: Option<bool>,
+    /// Languages of the repository's discovered files.
     pub languages: BTreeSet<Language>,
     /// Derived from a toolchain (`rust:<release>`), not registered by a user.
     pub derived: bool,
 }
 
+/// One package: a row of `packages.parquet`.
 #[derive(Debug, Clone)]
 pub struct Package {
     pub repo: RepoId,
@@ -33,6 +49,7 @@ pub struct Package {
     pub module: Option<String>,
 }
 
+/// One discovered source file: a row of `files.parquet`.
 #[derive(Debug, Clone)]
 pub struct SourceFile {
     pub repo: RepoId,
@@ -45,6 +62,7 @@ pub struct SourceFile {
     pub sha256: [u8; 32],
 }
 
+/// One declaration: a row of `symbols.parquet`. Its stable key is computed by `finish`.
 #[derive(Debug, Clone)]
 pub struct Symbol {
     pub repo: RepoId,
@@ -64,6 +82,8 @@ pub struct Symbol {
     pub end_byte: u32,
 }
 
+/// A symbol-to-symbol edge: a row of `edges.parquet`. `PACKAGE_DEPENDS_ON` and
+/// `MODULE_DEPENDS_ON` are package edges, never symbol edges.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Edge {
     pub source: SymbolId,
@@ -77,6 +97,7 @@ pub struct Edge {
     pub column: u32,
 }
 
+/// A reference that could not be bound: a row of `unresolved.parquet`.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Unresolved {
     pub repo: RepoId,
@@ -91,6 +112,7 @@ pub struct Unresolved {
     pub source: Option<SymbolId>,
 }
 
+/// A package-to-package edge: a row of `package_edges.parquet`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct PackageEdge {
     pub source: PackageId,
@@ -108,21 +130,24 @@ pub struct Diagnostic {
     pub message: String,
 }
 
+/// Everything one compile found, before canonicalization.
 #[derive(Debug, Default)]
 pub struct FactSet {
     pub repos: Vec<Repo>,
+    /// Ids need not be in canonical order; `finish` sorts and renumbers.
     pub packages: Vec<Package>,
     pub files: Vec<SourceFile>,
     pub symbols: Vec<Symbol>,
     pub edges: Vec<Edge>,
     pub unresolved: Vec<Unresolved>,
     pub package_edges: Vec<PackageEdge>,
+    /// Reported in the compile summary; not part of a generation.
     pub diagnostics: Vec<Diagnostic>,
 }
 
 /// The canonical fact set: every collection sorted, ids dense and final.
 #[derive(Debug)]
-pub struct Finished {
+pub(crate) struct Finished {
     pub repos: Vec<Repo>,
     pub packages: Vec<Package>,
     pub files: Vec<SourceFile>,
@@ -165,11 +190,106 @@ fn reorder<T: Clone>(items: &[T], order: &[usize]) -> Vec<T> {
 }
 
 impl FactSet {
+    /// Checks that every reference is in range and agrees with what it points at, so that a
+    /// fact set from outside the compiler fails with a message instead of a panic in `finish`.
+    pub(crate) fn check(&self) -> Result<(), String> {
+        let (nr, np, nf, ns) = (
+            self.repos.len(),
+            self.packages.len(),
+            self.files.len(),
+            self.symbols.len(),
+        );
+        let bad =
+            |what: &str, i: usize, field: &str| Err(format!("{what} {i}: {field} is out of range"));
+        for (i, p) in self.packages.iter().enumerate() {
+            if p.repo >= nr {
+                return bad("package", i, "repo");
+            }
+        }
+        for (i, f) in self.files.iter().enumerate() {
+            if f.repo >= nr {
+                return bad("file", i, "repo");
+            }
+            if let Some(p) = f.package {
+                if p >= np {
+                    return bad("file", i, "package");
+                }
+                if self.packages[p].repo != f.repo {
+                    return Err(format!(
+                        "file {i}: its package belongs to another repository"
+                    ));
+                }
+            }
+        }
+        for (i, s) in self.symbols.iter().enumerate() {
+            if s.repo >= nr {
+                return bad("symbol", i, "repo");
+            }
+            if s.package >= np {
+                return bad("symbol", i, "package");
+            }
+            if s.file >= nf {
+                return bad("symbol", i, "file");
+            }
+            if self.packages[s.package].repo != s.repo || self.files[s.file].repo != s.repo {
+                return Err(format!(
+                    "symbol {i}: its package or file belongs to another repository"
+                ));
+            }
+        }
+        for (i, e) in self.edges.iter().enumerate() {
+            if e.source >= ns {
+                return bad("edge", i, "source");
+            }
+            if e.target >= ns {
+                return bad("edge", i, "target");
+            }
+            if e.file.is_some_and(|f| f >= nf) {
+                return bad("edge", i, "file");
+            }
+            if matches!(
+                e.kind,
+                EdgeKind::PackageDependsOn | EdgeKind::ModuleDependsOn
+            ) {
+                return Err(format!(
+                    "edge {i}: {} connects packages, so it belongs in package_edges",
+                    e.kind
+                ));
+            }
+        }
+        for (i, e) in self.package_edges.iter().enumerate() {
+            if e.source >= np || e.target >= np {
+                return bad("package edge", i, "source or target");
+            }
+            if !matches!(
+                e.kind,
+                EdgeKind::PackageDependsOn | EdgeKind::ModuleDependsOn
+            ) {
+                return Err(format!(
+                    "package edge {i}: {} is not a package edge kind",
+                    e.kind
+                ));
+            }
+        }
+        for (i, u) in self.unresolved.iter().enumerate() {
+            if u.repo >= nr {
+                return bad("unresolved record", i, "repo");
+            }
+            if u.file.is_some_and(|f| f >= nf) {
+                return bad("unresolved record", i, "file");
+            }
+            if u.source.is_some_and(|s| s >= ns) {
+                return bad("unresolved record", i, "source");
+            }
+        }
+        Ok(())
+    }
+
     /// Canonicalizes: sorts repositories, packages, files and symbols by their durable keys,
     /// renumbers every reference, then sorts and de-duplicates edges and unresolved records.
     ///
     /// Fails when two different symbol identities hash to the same stable key.
-    pub fn finish(self) -> Result<Finished, String> {
+    pub(crate) fn finish(self) -> Result<Finished, String> {
         let (repo_order, repo_new) = permutation(&self.repos, |a, b| a.name.cmp(&b.name));
         let repos = reorder(&self.repos, &repo_order);
         let mut packages = self.packages.clone();

@@ -1,7 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod discover;
-mod facts;
+pub mod facts;
 mod lang;
 mod write;
 
@@ -9,10 +9,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use kivgraph_format::manifest::{Manifest, ManifestRepository};
+use kivgraph_format::layout::WriterLock;
+use kivgraph_format::manifest::{Manifest, ManifestRepository, RowCounts};
 use kivgraph_format::{FaultPoint, FormatError, IndexDir, Language};
 
-pub use facts::Diagnostic;
+pub use facts::{Diagnostic, FactSet};
 pub use kivgraph_format::verify_generation;
 
 /// One repository to compile.
@@ -102,6 +103,21 @@ fn validate_name(name: &str, derived: bool) -> Result<(), CompileError> {
     Ok(())
 }
 
+/// Every name usable, none given twice.
+/// Validates every name (`derived` tells which may carry the reserved prefix) and refuses twins.
+fn validate_names<'a>(names: impl Iterator<Item = (&'a str, bool)>) -> Result<(), CompileError> {
+    let mut seen = std::collections::BTreeSet::new();
+    for (name, derived) in names {
+        validate_name(name, derived)?;
+        if !seen.insert(name) {
+            return Err(CompileError::Repository(format!(
+                "repository name {name:?} is given twice"
+            )));
+        }
+    }
+    Ok(())
+}
+
 #[derive(Debug, Clone)]
 pub struct CompileOptions {
     /// The index directory that receives the generation.
@@ -171,16 +187,7 @@ pub fn compile(opts: &CompileOptions) -> Result<Summary, CompileError> {
     if opts.repos.is_empty() {
         return Err(CompileError::Repository("no repository given".into()));
     }
-    let mut seen = std::collections::BTreeSet::new();
-    for r in &opts.repos {
-        validate_name(&r.name, r.derived)?;
-        if !seen.insert(r.name.as_str()) {
-            return Err(CompileError::Repository(format!(
-                "repository name {:?} is given twice",
-                r.name
-            )));
-        }
-    }
+    validate_names(opts.repos.iter().map(|r| (r.name.as_str(), r.derived)))?;
     // Take the lock first: a second compiler fails before doing any work.
     let index = IndexDir::new(&opts.out);
     let lock = index.lock()?;
@@ -233,15 +240,99 @@ pub fn compile(opts: &CompileOptions) -> Result<Summary, CompileError> {
     let finished = facts.finish().map_err(CompileError::Facts)?;
     let t_resolve = t0.elapsed();
 
+    let published = write_generation(&lock, &finished, opts.fault, opts.progress)?;
+    let (id, dir) = (published.generation_id, published.generation_dir);
+    let t_write = t0.elapsed();
+
+    let mut repositories = Vec::new();
+    for (ri, r) in finished.repos.iter().enumerate() {
+        let mut files: BTreeMap<String, BTreeMap<String, u64>> = BTreeMap::new();
+        for f in finished.files.iter().filter(|f| f.repo == ri) {
+            let lang = f.language.map_or("unknown", |l| l.as_str()).to_string();
+            *files
+                .entry(lang)
+                .or_default()
+                .entry(f.status.as_str().to_string())
+                .or_default() += 1;
+        }
+        repositories.push(RepoSummary {
+            name: r.name.clone(),
+            root: r.root.clone(),
+            commit: r.commit.clone(),
+            branch: r.branch.clone(),
+            dirty: r.dirty,
+            files,
+        });
+    }
+    let ms = |d: std::time::Duration| d.as_millis() as u64;
+    Ok(Summary {
+        generation_id: id,
+        generation_dir: dir.to_string_lossy().into_owned(),
+        repositories,
+        rows: published.rows,
+        source_files: finished.files.len() as u64,
+        source_lines: finished.files.iter().map(|f| f.lines as u64).sum(),
+        source_bytes: finished.files.iter().map(|f| f.size).sum(),
+        generation_bytes: published.generation_bytes,
+        elapsed_ms: Timings {
+            discover: ms(t_discover),
+            resolve: ms(t_resolve - t_discover),
+            write: ms(t_write - t_resolve),
+            total: ms(t_write),
+        },
+        diagnostics: finished.diagnostics.len(),
+        diagnostic_sample: finished.diagnostics.iter().take(50).cloned().collect(),
+    })
+}
+
+/// Where [`publish`] put a generation, and what it holds.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Published {
+    pub generation_id: u64,
+    pub generation_dir: PathBuf,
+    /// The row counts recorded in the manifest.
+    pub rows: RowCounts,
+    /// Bytes of every file of the generation but `manifest.json`.
+    pub generation_bytes: u64,
+}
+
+/// Publishes a fact set built without source files, for example by a generator of synthetic
+/// graphs, as one generation of the index directory `out`.
+///
+/// It runs the second half of [`compile`]: it takes the writer lock, makes the facts canonical
+/// ([`FactSet`]'s stable keys, order and dense ids), encodes the tables, the blob and the name
+/// index, and publishes them crash-safely. The manifest's repositories come from
+/// `facts.repos`: their roots, commits and branches are recorded as given, and nothing is read
+/// from disk. `facts.diagnostics` are not part of a generation and are dropped.
+///
+/// Fails with [`CompileError::Repository`] for an unusable or repeated repository name, with
+/// [`CompileError::Facts`] for a reference out of range (a symbol's package, an edge's target,
+/// …) or a stable-key collision, and with [`CompileError::Format`] when the index is busy or
+/// cannot be written.
+pub fn publish(out: &Path, facts: FactSet) -> Result<Published, CompileError> {
+    validate_names(facts.repos.iter().map(|r| (r.name.as_str(), r.derived)))?;
+    facts.check().map_err(CompileError::Facts)?;
+    let lock = IndexDir::new(out).lock()?;
+    let finished = facts.finish().map_err(CompileError::Facts)?;
+    write_generation(&lock, &finished, None, false)
+}
+
+/// Encodes a canonical fact set, stages its files and publishes them under the held lock.
+fn write_generation(
+    lock: &WriterLock,
+    finished: &facts::Finished,
+    fault: Option<FaultPoint>,
+    progress_on: bool,
+) -> Result<Published, CompileError> {
     progress(
-        opts.progress,
+        progress_on,
         &format!(
             "writing {} symbols, {} edges",
             finished.symbols.len(),
             finished.edges.len()
         ),
     );
-    let encoded = write::encode(&finished)?;
+    let encoded = write::encode(finished)?;
     let id = lock.next_id()?;
     let mut staging = lock.stage(id)?;
     for (name, bytes) in &encoded.files {
@@ -271,51 +362,17 @@ pub fn compile(opts: &CompileOptions) -> Result<Summary, CompileError> {
         row_counts: encoded.rows.clone(),
         files: Vec::new(),
     };
-    let dir = staging.publish(manifest, opts.fault)?;
-    let t_write = t0.elapsed();
+    let generation_bytes = encoded.files.iter().map(|(_, b)| b.len() as u64).sum();
+    let dir = staging.publish(manifest, fault)?;
     progress(
-        opts.progress,
+        progress_on,
         &format!("published generation {:06} in {}", id, dir.display()),
     );
-
-    let mut repositories = Vec::new();
-    for (ri, r) in finished.repos.iter().enumerate() {
-        let mut files: BTreeMap<String, BTreeMap<String, u64>> = BTreeMap::new();
-        for f in finished.files.iter().filter(|f| f.repo == ri) {
-            let lang = f.language.map_or("unknown", |l| l.as_str()).to_string();
-            *files
-                .entry(lang)
-                .or_default()
-                .entry(f.status.as_str().to_string())
-                .or_default() += 1;
-        }
-        repositories.push(RepoSummary {
-            name: r.name.clone(),
-            root: r.root.clone(),
-            commit: r.commit.clone(),
-            branch: r.branch.clone(),
-            dirty: r.dirty,
-            files,
-        });
-    }
-    let ms = |d: std::time::Duration| d.as_millis() as u64;
-    Ok(Summary {
+    Ok(Published {
         generation_id: id,
-        generation_dir: dir.to_string_lossy().into_owned(),
-        repositories,
+        generation_dir: dir,
         rows: encoded.rows,
-        source_files: finished.files.len() as u64,
-        source_lines: finished.files.iter().map(|f| f.lines as u64).sum(),
-        source_bytes: finished.files.iter().map(|f| f.size).sum(),
-        generation_bytes: encoded.files.iter().map(|(_, b)| b.len() as u64).sum(),
-        elapsed_ms: Timings {
-            discover: ms(t_discover),
-            resolve: ms(t_resolve - t_discover),
-            write: ms(t_write - t_resolve),
-            total: ms(t_write),
-        },
-        diagnostics: finished.diagnostics.len(),
-        diagnostic_sample: finished.diagnostics.iter().take(50).cloned().collect(),
+        generation_bytes,
     })
 }
 
