@@ -391,12 +391,33 @@ pub fn failure(g: &Generation, i: u32) -> Failure {
 /// Unreadable scopes (records without a file), of one repository or of all.
 pub fn invisible_scopes(g: &Generation, repo: Option<u32>) -> Vec<u32> {
     let b = g.graph();
-    (0..b.unresolved.len() as u32)
-        .filter(|&i| {
-            let u = &b.unresolved[i as usize];
-            u.file.to_native() == NONE && repo.is_none_or(|r| u.repository.to_native() == r)
-        })
+    let repos: Vec<u32> = match repo {
+        Some(r) => vec![r],
+        None => (0..b.repositories.len() as u32).collect(),
+    };
+    // Records without a file come first in their repository's block (see unresolved_range).
+    repos
+        .into_iter()
+        .flat_map(|r| unresolved_range(g, r, None))
         .collect()
+}
+
+/// The unresolved records of one repository and file (`None`: the file-less ones), found by
+/// binary search: records are sorted by repository, then file with file-less records first.
+pub fn unresolved_range(g: &Generation, repo: u32, file: Option<u32>) -> std::ops::Range<u32> {
+    let b = g.graph();
+    let key = |i: usize| {
+        let u = &b.unresolved[i];
+        let f = u.file.to_native();
+        (
+            u.repository.to_native(),
+            if f == NONE { 0u64 } else { u64::from(f) + 1 },
+        )
+    };
+    let want = (repo, file.map_or(0, |f| u64::from(f) + 1));
+    let start = partition(b.unresolved.len(), |i| key(i) < want);
+    let end = partition(b.unresolved.len(), |i| key(i) <= want);
+    start as u32..end as u32
 }
 
 /// One repository with its indexed and current position.
@@ -502,7 +523,24 @@ pub struct Counts {
     pub unresolved_by_reason: Vec<(String, u64)>,
 }
 
+/// Counts of the served generation, computed once per generation: they never change for it, and
+/// a large graph has millions of edges to tally.
 pub fn counts(g: &Generation) -> Counts {
+    static CACHE: std::sync::Mutex<Option<(std::path::PathBuf, u64, Counts)>> =
+        std::sync::Mutex::new(None);
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((dir, id, c)) = cache.as_ref()
+        && *dir == g.dir
+        && *id == g.id
+    {
+        return c.clone();
+    }
+    let c = count_all(g);
+    *cache = Some((g.dir.clone(), g.id, c.clone()));
+    c
+}
+
+fn count_all(g: &Generation) -> Counts {
     let b = g.graph();
     let mut by_kind = std::collections::BTreeMap::new();
     let mut evidence = 0;
@@ -725,7 +763,10 @@ pub fn blind_spots_naming(g: &Generation, subject: u32) -> Vec<u32> {
 /// Recorded failures the subject itself made (its own unfollowed references).
 pub fn failures_made_by(g: &Generation, subject: u32) -> Vec<u32> {
     let b = g.graph();
-    (0..b.unresolved.len() as u32)
+    let s = &b.symbols[subject as usize];
+    // A failure is recorded in the file of the reference, which is the file of the symbol that
+    // made it.
+    unresolved_range(g, s.repository.to_native(), Some(s.file.to_native()))
         .filter(|&i| b.unresolved[i as usize].source.to_native() == subject)
         .collect()
 }

@@ -50,8 +50,12 @@ impl ArchivedStringTable {
         } else {
             self.ends[i - 1].to_native() as usize
         };
-        let bytes = self.bytes.get(start..end).unwrap_or_default();
-        std::str::from_utf8(bytes).unwrap_or("")
+        match self.bytes.get(start..end) {
+            // SAFETY: opening checked that the table is UTF-8 and that every end offset falls on
+            // a character boundary, so every string of it is valid UTF-8.
+            Some(bytes) => unsafe { std::str::from_utf8_unchecked(bytes) },
+            None => "",
+        }
     }
 
     /// Optional string: [`NONE`] is `None`.
@@ -305,8 +309,18 @@ fn check_invariants(b: &ArchivedGraphBlob) -> Result<(), FormatError> {
         }
         prev = e;
     }
-    if std::str::from_utf8(&b.strings.bytes).is_err() {
-        return bad("string table is not UTF-8".into());
+    match std::str::from_utf8(&b.strings.bytes) {
+        Err(_) => return bad("string table is not UTF-8".into()),
+        // Strings are read without re-checking, so each must start and end on a boundary.
+        Ok(text) => {
+            if b.strings
+                .ends
+                .iter()
+                .any(|e| !text.is_char_boundary(e.to_native() as usize))
+            {
+                return bad("a string of the string table ends inside a character".into());
+            }
+        }
     }
     let n_sym = b.symbols.len() as u32;
     for csr in [&b.forward, &b.reverse] {
