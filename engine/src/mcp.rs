@@ -72,7 +72,32 @@ fn tool_json(t: &tools::ToolDef) -> Value {
     } else {
         json!({"title": t.title, "readOnlyHint": false, "destructiveHint": true, "openWorldHint": true})
     };
-    json!({"name": t.name, "title": t.title, "description": t.description, "inputSchema": (t.schema)(), "annotations": annotations})
+    let mut tool = json!({"name": t.name, "title": t.title, "description": t.description, "inputSchema": (t.schema)(), "annotations": annotations});
+    if let Some(meta) = tool_meta(t.name) {
+        tool["_meta"] = meta;
+    }
+    tool
+}
+
+/// Client hints: the tools an agent reaches for first stay loaded, and the two traversals may
+/// answer larger than a client's default cap.
+fn tool_meta(name: &str) -> Option<Value> {
+    let always = matches!(
+        name,
+        "find_symbol" | "get_source" | "find_references" | "get_blast_radius" | "find_by_intent"
+    );
+    let large = matches!(name, "trace_dependencies" | "get_blast_radius");
+    if !always && !large {
+        return None;
+    }
+    let mut m = serde_json::Map::new();
+    if always {
+        m.insert("anthropic/alwaysLoad".into(), json!(true));
+    }
+    if large {
+        m.insert("anthropic/maxResultSizeChars".into(), json!(120000));
+    }
+    Some(Value::Object(m))
 }
 
 impl Server {

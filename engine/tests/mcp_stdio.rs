@@ -217,6 +217,21 @@ fn serves_the_published_generation_over_stdio() {
             "index_project"
         ]
     );
+    let meta = |name: &str, key: &str| {
+        tools
+            .iter()
+            .find(|t| t["name"] == name)
+            .and_then(|t| t.pointer(&format!("/_meta/{key}")).cloned())
+    };
+    assert_eq!(
+        meta("find_symbol", "anthropic~1alwaysLoad"),
+        Some(json!(true))
+    );
+    assert_eq!(
+        meta("get_blast_radius", "anthropic~1maxResultSizeChars"),
+        Some(json!(120000))
+    );
+    assert_eq!(meta("graph_status", "anthropic~1alwaysLoad"), None);
     for t in tools {
         assert!(t.get("outputSchema").is_none());
         assert!(
