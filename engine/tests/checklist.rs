@@ -17,16 +17,9 @@
 //   TYPESCRIPT_CHECKER, TYPESCRIPT_PROJECT_REFERENCE) name the seed system's analyses (go/types,
 //   the TypeScript checker); this implementation names its own rules (GO_SCOPE, GO_IMPORT_SELECTOR,
 //   …) and never claims an analysis it does not run.
-// Not applicable: item 129 — no derived `rust:<release>` repository exists yet (no Rust front end).
-// Not applicable: item 131 — no derived repository, so no row without commit, branch or dirty flag.
-// Not applicable: item 132 — no derived rows to withhold.
-// Not applicable: item 133 — no derived rows for `include_derived` to return.
-// Not applicable: item 134 — no derived provider to name in `repo`.
-// Not applicable: item 135 — no derived edges whose withholding could be observed.
-// Not applicable: item 136 — graph_status has no derived provider to break out under `derived`.
-// Not applicable: item 137 — list_repositories has no derived row to mark.
-// Not applicable: item 144 — find_by_intent is being built concurrently and is not registered yet
-//   (item 41 tolerates its arrival).
+// Elsewhere: items 129 and 131–137 (the derived `rust:` repository) are tested in `derived.rs`,
+//   on a generation whose provider is compiled with `kivgraph-compile --derived`; item 144
+//   (find_by_intent takes keywords and answers which files to open) in `find_by_intent.rs`.
 // Not applicable: item 146 — a documentation fact about the seed's token-cost benchmark.
 // Not applicable: item 147 — a documentation fact about the seed's codebase-memory comparison.
 //

@@ -33,24 +33,86 @@ fn compiler() -> PathBuf {
     path
 }
 
-#[test]
-fn derived_rows_are_withheld_unless_asked_for() {
-    let dir = tempfile::tempdir().unwrap();
-    let pair = workspace().join("fixtures/go/pair");
-    let out = Command::new(compiler())
-        .arg("--out")
-        .arg(dir.path())
-        .arg(format!("app={}", pair.join("app").display()))
-        .arg("--derived")
-        .arg(format!("rust:mathlib={}", pair.join("mathlib").display()))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+/// One generation for the tests of this file: `app` registered, `mathlib` derived.
+fn store() -> &'static Store {
+    static STORE: std::sync::OnceLock<Store> = std::sync::OnceLock::new();
+    STORE.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap().keep();
+        let pair = workspace().join("fixtures/go/pair");
+        let out = Command::new(compiler())
+            .arg("--out")
+            .arg(&dir)
+            .arg(format!("app={}", pair.join("app").display()))
+            .arg("--derived")
+            .arg(format!("rust:mathlib={}", pair.join("mathlib").display()))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        Store::open(IndexDir::new(dir))
+    })
+}
+
+fn call(tool: &str, args: Value) -> Value {
+    serde_json::from_str(&tools::call(tool, &args, store().snapshot()).unwrap()).unwrap()
+}
+
+fn derived_row() -> Value {
+    let repos = call("list_repositories", json!({}));
+    repos["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "rust:mathlib")
+        .unwrap()
+        .clone()
+}
+
+fn trace(extra: Value) -> usize {
+    let mut a = json!({"repository": "app", "qualified_name": "main", "depth": 1, "view": "full"});
+    for (k, v) in extra.as_object().unwrap() {
+        a[k] = v.clone();
+    }
+    let v = call("trace_dependencies", a);
+    v["results"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["repository"] == "rust:mathlib")
+        .count()
+}
+
+fn blast(include_derived: bool) -> Value {
+    call(
+        "get_blast_radius",
+        json!({"repository": "rust:mathlib", "qualified_name": "Vec", "include_derived": include_derived, "view": "full"}),
+    )
+}
+
+fn outgoing_repos(include_derived: bool) -> Vec<String> {
+    let v = call(
+        "find_references",
+        json!({"repository": "app", "qualified_name": "main", "direction": "outgoing", "view": "full", "include_derived": include_derived}),
     );
+    v["results"]["references"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["repository"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn item_129_a_toolchain_repository_enters_as_a_derived_repository() {
+    let row = derived_row();
+    assert_eq!(row["derived"], true);
+    assert!(row["name"].as_str().unwrap().starts_with("rust:"));
     // The reserved prefix is refused for a registered repository.
+    let pair = workspace().join("fixtures/go/pair");
+    let dir = tempfile::tempdir().unwrap();
     let refused = Command::new(compiler())
         .arg("--out")
         .arg(dir.path())
@@ -59,14 +121,43 @@ fn derived_rows_are_withheld_unless_asked_for() {
         .unwrap();
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("reserved"));
+}
 
-    let store = Store::open(IndexDir::new(dir.path()));
-    let call = |tool: &str, args: Value| -> Value {
-        serde_json::from_str(&tools::call(tool, &args, store.snapshot()).unwrap()).unwrap()
-    };
+#[test]
+fn item_131_the_derived_repository_has_no_commit_branch_or_dirty_flag() {
+    let row = derived_row();
+    for k in [
+        "indexed_commit",
+        "indexed_branch",
+        "indexed_dirty",
+        "current_commit",
+        "current_branch",
+    ] {
+        assert!(row.get(k).is_none(), "{k}: {row}");
+    }
+    assert_eq!(row["moved"], false);
+    assert_eq!(
+        row["moved_detail"],
+        "derived from the toolchain, not a registered repository: it has no commit to compare"
+    );
+}
 
-    // find_symbol: withheld by default, returned with include_derived or when `repo` names it.
+#[test]
+fn item_132_derived_rows_are_withheld_by_default() {
     assert_eq!(call("find_symbol", json!({"name": "Add"}))["total"], 0);
+    assert!(!outgoing_repos(false).contains(&"rust:mathlib".to_string()));
+    assert_eq!(trace(json!({})), 0);
+    let b = blast(false);
+    let rows = b["results"]["symbols"].as_array().unwrap();
+    assert!(rows.iter().all(|n| n["repository"] != "rust:mathlib"));
+    assert!(
+        rows.iter().any(|n| n["repository"] == "app"),
+        "registered rows stay: {b}"
+    );
+}
+
+#[test]
+fn item_133_include_derived_returns_them() {
     assert_eq!(
         call(
             "find_symbol",
@@ -74,6 +165,20 @@ fn derived_rows_are_withheld_unless_asked_for() {
         )["total"],
         1
     );
+    assert!(outgoing_repos(true).contains(&"rust:mathlib".to_string()));
+    assert!(trace(json!({"include_derived": true})) > 0);
+    let b = blast(true);
+    assert!(
+        b["results"]["symbols"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n["repository"] == "rust:mathlib")
+    );
+}
+
+#[test]
+fn item_134_naming_the_derived_provider_in_repo_returns_them() {
     assert_eq!(
         call(
             "find_symbol",
@@ -81,107 +186,64 @@ fn derived_rows_are_withheld_unless_asked_for() {
         )["total"],
         1
     );
+    assert!(trace(json!({"repo": "rust:mathlib"})) > 0);
+    let v = call(
+        "find_references",
+        json!({"repository": "app", "qualified_name": "main", "direction": "outgoing", "repo": "rust:mathlib"}),
+    );
+    assert!(v["total"].as_u64().unwrap() > 0);
+    // get_blast_radius has no `repo`: include_derived is the only way there.
+    let e = tools::call(
+        "get_blast_radius",
+        &json!({"repository": "rust:mathlib", "qualified_name": "Vec", "repo": "rust:mathlib"}),
+        store().snapshot(),
+    )
+    .unwrap_err();
+    assert_eq!(e.code, "INVALID_ARGUMENT");
+}
 
-    // find_references outgoing from app's main: the derived targets are withheld.
-    let main = json!({"repository": "app", "qualified_name": "main", "direction": "outgoing", "view": "full"});
-    let rows = |v: &Value| {
-        v["results"]["references"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| r["repository"].as_str().unwrap().to_string())
-            .collect::<Vec<_>>()
-    };
-    let default = call("find_references", main.clone());
-    assert!(
-        !rows(&default).contains(&"rust:mathlib".to_string()),
-        "{default}"
+#[test]
+fn item_135_withholding_changes_the_page_only() {
+    let with = call(
+        "find_references",
+        json!({"repository": "app", "qualified_name": "main", "direction": "outgoing", "view": "full", "include_derived": true}),
     );
-    let mut with = main.clone();
-    with["include_derived"] = json!(true);
-    let all = call("find_references", with);
-    assert!(rows(&all).contains(&"rust:mathlib".to_string()), "{all}");
-    // The edges stay published with their confidence: only the page changed.
+    // The edges stay published with their confidence.
+    assert!(with["results"]["references"].as_array().unwrap().iter().any(|r| r["repository"] == "rust:mathlib" && r["confidence"] == "EXACT_PACKAGE_MAPPED"));
+    let status = call("graph_status", json!({}));
     assert!(
-        all["results"]["references"]
-            .as_array()
+        status["results"]["derived"]["edges_inbound"]
+            .as_u64()
             .unwrap()
-            .iter()
-            .any(|r| r["confidence"] == "EXACT_PACKAGE_MAPPED")
+            > 0
     );
+}
 
-    // trace_dependencies: same rule, and `repo` naming the derived provider returns its rows.
-    let trace = |extra: Value| {
-        let mut a =
-            json!({"repository": "app", "qualified_name": "main", "depth": 1, "view": "full"});
-        for (k, v) in extra.as_object().unwrap() {
-            a[k] = v.clone();
-        }
-        call("trace_dependencies", a)
-    };
-    let nodes = |v: &Value| {
-        v["results"]["nodes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|n| n["repository"] == "rust:mathlib")
-            .count()
-    };
-    assert_eq!(nodes(&trace(json!({}))), 0);
-    assert!(nodes(&trace(json!({"include_derived": true}))) > 0);
-    assert!(nodes(&trace(json!({"repo": "rust:mathlib"}))) > 0);
-
-    // get_blast_radius has no `repo`: include_derived is the only way.
-    let blast = |extra: bool| {
-        call(
-            "get_blast_radius",
-            json!({"repository": "rust:mathlib", "qualified_name": "Vec", "include_derived": extra, "view": "full"}),
-        )
-    };
-    let in_derived = |v: &Value| {
-        v["results"]["symbols"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|n| n["repository"] == "rust:mathlib")
-            .count()
-    };
-    assert_eq!(in_derived(&blast(false)), 0);
-    assert!(in_derived(&blast(true)) > 0);
-    assert!(
-        blast(false)["results"]["symbols"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|n| n["repository"] == "app")
-    );
-
-    // list_repositories marks the row; graph_status breaks the provider out.
-    let repos = call("list_repositories", json!({}));
-    let row = repos["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["name"] == "rust:mathlib")
-        .unwrap()
-        .clone();
-    assert_eq!(row["derived"], true);
-    assert!(
-        row.get("indexed_commit").is_none()
-            && row.get("indexed_branch").is_none()
-            && row.get("indexed_dirty").is_none()
-    );
-    assert_eq!(row["moved"], false);
-    assert_eq!(
-        row["moved_detail"],
-        "derived from the toolchain, not a registered repository: it has no commit to compare"
-    );
+#[test]
+fn item_136_graph_status_breaks_the_derived_provider_out() {
     let status = call("graph_status", json!({}));
     let d = &status["results"]["derived"];
     assert_eq!(d["repositories"], json!(["rust:mathlib"]));
-    assert!(
-        d["symbols"].as_u64().unwrap() > 0 && d["edges_inbound"].as_u64().unwrap() > 0,
-        "{d}"
-    );
-    assert!(d["edges_within"].as_u64().unwrap() > 0, "{d}");
+    for k in [
+        "packages",
+        "files",
+        "symbols",
+        "edges_within",
+        "edges_inbound",
+    ] {
+        assert!(d[k].as_u64().unwrap() > 0, "{k}: {d}");
+    }
+    assert!(d.get("unresolved").is_some());
+}
+
+#[test]
+fn item_137_list_repositories_marks_the_derived_row() {
+    let repos = call("list_repositories", json!({}));
+    for r in repos["results"].as_array().unwrap() {
+        assert_eq!(
+            r.get("derived").is_some(),
+            r["name"] == "rust:mathlib",
+            "{r}"
+        );
+    }
 }

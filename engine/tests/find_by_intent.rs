@@ -620,3 +620,18 @@ fn candidate_set_saturates_at_four_thousand() {
         4000
     );
 }
+
+/// Checklist item 144: find_by_intent exists for "I do not know its name; which files do I open"
+/// and takes `keywords`.
+#[test]
+fn item_144_find_by_intent_answers_which_files_to_open_and_takes_keywords() {
+    let tool = kivgraph::tools::QUERY_TOOLS
+        .iter()
+        .find(|t| t.name == "find_by_intent")
+        .expect("registered");
+    assert!(tool.description.contains("files to open"));
+    assert!((tool.schema)()["properties"].get("keywords").is_some());
+    let g = fixtures();
+    let v = g.ask(serde_json::json!({"intent": "which files hold the shapes", "keywords": ["circle", "area"], "view": "files"}));
+    assert!(!v["results"]["files"].as_array().unwrap().is_empty(), "{v}");
+}
