@@ -66,6 +66,8 @@ const MIX: &[(&str, u32)] = &[
     ("get_file_outline", 100),
     ("get_blast_radius", 100),
     ("trace_dependencies", 100),
+    ("find_cross_repo_consumers", 50),
+    ("find_by_intent", 50),
     ("list_repositories", 25),
     ("graph_status", 25),
 ];
@@ -241,6 +243,31 @@ impl Picker<'_> {
                 let id = self.uniform(rng);
                 let (v, sel) = self.selector(rng, id);
                 (v.into(), sel)
+            }
+            "find_cross_repo_consumers" => {
+                // Subjects weighted toward widely used symbols, as consumers are asked about.
+                let id = if rng.chance(0.7) {
+                    self.by_in_degree(rng)
+                } else {
+                    self.uniform(rng)
+                };
+                let (v, sel) = self.selector(rng, id);
+                (v.into(), sel)
+            }
+            "find_by_intent" => {
+                // A question made of two or three words of real names, as an agent would ask.
+                let words: Vec<String> = (0..2 + rng.below(2))
+                    .map(|_| self.name(self.uniform(rng)))
+                    .collect();
+                let question = format!("where is the code that handles {}", words.join(" and "));
+                if rng.chance(0.3) {
+                    (
+                        "with keywords".into(),
+                        json!({"intent": question, "keywords": [words[0].clone()]}),
+                    )
+                } else {
+                    ("question".into(), json!({"intent": question}))
+                }
             }
             "find_references" => {
                 let id = if rng.chance(0.6) {

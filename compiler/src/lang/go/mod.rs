@@ -572,6 +572,16 @@ impl Resolver<'_> {
                     continue; // every type satisfies an empty interface: no information
                 }
                 for &t in &concrete {
+                    // Cheap rejection first: a type without embedded fields has only its own
+                    // methods, so a missing name settles it without any lookup.
+                    if let Some(own) = self.members.get(&(pi, self.facts.symbols[t].name.clone())) {
+                        let embeds = own.iter().any(|(_, s)| self.decl(*s).embedded);
+                        if !embeds && !wanted.iter().all(|(n, _)| own.iter().any(|(m, _)| m == n)) {
+                            continue;
+                        }
+                    } else {
+                        continue; // no methods at all
+                    }
                     let mut pairs = Vec::new();
                     for (name, im) in &wanted {
                         let Some(m) = self.lookup_member(t, name, 0) else {
@@ -626,7 +636,6 @@ impl Resolver<'_> {
                     }
                 }
             }
-            let _ = pi;
         }
     }
 
