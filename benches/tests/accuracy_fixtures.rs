@@ -12,13 +12,14 @@ use kivgraph_benches::accuracy::{self, Oracle, Report, Thresholds};
 use kivgraph_compile::{CompileOptions, RepoSpec};
 use kivgraph_format::{Generation, IndexDir};
 
-/// Set a little below today's figures (exact precision 100 %, recall 100 %, exact recall
-/// 97.97 % = 386/394): two wrong exact edges, four lost uses or four uses demoted to candidates
-/// fail the build.
+/// Set a little below today's figures (exact precision 100 % = 804/804, recall 100 % = 817/817,
+/// exact recall 98.41 % = 804/817): two wrong exact edges, four lost uses or four uses demoted
+/// to candidates fail the build. (Raised from 99.5 / 99.0 / 97.0 when `fixtures/go/constructs`
+/// doubled the corpus, to keep that sensitivity.)
 const THRESHOLDS: Thresholds = Thresholds {
-    min_exact_precision: Some(99.5),
-    min_recall: Some(99.0),
-    min_exact_recall: Some(97.0),
+    min_exact_precision: Some(99.8),
+    min_recall: Some(99.6),
+    min_exact_recall: Some(98.0),
 };
 
 fn workspace() -> PathBuf {
@@ -29,7 +30,8 @@ fn oracle() -> Oracle {
     Oracle::read(&workspace().join("benches/accuracy/fixtures.oracle.jsonl")).unwrap()
 }
 
-/// The four fixture modules as repositories named as the oracle names them.
+/// The fixture modules the oracle measures, as repositories named as the oracle names them
+/// (`fixtures/go/orphan`, whose dependency no repository provides, is left to `go_fixtures.rs`).
 fn compile_fixtures(out: &Path) -> Generation {
     let fixtures = workspace().join("fixtures/go");
     let repos = [
@@ -37,6 +39,7 @@ fn compile_fixtures(out: &Path) -> Generation {
         ("inventory", "inventory"),
         ("mathlib", "pair/mathlib"),
         ("app", "pair/app"),
+        ("constructs", "constructs"),
     ]
     .iter()
     .map(|(name, dir)| {

@@ -15,7 +15,35 @@ use kivgraph_compile::{CompileOptions, RepoSpec, compile};
 use kivgraph_format::{Confidence, EdgeKind, Generation, NONE};
 
 /// Annotations this version is known to get wrong, as `file:line: annotation` with the reason.
-const KNOWN_GAPS: &[(&str, &str)] = &[];
+const KNOWN_GAPS: &[(&str, &str)] = &[
+    (
+        "constructs/cmd/constructs/main.go:55: //want: REFERENCES example.com/constructs/model:Task.Owner",
+        "a generic method's result []T is not instantiated with the written type argument \
+         (tasks is *coll.List[*model.Task]); the range element is typed by name only (CANDIDATE)",
+    ),
+    (
+        "constructs/cmd/constructs/main.go:56: //want: REFERENCES example.com/constructs/model:Task.Title",
+        "same as line 55: t ranges over coll.List[*model.Task].Items(), whose []T is not instantiated",
+    ),
+    (
+        "constructs/cmd/constructs/main.go:56: //want: REFERENCES example.com/constructs/model:Worker.Name",
+        "same as line 55: t.Owner.Name hangs off the untyped range element t",
+    ),
+    (
+        "constructs/cmd/constructs/main.go:60: //want: CALLS_DIRECT example.com/constructs/coll:Sum",
+        "a call of a generic func with one explicit type argument, Sum[int](x), reads like the \
+         conversion T[X](x) and becomes TYPE_USES; with two (Map[A, B](x)) it is CALLS_DIRECT",
+    ),
+    (
+        "constructs/coll/coll_test.go:38: //want: CALLS_DIRECT example.com/constructs/coll:Sum",
+        "same as main.go:60: Sum[float64](xs) is taken for a conversion (TYPE_USES)",
+    ),
+    (
+        "constructs/sched/queue.go:62: //want: CALLS_DIRECT example.com/constructs/model:Priority.String",
+        "the key of a range over a map gets no type (the value does): p in \
+         `for p, ts := range q.byPrio` (map[m.Priority][]*m.Task) binds p.String() by name (CANDIDATE)",
+    ),
+];
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/go")
@@ -205,6 +233,8 @@ fn go_fixture_annotations_hold() {
         ("inventory", "inventory"),
         ("mathlib", "pair/mathlib"),
         ("app", "pair/app"),
+        ("constructs", "constructs"),
+        ("orphan", "orphan"),
     ];
     let specs = repos
         .iter()
