@@ -30,15 +30,6 @@ const KNOWN_GAPS: &[(&str, &str)] = &[
         "same as line 55: t.Owner.Name hangs off the untyped range element t",
     ),
     (
-        "constructs/cmd/constructs/main.go:60: //want: CALLS_DIRECT example.com/constructs/coll:Sum",
-        "a call of a generic func with one explicit type argument, Sum[int](x), reads like the \
-         conversion T[X](x) and becomes TYPE_USES; with two (Map[A, B](x)) it is CALLS_DIRECT",
-    ),
-    (
-        "constructs/coll/coll_test.go:38: //want: CALLS_DIRECT example.com/constructs/coll:Sum",
-        "same as main.go:60: Sum[float64](xs) is taken for a conversion (TYPE_USES)",
-    ),
-    (
         "constructs/sched/queue.go:62: //want: CALLS_DIRECT example.com/constructs/model:Priority.String",
         "the key of a range over a map gets no type (the value does): p in \
          `for p, ts := range q.byPrio` (map[m.Priority][]*m.Task) binds p.String() by name (CANDIDATE)",

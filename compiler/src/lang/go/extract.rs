@@ -1242,9 +1242,22 @@ impl<'s> Extractor<'s> {
                     self.add_ref(Target::Member { recv, name }, usage, field);
                 }
             }
+            // `F[int](x)` of a generic func parses as a conversion to a generic type; the name
+            // decides in phase 2 (a func is called, a type converted to).
+            "type_conversion_expression"
+                if n.child_by_field_name("type")
+                    .is_some_and(|t| t.kind() == "generic_type") =>
+            {
+                if let Some(t) = n.child_by_field_name("type") {
+                    self.callee(t);
+                }
+                if let Some(o) = n.child_by_field_name("operand") {
+                    self.expr(o, Use::Arg);
+                }
+            }
             "call_expression" => {
                 if let Some(f) = n.child_by_field_name("function") {
-                    self.expr(f, Use::Call);
+                    self.callee(f);
                 }
                 if let Some(t) = n.child_by_field_name("type_arguments") {
                     self.type_refs(t);
@@ -1322,6 +1335,71 @@ impl<'s> Extractor<'s> {
                     self.expr(k, Use::Value);
                 }
             }
+        }
+    }
+
+    /// The function of a call. `F[int](x)` parses like the conversion `T[int](x)` of a generic
+    /// type: the name is recorded as called and phase 2 decides by what it names (a func is
+    /// called, a type is converted to); the bracketed arguments are types or, for an indexed
+    /// value (`handlers[0](x)`), an ordinary expression.
+    fn callee(&mut self, f: Node) {
+        match f.kind() {
+            "generic_type" => {
+                if let Some(t) = f.child_by_field_name("type") {
+                    self.type_name_as(t, Use::Call);
+                }
+                if let Some(a) = f.child_by_field_name("type_arguments") {
+                    self.type_refs(a);
+                }
+            }
+            "index_expression" => {
+                if let Some(o) = f.child_by_field_name("operand") {
+                    self.expr(o, Use::Call);
+                }
+                if let Some(i) = f.child_by_field_name("index") {
+                    self.expr(i, Use::Value);
+                }
+            }
+            _ => self.expr(f, Use::Call),
+        }
+    }
+
+    /// A type name (`T` or `pkg.T`) recorded with the given use.
+    fn type_name_as(&mut self, t: Node, usage: Use) {
+        match t.kind() {
+            "type_identifier" => {
+                let name = self.text(t).to_string();
+                if self.lookup_local(&name).is_none() {
+                    self.add_ref(Target::Ident(name), usage, t);
+                }
+            }
+            "qualified_type" => {
+                let (Some(p), Some(n)) = (
+                    t.child_by_field_name("package"),
+                    t.child_by_field_name("name"),
+                ) else {
+                    return;
+                };
+                let pkg = self.text(p).to_string();
+                if self.lookup_local(&pkg).is_some() {
+                    return;
+                }
+                let name = self.text(n).to_string();
+                let at = (
+                    p.start_position().row as u32 + 1,
+                    p.start_position().column as u32,
+                );
+                self.add_ref(
+                    Target::Selector {
+                        operand: pkg,
+                        name,
+                        operand_at: at,
+                    },
+                    usage,
+                    n,
+                );
+            }
+            _ => self.type_refs(t),
         }
     }
 
@@ -1460,7 +1538,27 @@ impl<'s> Extractor<'s> {
                 })
             }
             "call_expression" => self.ty_of_call(n, 0),
-            "type_conversion_expression" => self.ty_of_type(n.child_by_field_name("type")?),
+            "type_conversion_expression" => {
+                let t = n.child_by_field_name("type")?;
+                if t.kind() == "generic_type" {
+                    // `F[int](x)`: a generic func's result, or a conversion; phase 2 tells.
+                    let base = t.child_by_field_name("type")?;
+                    return match base.kind() {
+                        "type_identifier" => Some(Ty::Call {
+                            qual: None,
+                            name: self.text(base).to_string(),
+                            index: 0,
+                        }),
+                        "qualified_type" => Some(Ty::Call {
+                            qual: Some(self.text(base.child_by_field_name("package")?).to_string()),
+                            name: self.text(base.child_by_field_name("name")?).to_string(),
+                            index: 0,
+                        }),
+                        _ => None,
+                    };
+                }
+                self.ty_of_type(t)
+            }
             _ => None,
         }
     }
