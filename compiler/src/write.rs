@@ -12,6 +12,10 @@ use kivgraph_format::manifest::RowCounts;
 use kivgraph_format::tables::{Column, TableBuilder};
 use kivgraph_format::{FormatError, NONE, names, terms};
 
+use std::sync::Arc;
+
+use kivgraph_format::{Confidence, EdgeKind, Provenance};
+
 use crate::facts::Finished;
 
 /// The bytes of every file of a generation but the manifest, by file name.
@@ -124,20 +128,75 @@ fn tables(f: &Finished) -> Vec<TableBuilder> {
         push!(symbols, 16, U32, s.end_byte);
     }
 
+    // The long tables pick their repeated strings (keys, vocabulary names, repositories, paths)
+    // from shared pools: four bytes a row while the table is built.
+    let keys = Arc::new(f.keys.clone());
+    let repos_pool = Arc::new(f.repos.iter().map(|r| r.name.clone()).collect::<Vec<_>>());
+    let paths_pool = Arc::new(f.files.iter().map(|x| x.path.clone()).collect::<Vec<_>>());
+    let kind_pool = Arc::new(code_names(
+        EdgeKind::ALL
+            .iter()
+            .map(|k| (usize::from(k.code()), k.as_str())),
+    ));
+    let conf_pool = Arc::new(code_names(
+        Confidence::ALL
+            .iter()
+            .map(|c| (usize::from(c.code()), c.as_str())),
+    ));
+    let prov_pool = Arc::new(code_names(
+        Provenance::ALL
+            .iter()
+            .map(|p| (usize::from(p.code()), p.as_str())),
+    ));
+    let pooled = |ids: Vec<u32>, pool: &Arc<Vec<String>>| Column::Pooled {
+        ids,
+        pool: pool.clone(),
+    };
+    let opt_pooled = |ids: Vec<u32>, pool: &Arc<Vec<String>>| Column::OptPooled {
+        ids,
+        pool: pool.clone(),
+    };
     let mut edges = TableBuilder::new("edges");
-    for e in &f.edges {
-        push!(edges, 0, U32, e.source as u32);
-        push!(edges, 1, Str, f.keys[e.source].clone());
-        push!(edges, 2, U32, e.target as u32);
-        push!(edges, 3, Str, f.keys[e.target].clone());
-        push!(edges, 4, Str, e.kind.as_str().to_string());
-        push!(edges, 5, Str, e.confidence.as_str().to_string());
-        push!(edges, 6, Str, e.provenance.as_str().to_string());
-        push!(edges, 7, OptStr, e.file.map(|x| repo_name(f.files[x].repo)));
-        push!(edges, 8, OptStr, e.file.map(|x| f.files[x].path.clone()));
-        push!(edges, 9, U32, e.line);
-        push!(edges, 10, U32, e.column);
-    }
+    edges.columns = vec![
+        Column::U32(f.edges.iter().map(|e| e.source as u32).collect()),
+        pooled(f.edges.iter().map(|e| e.source as u32).collect(), &keys),
+        Column::U32(f.edges.iter().map(|e| e.target as u32).collect()),
+        pooled(f.edges.iter().map(|e| e.target as u32).collect(), &keys),
+        pooled(
+            f.edges.iter().map(|e| u32::from(e.kind.code())).collect(),
+            &kind_pool,
+        ),
+        pooled(
+            f.edges
+                .iter()
+                .map(|e| u32::from(e.confidence.code()))
+                .collect(),
+            &conf_pool,
+        ),
+        pooled(
+            f.edges
+                .iter()
+                .map(|e| u32::from(e.provenance.code()))
+                .collect(),
+            &prov_pool,
+        ),
+        opt_pooled(
+            f.edges
+                .iter()
+                .map(|e| e.file.map_or(NONE, |x| f.files[x].repo as u32))
+                .collect(),
+            &repos_pool,
+        ),
+        opt_pooled(
+            f.edges
+                .iter()
+                .map(|e| e.file.map_or(NONE, |x| x as u32))
+                .collect(),
+            &paths_pool,
+        ),
+        Column::U32(f.edges.iter().map(|e| e.line).collect()),
+        Column::U32(f.edges.iter().map(|e| e.column).collect()),
+    ];
 
     let mut pedges = TableBuilder::new("package_edges");
     for e in &f.package_edges {
@@ -167,6 +226,18 @@ fn tables(f: &Finished) -> Vec<TableBuilder> {
         push!(unresolved, 9, OptStr, u.source.map(|s| f.keys[s].clone()));
     }
     vec![repos, packages, files, symbols, edges, pedges, unresolved]
+}
+
+/// A pool indexed by vocabulary code (unused codes are empty strings, never referenced).
+fn code_names<'a>(entries: impl Iterator<Item = (usize, &'a str)>) -> Vec<String> {
+    let mut v: Vec<String> = Vec::new();
+    for (code, name) in entries {
+        if v.len() <= code {
+            v.resize(code + 1, String::new());
+        }
+        v[code] = name.to_string();
+    }
+    v
 }
 
 /// Interns strings: collected first, then sorted, so ids do not depend on visiting order.

@@ -157,6 +157,17 @@ pub enum Column {
     Bool(Vec<bool>),
     OptBool(Vec<Option<bool>>),
     StrList(Vec<Vec<String>>),
+    /// A string column whose values are picked from a shared pool by index: four bytes a row
+    /// instead of a `String`, for the long tables (edges repeat the same keys, names and paths).
+    Pooled {
+        ids: Vec<u32>,
+        pool: Arc<Vec<String>>,
+    },
+    /// As `Pooled`, with [`crate::NONE`] for null.
+    OptPooled {
+        ids: Vec<u32>,
+        pool: Arc<Vec<String>>,
+    },
 }
 
 impl Column {
@@ -181,9 +192,14 @@ impl Column {
             Column::Bool(v) => v.len(),
             Column::OptBool(v) => v.len(),
             Column::StrList(v) => v.len(),
+            Column::Pooled { ids, .. } | Column::OptPooled { ids, .. } => ids.len(),
         }
     }
 }
+
+/// Rows per Arrow batch and per row group: the writer holds one chunk of materialized strings
+/// at a time, never a whole ten-million-row table.
+const CHUNK: usize = 1 << 20;
 
 fn data_type(t: ColType) -> DataType {
     match t {
@@ -237,15 +253,12 @@ impl TableBuilder {
             )));
         }
         let schema = Arc::new(arrow_schema(self.spec));
-        let arrays: Vec<ArrayRef> = self.columns.iter().map(to_array).collect();
-        let batch = RecordBatch::try_new(schema.clone(), arrays)
-            .map_err(|e| FormatError::Encode(format!("{}: {e}", self.name)))?;
         let mut props = WriterProperties::builder()
             .set_compression(Compression::ZSTD(
                 ZstdLevel::try_new(3).expect("valid level"),
             ))
             .set_created_by(format!("kivgraph format {}", crate::FORMAT_VERSION))
-            .set_max_row_group_row_count(Some(1 << 20))
+            .set_max_row_group_row_count(Some(CHUNK))
             .set_key_value_metadata(Some(vec![
                 KeyValue::new(
                     META_FORMAT_VERSION.to_string(),
@@ -257,11 +270,26 @@ impl TableBuilder {
             props = props.set_column_dictionary_enabled(ColumnPath::from(*name), *dict);
         }
         let mut out = Vec::new();
-        let mut writer = ArrowWriter::try_new(&mut out, schema, Some(props.build()))
+        let mut writer = ArrowWriter::try_new(&mut out, schema.clone(), Some(props.build()))
             .map_err(|e| FormatError::Encode(format!("{}: {e}", self.name)))?;
-        writer
-            .write(&batch)
-            .map_err(|e| FormatError::Encode(format!("{}: {e}", self.name)))?;
+        let mut start = 0;
+        loop {
+            let end = (start + CHUNK).min(n);
+            let arrays: Vec<ArrayRef> = self
+                .columns
+                .iter()
+                .map(|c| to_array(c, start..end))
+                .collect();
+            let batch = RecordBatch::try_new(schema.clone(), arrays)
+                .map_err(|e| FormatError::Encode(format!("{}: {e}", self.name)))?;
+            writer
+                .write(&batch)
+                .map_err(|e| FormatError::Encode(format!("{}: {e}", self.name)))?;
+            start = end;
+            if start >= n {
+                break;
+            }
+        }
         writer
             .close()
             .map_err(|e| FormatError::Encode(format!("{}: {e}", self.name)))?;
@@ -272,17 +300,17 @@ impl TableBuilder {
 pub const META_FORMAT_VERSION: &str = "kivgraph.format_version";
 pub const META_TABLE: &str = "kivgraph.table";
 
-fn to_array(c: &Column) -> ArrayRef {
+fn to_array(c: &Column, r: std::ops::Range<usize>) -> ArrayRef {
     match c {
-        Column::Str(v) => Arc::new(StringArray::from_iter_values(v)),
-        Column::OptStr(v) => Arc::new(v.iter().map(|s| s.as_deref()).collect::<StringArray>()),
-        Column::U32(v) => Arc::new(UInt32Array::from(v.clone())),
-        Column::U64(v) => Arc::new(UInt64Array::from(v.clone())),
-        Column::Bool(v) => Arc::new(BooleanArray::from(v.clone())),
-        Column::OptBool(v) => Arc::new(BooleanArray::from(v.clone())),
+        Column::Str(v) => Arc::new(StringArray::from_iter_values(&v[r])),
+        Column::OptStr(v) => Arc::new(v[r].iter().map(|s| s.as_deref()).collect::<StringArray>()),
+        Column::U32(v) => Arc::new(UInt32Array::from(v[r].to_vec())),
+        Column::U64(v) => Arc::new(UInt64Array::from(v[r].to_vec())),
+        Column::Bool(v) => Arc::new(BooleanArray::from(v[r].to_vec())),
+        Column::OptBool(v) => Arc::new(BooleanArray::from(v[r].to_vec())),
         Column::StrList(v) => {
             let mut b = ListBuilder::new(StringBuilder::new());
-            for row in v {
+            for row in &v[r] {
                 for s in row {
                     b.values().append_value(s);
                 }
@@ -290,6 +318,15 @@ fn to_array(c: &Column) -> ArrayRef {
             }
             Arc::new(b.finish())
         }
+        Column::Pooled { ids, pool } => Arc::new(StringArray::from_iter_values(
+            ids[r].iter().map(|&i| pool[i as usize].as_str()),
+        )),
+        Column::OptPooled { ids, pool } => Arc::new(
+            ids[r]
+                .iter()
+                .map(|&i| (i != crate::NONE).then(|| pool[i as usize].as_str()))
+                .collect::<StringArray>(),
+        ),
     }
 }
 
