@@ -7,6 +7,7 @@
 mod constraints;
 mod extract;
 mod resolve;
+mod typing;
 
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;

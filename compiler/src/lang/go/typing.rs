@@ -1,0 +1,199 @@
+//! Typing of expressions as far as the syntax shows it: the `Ty` a local gets from its
+//! initializer, resolved against package scopes in phase 2.
+
+use tree_sitter::Node;
+
+use super::extract::{Extractor, Ty};
+
+impl Extractor<'_> {
+    /// The named type a type expression denotes, looking through pointers and instantiation.
+    pub(super) fn ty_of_type(&self, mut t: Node) -> Option<Ty> {
+        loop {
+            match t.kind() {
+                "pointer_type" | "parenthesized_type" => t = t.named_child(0)?,
+                "generic_type" => t = t.child_by_field_name("type")?,
+                "type_identifier" => {
+                    let name = self.text(t).to_string();
+                    // A type parameter or local type is not a package-level type.
+                    if self.lookup_local(&name).is_some() {
+                        return None;
+                    }
+                    return Some(Ty::Named { qual: None, name });
+                }
+                "qualified_type" => {
+                    let pkg = self.text(t.child_by_field_name("package")?).to_string();
+                    if self.lookup_local(&pkg).is_some() {
+                        return None;
+                    }
+                    let name = self.text(t.child_by_field_name("name")?).to_string();
+                    return Some(Ty::Named {
+                        qual: Some(pkg),
+                        name,
+                    });
+                }
+                "slice_type" | "array_type" | "implicit_length_array_type" => {
+                    return Some(Ty::Container(Box::new(
+                        self.ty_of_type(t.child_by_field_name("element")?)?,
+                    )));
+                }
+                // Maps and channels: ranging, indexing and receiving yield the value type.
+                "map_type" | "channel_type" => {
+                    return Some(Ty::Container(Box::new(
+                        self.ty_of_type(t.child_by_field_name("value")?)?,
+                    )));
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    pub(super) fn ty_of_expr(&self, n: Node) -> Option<Ty> {
+        match n.kind() {
+            "parenthesized_expression" => self.ty_of_expr(n.named_child(0)?),
+            "unary_expression" => {
+                let op = n.child_by_field_name("operator").map(|o| self.text(o));
+                let operand = n.child_by_field_name("operand")?;
+                match op {
+                    // Types are tracked without pointers, so taking an address or dereferencing
+                    // keeps the named type.
+                    Some("&" | "*") => self.ty_of_expr(operand),
+                    // A receive yields the channel's element.
+                    Some("<-") => Some(Ty::Elem(Box::new(self.ty_of_expr(operand)?))),
+                    _ => None,
+                }
+            }
+            "index_expression" => Some(Ty::Elem(Box::new(
+                self.ty_of_expr(n.child_by_field_name("operand")?)?,
+            ))),
+            "slice_expression" => self.ty_of_expr(n.child_by_field_name("operand")?),
+            "type_assertion_expression" => self.ty_of_type(n.child_by_field_name("type")?),
+            "composite_literal" => self.ty_of_type(n.child_by_field_name("type")?),
+            "identifier" => {
+                let name = self.text(n);
+                match self.lookup_local(name) {
+                    Some(t) => t.clone(),
+                    None => Some(Ty::Value {
+                        qual: None,
+                        name: name.to_string(),
+                    }),
+                }
+            }
+            "selector_expression" => {
+                let operand = n.child_by_field_name("operand")?;
+                let field = self.text(n.child_by_field_name("field")?).to_string();
+                if operand.kind() == "identifier" && self.lookup_local(self.text(operand)).is_none()
+                {
+                    // pkg.Var, or a package-level value's field: decided in phase 2.
+                    return Some(Ty::Value {
+                        qual: Some(self.text(operand).to_string()),
+                        name: field,
+                    });
+                }
+                Some(Ty::Field {
+                    base: Box::new(self.ty_of_expr(operand)?),
+                    name: field,
+                })
+            }
+            "call_expression" => self.ty_of_call(n, 0),
+            "type_conversion_expression" => {
+                let t = n.child_by_field_name("type")?;
+                if t.kind() == "generic_type" {
+                    // `F[int](x)`: a generic func's result, or a conversion; phase 2 tells.
+                    let base = t.child_by_field_name("type")?;
+                    return match base.kind() {
+                        "type_identifier" => Some(Ty::Call {
+                            qual: None,
+                            name: self.text(base).to_string(),
+                            index: 0,
+                        }),
+                        "qualified_type" => Some(Ty::Call {
+                            qual: Some(self.text(base.child_by_field_name("package")?).to_string()),
+                            name: self.text(base.child_by_field_name("name")?).to_string(),
+                            index: 0,
+                        }),
+                        _ => None,
+                    };
+                }
+                self.ty_of_type(t)
+            }
+            _ => None,
+        }
+    }
+
+    /// The type of result `index` of a call expression.
+    pub(super) fn ty_of_call(&self, n: Node, index: usize) -> Option<Ty> {
+        if n.kind() == "parenthesized_expression" {
+            return self.ty_of_call(n.named_child(0)?, index);
+        }
+        if n.kind() != "call_expression" {
+            return None;
+        }
+        let mut f = n.child_by_field_name("function")?;
+        // `(*T)(p)` converts to a pointer type: look through the parentheses and the star.
+        if f.kind() == "parenthesized_expression"
+            && let Some(inner) = f.named_child(0)
+        {
+            f = match inner.kind() {
+                "unary_expression"
+                    if inner
+                        .child_by_field_name("operator")
+                        .is_some_and(|o| self.text(o) == "*") =>
+                {
+                    inner.child_by_field_name("operand")?
+                }
+                "pointer_type" => return self.ty_of_type(inner),
+                _ => inner,
+            };
+        }
+        while matches!(
+            f.kind(),
+            "index_expression" | "type_instantiation_expression" | "generic_type"
+        ) {
+            f = f
+                .child_by_field_name("operand")
+                .or_else(|| f.child_by_field_name("type"))
+                .or_else(|| f.named_child(0))?;
+        }
+        match f.kind() {
+            "identifier" => {
+                let name = self.text(f);
+                if self.lookup_local(name).is_some() {
+                    return None;
+                }
+                if name == "new" {
+                    let arg = n
+                        .child_by_field_name("arguments")
+                        .and_then(|a| a.named_child(0))?;
+                    return self.ty_of_type(arg);
+                }
+                Some(Ty::Call {
+                    qual: None,
+                    name: name.to_string(),
+                    index,
+                })
+            }
+            "selector_expression" => {
+                let operand = f.child_by_field_name("operand")?;
+                let name = self.text(f.child_by_field_name("field")?).to_string();
+                if operand.kind() == "identifier" && self.lookup_local(self.text(operand)).is_none()
+                {
+                    // pkg.F(), or a method on a package-level value: decided in phase 2.
+                    return Some(Ty::Call {
+                        qual: Some(self.text(operand).to_string()),
+                        name,
+                        index,
+                    });
+                }
+                Some(Ty::MethodCall {
+                    recv: Box::new(self.ty_of_expr(operand)?),
+                    name,
+                    index,
+                })
+            }
+            "parenthesized_type" | "pointer_type" | "qualified_type" | "type_identifier" => {
+                self.ty_of_type(f)
+            }
+            _ => None,
+        }
+    }
+}
