@@ -37,7 +37,8 @@ pub struct Server {
 struct Io<'a> {
     input: &'a mut dyn BufRead,
     output: &'a mut dyn Write,
-    queued: VecDeque<String>,
+    /// Lines read while waiting for the client's answer, as read (text or the UTF-8 error).
+    queued: VecDeque<Result<String, std::str::Utf8Error>>,
 }
 
 impl Io<'_> {
@@ -53,7 +54,7 @@ impl Io<'_> {
     /// The next line without its line ending: text, or the UTF-8 error of a line that is not.
     fn next_line(&mut self) -> std::io::Result<Option<Result<String, std::str::Utf8Error>>> {
         if let Some(l) = self.queued.pop_front() {
-            return Ok(Some(Ok(l)));
+            return Ok(Some(l));
         }
         let mut buf = Vec::new();
         if self.input.read_until(b'\n', &mut buf)? == 0 {
@@ -307,15 +308,19 @@ fn elicit(io: &mut Io, next_request: &mut u64, message: &str) -> index::Consent 
             Ok(0) | Err(_) => return index::Consent::Undeliverable,
             Ok(_) => {}
         }
-        // A line that is not UTF-8 is kept (lossily) so it is answered as a parse error later.
-        let line = String::from_utf8_lossy(&buf)
-            .trim_end_matches(['\n', '\r'])
-            .to_string();
+        // A line that is not UTF-8 is queued as such, to be answered as a parse error later.
+        let line = match std::str::from_utf8(&buf) {
+            Ok(text) => text.trim_end_matches(['\n', '\r']).to_string(),
+            Err(e) => {
+                io.queued.push_back(Err(e));
+                continue;
+            }
+        };
         let answer = serde_json::from_str::<Value>(&line).ok().filter(|v| {
             v.get("id").and_then(Value::as_str) == Some(id.as_str()) && v.get("method").is_none()
         });
         let Some(v) = answer else {
-            io.queued.push_back(line);
+            io.queued.push_back(Ok(line));
             continue;
         };
         let r = &v["result"];

@@ -362,7 +362,10 @@ fn check_invariants(b: &ArchivedGraphBlob) -> Result<(), FormatError> {
         }
     }
     for f in b.files.iter() {
-        if f.repository.to_native() >= n_repo || f.path.to_native() >= n_str {
+        if f.repository.to_native() >= n_repo
+            || f.path.to_native() >= n_str
+            || !(f.package.to_native() == NONE || f.package.to_native() < n_pkg)
+        {
             return bad("a file record points out of range".into());
         }
     }
@@ -371,9 +374,31 @@ fn check_invariants(b: &ArchivedGraphBlob) -> Result<(), FormatError> {
             return bad("a package record points out of range".into());
         }
     }
+    let opt_in = |v: u32, n: u32| v == NONE || v < n;
     for u in b.unresolved.iter() {
-        if u.repository.to_native() >= n_repo || u.reason.to_native() >= n_str {
+        if u.repository.to_native() >= n_repo
+            || u.reason.to_native() >= n_str
+            || u.requested_package.to_native() >= n_str
+            || !opt_in(u.file.to_native(), n_file)
+            || !opt_in(u.source.to_native(), n_sym)
+            || !opt_in(u.requested_symbol.to_native(), n_str)
+            || !opt_in(u.detail.to_native(), n_str)
+        {
             return bad("an unresolved record points out of range".into());
+        }
+    }
+    for e in b.package_edges.iter() {
+        if e.source.to_native() >= n_pkg || e.target.to_native() >= n_pkg {
+            return bad("a package edge points out of range".into());
+        }
+    }
+    for csr in [&b.forward, &b.reverse] {
+        if csr
+            .edges
+            .iter()
+            .any(|e| !opt_in(e.file.to_native(), n_file))
+        {
+            return bad("an edge occurrence names a file out of range".into());
         }
     }
     if b.unresolved_by_name

@@ -14,6 +14,9 @@ const MAX_KEYWORDS: usize = 16;
 const MATCH: &str = "lexical";
 /// The sorting contract of the ranking; a cursor carries its digest.
 const SORT_CONTRACT: &str = "intent-v1";
+/// The files view pages over files, not symbols: its offsets mean something else, so its cursors
+/// carry their own contract and a cursor never crosses between the two.
+const FILES_SORT_CONTRACT: &str = "intent-files-v1";
 
 pub(crate) const NOTHING_MATCHED: &str = "no word of this question appears in any name, qualified name, kind or path of the graph; the index holds no prose, so rephrase with the vocabulary the code would use, or pass keywords";
 pub(crate) const NO_TERM: &str =
@@ -127,7 +130,7 @@ pub(crate) fn find_by_intent(args: &Value, g: &Generation) -> Result<Value, Tool
             limit,
             cursor.as_deref(),
             &identity,
-            SORT_CONTRACT,
+            FILES_SORT_CONTRACT,
         )?;
         results.insert(
             "files".into(),

@@ -1006,7 +1006,8 @@ pub(super) fn external_reason(path: &str) -> &'static str {
 /// or `go-` decoration. Only used for packages outside the graph, whose clause we cannot read.
 pub(super) fn default_package_name(path: &str) -> String {
     let mut last = path.rsplit('/').next().unwrap_or(path);
-    if last.starts_with('v')
+    if last.len() > 1
+        && last.starts_with('v')
         && last[1..].chars().all(|c| c.is_ascii_digit())
         && path.matches('/').count() > 0
     {
