@@ -825,39 +825,7 @@ impl<'s> Extractor<'s> {
 
     fn _type_refs(&mut self, t: Node) {
         match t.kind() {
-            "type_identifier" => {
-                let name = self.text(t).to_string();
-                if self.lookup_local(&name).is_none() {
-                    self.add_ref(Target::Ident(name), Use::Type, t);
-                }
-            }
-            "qualified_type" => {
-                let (Some(p), Some(n)) = (
-                    t.child_by_field_name("package"),
-                    t.child_by_field_name("name"),
-                ) else {
-                    return;
-                };
-                let pkg = self.text(p).to_string();
-                if self.lookup_local(&pkg).is_some() {
-                    return;
-                }
-                let name = self.text(n).to_string();
-                let at = (
-                    p.start_position().row as u32 + 1,
-                    p.start_position().column as u32,
-                );
-                self.add_ref(
-                    Target::Selector {
-                        operand: pkg,
-                        name,
-                        operand_at: at,
-                    },
-                    Use::Type,
-                    n,
-                );
-            }
-            "field_identifier" | "package_identifier" | "field_declaration_list" if false => {}
+            "type_identifier" | "qualified_type" => self.type_name_as(t, Use::Type),
             "struct_type" => {
                 let mut fields = Vec::new();
                 collect_kind(t, "field_declaration", &mut fields);
