@@ -1,35 +1,14 @@
 //! The exact text of every tool's answer on the fixture graph, in each view it supports: these
 //! snapshots make any change of spelling visible in review.
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::{compiler, workspace};
+
 use std::process::Command;
 
 use kivgraph::{Store, tools};
 use kivgraph_format::IndexDir;
 use serde_json::{Value, json};
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn compiler() -> PathBuf {
-    let path = PathBuf::from(env!("CARGO_BIN_EXE_kivgraph")).with_file_name("kivgraph-compile");
-    if !path.is_file() {
-        let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            .args([
-                "build",
-                "-p",
-                "kivgraph-compile",
-                "--bin",
-                "kivgraph-compile",
-            ])
-            .current_dir(workspace())
-            .status()
-            .unwrap();
-        assert!(status.success());
-    }
-    path
-}
 
 /// Replaces what differs between machines and runs: absolute roots, ages, times, commits.
 fn normalize(text: &str) -> String {

@@ -28,6 +28,9 @@
 // EXACT_TYPECHECKED / GO_AST_CALL values come from a type checker this implementation does not
 // run, so the row there carries this implementation's own confidence and provenance.
 
+mod common;
+use common::{compiler, workspace};
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -45,34 +48,8 @@ use sha2::{Digest, Sha256};
 // Fixtures and generations
 // ---------------------------------------------------------------------------------------------
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
 fn fixture(rel: &str) -> PathBuf {
     workspace().join("fixtures/go").join(rel)
-}
-
-/// The compiler binary; the engine does not link the compiler, so it is built on demand.
-fn compiler() -> PathBuf {
-    static BUILT: Mutex<()> = Mutex::new(());
-    let _once = BUILT.lock().unwrap_or_else(|e| e.into_inner());
-    let path = PathBuf::from(env!("CARGO_BIN_EXE_kivgraph")).with_file_name("kivgraph-compile");
-    if !path.is_file() {
-        let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            .args([
-                "build",
-                "-p",
-                "kivgraph-compile",
-                "--bin",
-                "kivgraph-compile",
-            ])
-            .current_dir(workspace())
-            .status()
-            .unwrap();
-        assert!(status.success(), "building kivgraph-compile failed");
-    }
-    path
 }
 
 /// Compiles `repos` (name, directory) into the index directory `index` and publishes one

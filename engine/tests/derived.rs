@@ -3,35 +3,14 @@
 //! list_repositories and broken out in graph_status. Here the provider of the fixture pair is
 //! compiled as the derived repository `rust:mathlib`.
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::{compiler, workspace};
+
 use std::process::Command;
 
 use kivgraph::{Store, tools};
 use kivgraph_format::IndexDir;
 use serde_json::{Value, json};
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn compiler() -> PathBuf {
-    let path = PathBuf::from(env!("CARGO_BIN_EXE_kivgraph")).with_file_name("kivgraph-compile");
-    if !path.is_file() {
-        let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            .args([
-                "build",
-                "-p",
-                "kivgraph-compile",
-                "--bin",
-                "kivgraph-compile",
-            ])
-            .current_dir(workspace())
-            .status()
-            .unwrap();
-        assert!(status.success());
-    }
-    path
-}
 
 /// One generation for the tests of this file: `app` registered, `mathlib` derived.
 fn store() -> &'static Store {

@@ -2,37 +2,15 @@
 //! fixtures: ranking on realistic questions, the six guidance variants, argument errors, paging,
 //! the three views and the candidate cap.
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::{compiler, workspace};
+
+use std::path::PathBuf;
 use std::process::Command;
 
 use kivgraph::{Store, tools};
 use kivgraph_format::IndexDir;
 use serde_json::{Value, json};
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// The compiler binary; the engine does not link the compiler, so it is built on demand.
-fn compiler() -> PathBuf {
-    let exe = PathBuf::from(env!("CARGO_BIN_EXE_kivgraph"));
-    let path = exe.with_file_name("kivgraph-compile");
-    if !path.is_file() {
-        let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            .args([
-                "build",
-                "-p",
-                "kivgraph-compile",
-                "--bin",
-                "kivgraph-compile",
-            ])
-            .current_dir(workspace())
-            .status()
-            .unwrap();
-        assert!(status.success(), "building kivgraph-compile failed");
-    }
-    path
-}
 
 /// A published generation of the given `(name, root)` repositories, and a store serving it.
 struct Graph {

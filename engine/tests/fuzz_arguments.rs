@@ -13,6 +13,9 @@
 //! The seed is fixed so a failure reproduces; `KIVGRAPH_FUZZ_SEED` runs another one, and
 //! `KIVGRAPH_FUZZ_SCALE` multiplies both counts for a longer soak.
 
+mod common;
+use common::{compiler, workspace};
+
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -72,10 +75,6 @@ const KNOWN_KEYS: &[&str] = &[
     "projects",
 ];
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
 fn seed() -> u64 {
     std::env::var("KIVGRAPH_FUZZ_SEED")
         .ok()
@@ -89,26 +88,6 @@ fn scale() -> usize {
         .and_then(|s| s.parse().ok())
         .unwrap_or(1usize)
         .max(1)
-}
-
-/// The compiler binary; the engine does not link the compiler, so it is built on demand.
-fn compiler() -> PathBuf {
-    let path = PathBuf::from(env!("CARGO_BIN_EXE_kivgraph")).with_file_name("kivgraph-compile");
-    if !path.is_file() {
-        let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            .args([
-                "build",
-                "-p",
-                "kivgraph-compile",
-                "--bin",
-                "kivgraph-compile",
-            ])
-            .current_dir(workspace())
-            .status()
-            .unwrap();
-        assert!(status.success(), "building kivgraph-compile failed");
-    }
-    path
 }
 
 /// One index compiled from the fixtures, shared by the tests of this file.

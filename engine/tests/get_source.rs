@@ -2,6 +2,9 @@
 //! binary. Working on a copy lets the tests edit, delete and replace files after the compile,
 //! which is what the freshness, re-anchoring and symlink rules are about.
 
+mod common;
+use common::{compiler, workspace};
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
@@ -10,31 +13,6 @@ use kivgraph::ToolError;
 use kivgraph::query::{self, Selector, SymbolRow};
 use kivgraph_format::{Generation, IndexDir};
 use serde_json::{Value, json};
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// The compiler binary; the engine does not link the compiler, so it is built on demand.
-fn compiler() -> PathBuf {
-    let exe = PathBuf::from(env!("CARGO_BIN_EXE_kivgraph"));
-    let path = exe.with_file_name("kivgraph-compile");
-    if !path.is_file() {
-        let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            .args([
-                "build",
-                "-p",
-                "kivgraph-compile",
-                "--bin",
-                "kivgraph-compile",
-            ])
-            .current_dir(workspace())
-            .status()
-            .unwrap();
-        assert!(status.success(), "building kivgraph-compile failed");
-    }
-    path
-}
 
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();

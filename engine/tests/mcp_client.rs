@@ -4,33 +4,11 @@
 //! The Python interpreter is `$KIVGRAPH_PYTHON`, else `<workspace>/.venv/bin/python`, else
 //! `python3`. A missing SDK fails the test: run `scripts/test` (or `.ci/run`) to install it.
 
+mod common;
+use common::{compiler, workspace};
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// The compiler binary; the engine does not link the compiler, so it is built on demand.
-fn compiler() -> PathBuf {
-    let exe = PathBuf::from(env!("CARGO_BIN_EXE_kivgraph"));
-    let path = exe.with_file_name("kivgraph-compile");
-    if !path.is_file() {
-        let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            .args([
-                "build",
-                "-p",
-                "kivgraph-compile",
-                "--bin",
-                "kivgraph-compile",
-            ])
-            .current_dir(workspace())
-            .status()
-            .unwrap();
-        assert!(status.success(), "building kivgraph-compile failed");
-    }
-    path
-}
 
 fn compile_fixtures(index: &Path) {
     let fixtures = workspace().join("fixtures/go");

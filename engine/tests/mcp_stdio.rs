@@ -1,36 +1,14 @@
 //! Drives `kivgraph serve` over stdio with real JSON-RPC, against generations compiled from the
 //! Go fixtures by the real `kivgraph-compile` binary.
 
+mod common;
+use common::{compiler, workspace};
+
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use serde_json::{Value, json};
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// The compiler binary; the engine does not link the compiler, so it is built on demand.
-fn compiler() -> PathBuf {
-    let exe = PathBuf::from(env!("CARGO_BIN_EXE_kivgraph"));
-    let path = exe.with_file_name("kivgraph-compile");
-    if !path.is_file() {
-        let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            .args([
-                "build",
-                "-p",
-                "kivgraph-compile",
-                "--bin",
-                "kivgraph-compile",
-            ])
-            .current_dir(workspace())
-            .status()
-            .unwrap();
-        assert!(status.success(), "building kivgraph-compile failed");
-    }
-    path
-}
 
 fn compile_fixtures(index: &Path) {
     let fixtures = workspace().join("fixtures/go");

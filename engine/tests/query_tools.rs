@@ -1,6 +1,9 @@
 //! find_references, get_blast_radius, trace_dependencies and get_file_outline on the Go
 //! fixtures: shapes of answers (snapshots), argument errors, verdicts, guidance and paging.
 
+mod common;
+use common::{compiler, workspace};
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Arc, OnceLock};
@@ -8,29 +11,6 @@ use std::sync::{Arc, OnceLock};
 use kivgraph::{Store, tools};
 use kivgraph_format::{Generation, IndexDir};
 use serde_json::{Value, json};
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn compiler() -> PathBuf {
-    let path = PathBuf::from(env!("CARGO_BIN_EXE_kivgraph")).with_file_name("kivgraph-compile");
-    if !path.is_file() {
-        let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            .args([
-                "build",
-                "-p",
-                "kivgraph-compile",
-                "--bin",
-                "kivgraph-compile",
-            ])
-            .current_dir(workspace())
-            .status()
-            .unwrap();
-        assert!(status.success());
-    }
-    path
-}
 
 fn compile(index: &Path) {
     let fixtures = workspace().join("fixtures/go");

@@ -1,0 +1,34 @@
+//! Helpers shared by the engine's integration tests: where the workspace is, and the compiler
+//! binary. The engine does not link the compiler, so the binary is built on demand.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+
+/// The workspace root.
+pub fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The `kivgraph-compile` binary beside the `kivgraph` binary under test, built if missing (once,
+/// even when tests run in parallel).
+pub fn compiler() -> PathBuf {
+    static BUILT: Mutex<()> = Mutex::new(());
+    let _once = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    let path = PathBuf::from(env!("CARGO_BIN_EXE_kivgraph")).with_file_name("kivgraph-compile");
+    if !path.is_file() {
+        let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args([
+                "build",
+                "-p",
+                "kivgraph-compile",
+                "--bin",
+                "kivgraph-compile",
+            ])
+            .current_dir(workspace())
+            .status()
+            .unwrap();
+        assert!(status.success(), "building kivgraph-compile failed");
+    }
+    path
+}
