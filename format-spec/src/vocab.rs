@@ -184,6 +184,12 @@ vocabulary! {
         PackageManifest = 6 => "PACKAGE_MANIFEST",
         /// A package dependency read from a Go import declaration.
         GoImport = 7 => "GO_IMPORT",
+        TsScope = 8 => "TS_SCOPE",
+        TsModuleBinding = 9 => "TS_MODULE_BINDING",
+        TsReceiverTyped = 10 => "TS_RECEIVER_TYPED",
+        TsDeclaration = 11 => "TS_DECLARATION",
+        TsNameOnly = 12 => "TS_NAME_ONLY",
+        TsImport = 13 => "TS_IMPORT",
     }
 }
 
