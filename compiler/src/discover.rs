@@ -31,6 +31,14 @@ pub struct Discovered {
     pub sources: Vec<(Language, usize, String, SourceText)>,
     /// `go.mod` files: (directory, module path).
     pub go_modules: Vec<(String, String)>,
+    /// `package.json`, `tsconfig*.json` and `jsconfig*.json` files: (path, text).
+    pub ts_configs: Vec<(String, String)>,
+}
+
+fn is_ts_config(name: &str) -> bool {
+    name == "package.json"
+        || ((name.starts_with("tsconfig") || name.starts_with("jsconfig"))
+            && name.ends_with(".json"))
 }
 
 struct Found {
@@ -44,6 +52,7 @@ pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
     let repo_name = facts.repos[repo].name.clone();
     let mut found = Vec::new();
     let mut go_mod_paths = Vec::new();
+    let mut ts_config_paths = Vec::new();
     let walker = ignore::WalkBuilder::new(root)
         .follow_links(false)
         .hidden(true)
@@ -52,6 +61,10 @@ pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
         .git_exclude(true)
         .require_git(false)
         .sort_by_file_name(|a, b| a.cmp(b))
+        // Installed dependencies are not part of a repository.
+        .filter_entry(|e| {
+            !(e.file_name() == "node_modules" && e.file_type().is_some_and(|t| t.is_dir()))
+        })
         .build();
     for entry in walker {
         let entry = match entry {
@@ -84,6 +97,10 @@ pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
             go_mod_paths.push(rel.clone());
             continue;
         }
+        if is_ts_config(file_name) {
+            ts_config_paths.push(rel.clone());
+            continue;
+        }
         let Some(language) = file_name
             .rsplit_once('.')
             .and_then(|(_, ext)| Language::from_extension(ext))
@@ -104,6 +121,17 @@ pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
         {
             let dir = rel.rsplit_once('/').map_or("", |(d, _)| d).to_string();
             out.go_modules.push((dir, m));
+        }
+    }
+
+    for rel in ts_config_paths {
+        match std::fs::symlink_metadata(root.join(&rel)) {
+            Ok(m) if m.len() <= MAX_FILE_BYTES => {
+                if let Ok(text) = std::fs::read_to_string(root.join(&rel)) {
+                    out.ts_configs.push((rel, text));
+                }
+            }
+            _ => {}
         }
     }
 
@@ -179,6 +207,15 @@ pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
                                 out.sources
                                     .push((f.language, id, f.rel.clone(), SourceText(text)));
                             }
+                        }
+                        Ok(text)
+                            if matches!(
+                                f.language,
+                                Language::TypeScript | Language::JavaScript
+                            ) =>
+                        {
+                            out.sources
+                                .push((f.language, id, f.rel.clone(), SourceText(text)));
                         }
                         Ok(_) => {
                             file.status = FileStatus::LanguageNotSupported;

@@ -195,6 +195,8 @@ pub fn compile(opts: &CompileOptions) -> Result<Summary, CompileError> {
     let mut facts = facts::FactSet::default();
     let mut go_inputs = Vec::new();
     let mut go_modules = BTreeMap::new();
+    let mut ts_inputs = Vec::new();
+    let mut ts_configs = Vec::new();
     for spec in &opts.repos {
         // A derived repository has no commit, branch or dirty flag: nothing clones it.
         let head = if spec.derived {
@@ -220,14 +222,25 @@ pub fn compile(opts: &CompileOptions) -> Result<Summary, CompileError> {
         for (dir, module) in found.go_modules {
             go_modules.insert((repo, dir), module);
         }
+        for (path, text) in found.ts_configs {
+            ts_configs.push(lang::ts::ConfigFile { repo, path, text });
+        }
         for (lang, file, path, text) in found.sources {
-            if lang == Language::Go {
-                go_inputs.push(lang::go::GoInput {
+            match lang {
+                Language::Go => go_inputs.push(lang::go::GoInput {
                     repo,
                     file,
                     path,
                     text,
-                });
+                }),
+                Language::TypeScript | Language::JavaScript => ts_inputs.push(lang::ts::TsInput {
+                    repo,
+                    file,
+                    path,
+                    language: lang,
+                    text,
+                }),
+                _ => {}
             }
         }
     }
@@ -237,6 +250,14 @@ pub fn compile(opts: &CompileOptions) -> Result<Summary, CompileError> {
         &format!("parsing and resolving {} Go files", go_inputs.len()),
     );
     lang::go::compile(&mut facts, go_inputs, &go_modules);
+    progress(
+        opts.progress,
+        &format!(
+            "parsing and resolving {} TypeScript/JavaScript files",
+            ts_inputs.len()
+        ),
+    );
+    lang::ts::compile(&mut facts, ts_inputs, ts_configs);
     let finished = facts.finish().map_err(CompileError::Facts)?;
     let t_resolve = t0.elapsed();
 

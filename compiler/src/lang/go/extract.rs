@@ -27,30 +27,7 @@ enum Keys<'t> {
     Unknown,
 }
 
-/// A span: 1-based lines, 0-based byte columns, byte offsets.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Span {
-    pub start_line: u32,
-    pub start_column: u32,
-    pub end_line: u32,
-    pub end_column: u32,
-    pub start_byte: u32,
-    pub end_byte: u32,
-}
-
-impl Span {
-    pub fn of(n: Node) -> Span {
-        let (s, e) = (n.start_position(), n.end_position());
-        Span {
-            start_line: s.row as u32 + 1,
-            start_column: s.column as u32,
-            end_line: e.row as u32 + 1,
-            end_column: e.column as u32,
-            start_byte: n.start_byte() as u32,
-            end_byte: n.end_byte() as u32,
-        }
-    }
-}
+pub use crate::lang::Span;
 
 /// A type as far as the syntax shows it, resolved against package scopes in phase 2.
 #[derive(Clone, Debug, PartialEq, Eq)]
