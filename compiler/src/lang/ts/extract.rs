@@ -39,6 +39,8 @@ pub enum TypeRef {
     External,
     /// The polymorphic `this` type of a method's result.
     This,
+    /// A function type, with its parameters' written types.
+    Fn(Vec<Option<TypeRef>>),
     Unknown,
 }
 
@@ -59,6 +61,13 @@ pub enum Expr {
     Await(Box<Expr>),
     /// The props of the JSX component `.0` (its first parameter's written type).
     JsxProps(Box<Expr>),
+    /// Parameter `param` of a function written as argument `arg` of a call of `callee`: typed
+    /// by the callee's declared parameter type when that is a function type.
+    CallbackParam {
+        callee: Box<Expr>,
+        arg: usize,
+        param: usize,
+    },
     /// A value known not to be any module's declaration (literals, object literals).
     External,
 }
@@ -115,14 +124,17 @@ pub struct Decl {
     pub value: Option<Expr>,
     /// Declared return type (functions, methods, getters).
     pub ret: Option<TypeRef>,
-    /// The first parameter's written type (JSX props).
-    pub first_param: Option<TypeRef>,
+    /// The written type of each parameter (JSX props are the first; callbacks' parameters are
+    /// typed from the callee's).
+    pub params: Vec<Option<TypeRef>>,
     pub extends: Vec<TypeRef>,
     pub implements: Vec<TypeRef>,
     /// Member declarations by name.
     pub members: HashMap<String, Vec<usize>>,
     /// Where the heritage names were written, for the structural edges.
     pub heritage_at: Vec<(u32, u32)>,
+    /// Has members no name lists: index, call or construct signatures, mapped types.
+    pub open: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -198,31 +210,11 @@ pub struct TsFile {
     pub has_error: bool,
 }
 
-/// Names every JavaScript environment provides (ECMAScript, the DOM and Node globals, the
-/// TypeScript library's utility types); a use of one is neither an edge nor unresolved.
-const GLOBAL_NAMES: &str = "\
-     undefined NaN Infinity globalThis Object Function Array Number Boolean String Symbol \
-     BigInt Math JSON Date RegExp Error TypeError RangeError SyntaxError ReferenceError \
-     EvalError URIError AggregateError Promise Proxy Reflect Map Set WeakMap WeakSet WeakRef \
-     FinalizationRegistry ArrayBuffer SharedArrayBuffer DataView Atomics Int8Array Uint8Array \
-     Uint8ClampedArray Int16Array Uint16Array Int32Array Uint32Array Float32Array \
-     Float64Array BigInt64Array BigUint64Array Intl parseInt parseFloat isNaN isFinite \
-     encodeURI encodeURIComponent decodeURI decodeURIComponent escape unescape eval arguments \
-     console setTimeout clearTimeout setInterval clearInterval setImmediate clearImmediate \
-     queueMicrotask structuredClone atob btoa fetch Request Response Headers URL \
-     URLSearchParams AbortController AbortSignal TextEncoder TextDecoder Blob File FormData \
-     Event EventTarget CustomEvent crypto performance window document navigator location \
-     history localStorage sessionStorage self HTMLElement Element Node process Buffer global \
-     require module exports __dirname __filename Iterator AsyncIterator Generator \
-     AsyncGenerator Partial Required Readonly Record Pick Omit Exclude Extract NonNullable \
-     Parameters ConstructorParameters ReturnType InstanceType ThisType Awaited Uppercase \
-     Lowercase Capitalize Uncapitalize PromiseLike ArrayLike ReadonlyArray ReadonlyMap \
-     ReadonlySet Iterable IterableIterator AsyncIterable AsyncIterableIterator PropertyKey \
-     PropertyDescriptor TemplateStringsArray NoInfer JSX React NodeJS alert confirm prompt \
-     requestAnimationFrame cancelAnimationFrame MutationObserver WebSocket Worker \
-     XMLHttpRequest ErrorConstructor ObjectConstructor ArrayConstructor PromiseConstructor \
-     CallableFunction NewableFunction IArguments Disposable AsyncDisposable SymbolConstructor \
-     ImportMeta";
+/// Names every JavaScript environment provides: the globals of TypeScript 5.9's
+/// `lib.esnext.full.d.ts`, `lib.dom.iterable.d.ts` and `lib.scripthost.d.ts`, plus Node's and
+/// the JSX namespace (`globals.txt`, one per line). A use of one is neither an edge nor an
+/// unresolved record.
+const GLOBAL_NAMES: &str = include_str!("globals.txt");
 
 /// Whether `name` is one of [`GLOBAL_NAMES`].
 pub(super) fn is_global(name: &str) -> bool {
@@ -305,6 +297,8 @@ struct Extractor<'s> {
     /// The class `this` refers to: `Some(Some(decl))` in a recorded class, `Some(None)` in an
     /// unrecorded one or a plain function, `None` at module level.
     this_class: Option<Option<usize>>,
+    /// Set while walking a function written as an argument: (callee, argument index).
+    callback: Option<(Expr, usize)>,
 }
 
 /// Extracts one file. `tsx` selects the grammar that accepts JSX.
@@ -338,6 +332,7 @@ pub fn extract(src: &str, tsx: bool) -> TsFile {
         decl_at: HashMap::new(),
         owner: None,
         this_class: None,
+        callback: None,
     };
     x.declare_statements(root, None, "", true);
     let top = std::mem::take(&mut x.scopes[0].names);
@@ -410,11 +405,12 @@ impl<'s> Extractor<'s> {
             ty: None,
             value: None,
             ret: None,
-            first_param: None,
+            params: Vec::new(),
             extends: Vec::new(),
             implements: Vec::new(),
             members: HashMap::new(),
             heritage_at: Vec::new(),
+            open: false,
         });
         if let Some(p) = parent {
             self.file.decls[p]
@@ -1055,6 +1051,10 @@ impl<'s> Extractor<'s> {
                     }
                 }
                 "public_field_definition" => SymbolKind::Field,
+                "index_signature" => {
+                    self.file.decls[d].open = true;
+                    continue;
+                }
                 _ => continue,
             };
             let Some(nn) = m.child_by_field_name("name") else {
@@ -1067,16 +1067,17 @@ impl<'s> Extractor<'s> {
             };
             let exported_m = exported && !is_private(m, self.src) && !mname.starts_with('#');
             // Overloads and get/set pairs are one symbol.
-            if let Some(&first) = self.file.decls[d]
+            let existing = self.file.decls[d]
                 .members
                 .get(&mname)
-                .and_then(|v| v.iter().find(|&&x| self.file.decls[x].kind == kind))
-            {
+                .and_then(|v| v.iter().copied().find(|&x| self.file.decls[x].kind == kind));
+            if let Some(first) = existing {
                 self.decl_at.insert((m.start_byte(), m.kind_id()), first);
-                continue;
+            } else {
+                let md = self.new_decl(m, &mname, kind, Some(d), &qp, exported_m);
+                self.file.decls[md].is_static = has_child(m, "static");
             }
-            let md = self.new_decl(m, &mname, kind, Some(d), &qp, exported_m);
-            self.file.decls[md].is_static = has_child(m, "static");
+            // Parameter properties live on the implementation, after any overloads.
             if mname == "constructor"
                 && let Some(params) = m.child_by_field_name("parameters")
             {
@@ -1117,6 +1118,10 @@ impl<'s> Extractor<'s> {
             let kind = match m.kind() {
                 "property_signature" => SymbolKind::Property,
                 "method_signature" => SymbolKind::Method,
+                "index_signature" | "call_signature" | "construct_signature" => {
+                    self.file.decls[d].open = true;
+                    continue;
+                }
                 _ => continue,
             };
             let Some(nn) = m.child_by_field_name("name") else {
@@ -1292,38 +1297,105 @@ impl<'s> Extractor<'s> {
     }
 
     /// Binds the names of a parameter or binding pattern as fresh locals in the innermost
-    /// scope, walking default values and written types for references.
+    /// scope, typed by `ty` or valued by `value`.
     fn bind_pattern(&mut self, p: Node, ty: Option<TypeRef>, value: Option<Expr>) {
+        let src = match ty {
+            Some(t) => Some(Expr::Typed(t)),
+            None => value,
+        };
+        self.pattern(p, src, true);
+    }
+
+    /// Binds (`create`) or assigns the names of a binding pattern whose value is `src`. Every
+    /// property key read from a known source is a reference to that member; default values and
+    /// computed keys are walked.
+    fn pattern(&mut self, p: Node, src: Option<Expr>, create: bool) {
+        let member = |src: &Option<Expr>, name: &str| {
+            src.as_ref()
+                .map(|s| Expr::Member(Box::new(s.clone()), name.to_string()))
+        };
         match p.kind() {
-            "identifier" | "shorthand_property_identifier_pattern" => {
-                let l = self.new_local(ty, value);
-                let name = self.t(p).to_string();
-                self.bind(&name, NameRes::Local(l));
-            }
-            "object_pattern" | "array_pattern" => {
+            "identifier" => self.set_name(p, src, create),
+            "object_pattern" => {
                 let mut c = p.walk();
                 let kids: Vec<Node> = p.named_children(&mut c).collect();
                 for k in kids {
                     match k.kind() {
+                        "shorthand_property_identifier_pattern" => {
+                            let name = self.t(k).to_string();
+                            let v = member(&src, &name);
+                            if let Some(s) = &src {
+                                self.push_ref(k, Use::Value, RefTarget::Member(s.clone(), name));
+                            }
+                            self.set_name(k, v, create);
+                        }
                         "pair_pattern" => {
-                            if let Some(v) = k.child_by_field_name("value") {
-                                self.bind_pattern(v, None, None);
+                            let key = k.child_by_field_name("key");
+                            let mut v = None;
+                            if let Some(key) = key {
+                                match key.kind() {
+                                    "property_identifier" | "string" => {
+                                        let name = self.spec_name(key);
+                                        v = member(&src, &name);
+                                        if let Some(s) = &src
+                                            && key.kind() == "property_identifier"
+                                        {
+                                            self.push_ref(
+                                                key,
+                                                Use::Value,
+                                                RefTarget::Member(s.clone(), name),
+                                            );
+                                        }
+                                    }
+                                    _ => self.walk(key),
+                                }
+                            }
+                            if let Some(val) = k.child_by_field_name("value") {
+                                self.pattern(val, v, create);
                             }
                         }
-                        "object_assignment_pattern" | "assignment_pattern" => {
+                        "object_assignment_pattern" => {
                             if let Some(r) = k.child_by_field_name("right") {
                                 self.walk(r);
                             }
                             if let Some(l) = k.child_by_field_name("left") {
-                                self.bind_pattern(l, None, None);
+                                if l.kind() == "shorthand_property_identifier_pattern" {
+                                    let name = self.t(l).to_string();
+                                    let v = member(&src, &name);
+                                    if let Some(s) = &src {
+                                        self.push_ref(
+                                            l,
+                                            Use::Value,
+                                            RefTarget::Member(s.clone(), name),
+                                        );
+                                    }
+                                    self.set_name(l, v, create);
+                                } else {
+                                    self.pattern(l, None, create);
+                                }
                             }
                         }
                         "rest_pattern" => {
                             if let Some(x) = k.named_child(0) {
-                                self.bind_pattern(x, None, None);
+                                self.pattern(x, None, create);
                             }
                         }
-                        _ => self.bind_pattern(k, None, None),
+                        _ => {}
+                    }
+                }
+            }
+            "array_pattern" => {
+                let elem = src.as_ref().map(|s| Expr::Elem(Box::new(s.clone())));
+                let mut c = p.walk();
+                let kids: Vec<Node> = p.named_children(&mut c).collect();
+                for k in kids {
+                    match k.kind() {
+                        "rest_pattern" => {
+                            if let Some(x) = k.named_child(0) {
+                                self.pattern(x, None, create);
+                            }
+                        }
+                        _ => self.pattern(k, elem.clone(), create),
                     }
                 }
             }
@@ -1332,12 +1404,35 @@ impl<'s> Extractor<'s> {
                     self.walk(r);
                 }
                 if let Some(l) = p.child_by_field_name("left") {
-                    self.bind_pattern(l, ty, value);
+                    self.pattern(l, src, create);
                 }
             }
             "rest_pattern" => {
                 if let Some(x) = p.named_child(0) {
-                    self.bind_pattern(x, None, None);
+                    self.pattern(x, None, create);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn set_name(&mut self, id: Node, value: Option<Expr>, create: bool) {
+        let name = self.t(id).to_string();
+        if create {
+            let l = self.new_local(None, value);
+            self.bind(&name, NameRes::Local(l));
+            return;
+        }
+        match self.lookup(&name, false) {
+            NameRes::Local(l) => {
+                if self.file.locals[l].ty.is_none() && self.file.locals[l].value.is_none() {
+                    self.file.locals[l].value = value;
+                }
+            }
+            NameRes::Decl(d) => {
+                let dd = &mut self.file.decls[d];
+                if dd.ty.is_none() && dd.value.is_none() {
+                    dd.value = value;
                 }
             }
             _ => {}
@@ -1375,18 +1470,10 @@ impl<'s> Extractor<'s> {
         if let Some(t) = this_class {
             self.this_class = Some(t);
         }
+        let callback = self.callback.take();
         self.with_owner(decl, |x| {
             x.bind_type_params(n);
-            let mut first_param = None;
-            if let Some(params) = n.child_by_field_name("parameters") {
-                let mut c = params.walk();
-                let ps: Vec<Node> = params.named_children(&mut c).collect();
-                for (i, p) in ps.into_iter().enumerate() {
-                    x.walk_parameter(p, i == 0, &mut first_param);
-                }
-            } else if let Some(p) = n.child_by_field_name("parameter") {
-                x.bind_pattern(p, None, None);
-            }
+            let params = x.walk_params(n, callback.as_ref());
             let ret = n.child_by_field_name("return_type").map(|r| {
                 x.walk(r);
                 x.type_ref(r)
@@ -1396,8 +1483,8 @@ impl<'s> Extractor<'s> {
                 if dd.ret.is_none() {
                     dd.ret = ret;
                 }
-                if dd.first_param.is_none() {
-                    dd.first_param = first_param;
+                if dd.params.is_empty() {
+                    dd.params = params;
                 }
             }
             if let Some(body) = n.child_by_field_name("body") {
@@ -1413,7 +1500,41 @@ impl<'s> Extractor<'s> {
         self.scopes.pop();
     }
 
-    fn walk_parameter(&mut self, p: Node, first: bool, first_param: &mut Option<TypeRef>) {
+    /// Binds and walks the parameters of a function-like node; returns their written types.
+    fn walk_params(&mut self, n: Node, callback: Option<&(Expr, usize)>) -> Vec<Option<TypeRef>> {
+        let mut out = Vec::new();
+        let ctx = |param: usize| {
+            callback.map(|(callee, arg)| Expr::CallbackParam {
+                callee: Box::new(callee.clone()),
+                arg: *arg,
+                param,
+            })
+        };
+        if let Some(params) = n.child_by_field_name("parameters") {
+            let mut c = params.walk();
+            let ps: Vec<Node> = params.named_children(&mut c).collect();
+            let mut i = 0;
+            for p in ps {
+                if matches!(p.kind(), "comment" | "decorator") {
+                    continue;
+                }
+                let is_this = p
+                    .child_by_field_name("pattern")
+                    .is_some_and(|x| x.kind() == "this");
+                let ty = self.walk_parameter(p, ctx(i));
+                if !is_this {
+                    out.push(ty);
+                    i += 1;
+                }
+            }
+        } else if let Some(p) = n.child_by_field_name("parameter") {
+            self.bind_pattern(p, None, ctx(0));
+            out.push(None);
+        }
+        out
+    }
+
+    fn walk_parameter(&mut self, p: Node, contextual: Option<Expr>) -> Option<TypeRef> {
         match p.kind() {
             "required_parameter" | "optional_parameter" => {
                 let ty = p.child_by_field_name("type").map(|t| {
@@ -1422,9 +1543,6 @@ impl<'s> Extractor<'s> {
                 });
                 if let Some(v) = p.child_by_field_name("value") {
                     self.walk(v);
-                }
-                if first {
-                    *first_param = ty.clone();
                 }
                 let mut c = p.walk();
                 let decorators: Vec<Node> = p
@@ -1436,16 +1554,21 @@ impl<'s> Extractor<'s> {
                 }
                 if let Some(pat) = p.child_by_field_name("pattern") {
                     if pat.kind() == "this" {
-                        return;
+                        return ty;
                     }
                     // A parameter property: the field's type is the parameter's.
                     if let Some(d) = self.decl_of(p) {
                         self.file.decls[d].ty = ty.clone();
                     }
-                    self.bind_pattern(pat, ty, None);
+                    let value = if ty.is_some() { None } else { contextual };
+                    self.bind_pattern(pat, ty.clone(), value);
                 }
+                ty
             }
-            _ => self.bind_pattern(p, None, None),
+            _ => {
+                self.bind_pattern(p, None, contextual);
+                None
+            }
         }
     }
 
@@ -1606,13 +1729,11 @@ impl<'s> Extractor<'s> {
                 self.scopes.push(Scope::default());
                 self.with_owner(decl, |x| {
                     x.bind_type_params(m);
-                    let mut fp = None;
-                    if let Some(params) = m.child_by_field_name("parameters") {
-                        let mut c = params.walk();
-                        let ps: Vec<Node> = params.named_children(&mut c).collect();
-                        for (i, p) in ps.into_iter().enumerate() {
-                            x.walk_parameter(p, i == 0, &mut fp);
-                        }
+                    let ps = x.walk_params(m, None);
+                    if let Some(d) = decl
+                        && x.file.decls[d].params.is_empty()
+                    {
+                        x.file.decls[d].params = ps;
                     }
                     if let Some(r) = m.child_by_field_name("return_type") {
                         x.walk(r);
@@ -1698,14 +1819,7 @@ impl<'s> Extractor<'s> {
             "function_type" | "constructor_type" | "call_signature" | "construct_signature" => {
                 self.scopes.push(Scope::default());
                 self.bind_type_params(n);
-                let mut fp = None;
-                if let Some(params) = n.child_by_field_name("parameters") {
-                    let mut c = params.walk();
-                    let ps: Vec<Node> = params.named_children(&mut c).collect();
-                    for (i, p) in ps.into_iter().enumerate() {
-                        self.walk_parameter(p, i == 0, &mut fp);
-                    }
-                }
+                self.walk_params(n, None);
                 if let Some(r) = n
                     .child_by_field_name("return_type")
                     .or_else(|| n.child_by_field_name("type"))
@@ -1767,14 +1881,7 @@ impl<'s> Extractor<'s> {
                 let decl = self.decl_of(n);
                 self.with_owner(decl, |x| {
                     x.bind_type_params(n);
-                    let mut fp = None;
-                    if let Some(params) = n.child_by_field_name("parameters") {
-                        let mut c = params.walk();
-                        let ps: Vec<Node> = params.named_children(&mut c).collect();
-                        for (i, p) in ps.into_iter().enumerate() {
-                            x.walk_parameter(p, i == 0, &mut fp);
-                        }
-                    }
+                    let fp = x.walk_params(n, None);
                     if let Some(r) = n.child_by_field_name("return_type") {
                         x.walk(r);
                         let tr = x.type_ref(r);
@@ -1782,7 +1889,7 @@ impl<'s> Extractor<'s> {
                             && x.file.decls[d].ret.is_none()
                         {
                             x.file.decls[d].ret = Some(tr);
-                            x.file.decls[d].first_param = fp;
+                            x.file.decls[d].params = fp;
                         }
                     }
                 });
@@ -1976,7 +2083,8 @@ impl<'s> Extractor<'s> {
                     self.walk(t);
                 }
                 if let Some(args) = n.child_by_field_name("arguments") {
-                    self.walk_arguments(args);
+                    let callee = f.map_or(Expr::Unknown, |f| self.expr_of(f));
+                    self.walk_arguments(args, callee);
                 }
             }
             "new_expression" => {
@@ -1993,7 +2101,10 @@ impl<'s> Extractor<'s> {
                     self.walk(t);
                 }
                 if let Some(args) = n.child_by_field_name("arguments") {
-                    self.walk_arguments(args);
+                    let callee = n
+                        .child_by_field_name("constructor")
+                        .map_or(Expr::Unknown, |c| self.expr_of(c));
+                    self.walk_arguments(args, callee);
                 }
             }
             "pair" => {
@@ -2058,17 +2169,29 @@ impl<'s> Extractor<'s> {
         }
     }
 
-    fn walk_arguments(&mut self, args: Node) {
+    /// The arguments of a call of `callee`; a function written as an argument gets its
+    /// parameters typed from the callee's declaration.
+    fn walk_arguments(&mut self, args: Node, callee: Expr) {
         let mut c = args.walk();
         let xs: Vec<Node> = args.named_children(&mut c).collect();
+        let mut i = 0;
         for a in xs {
             match a.kind() {
+                "comment" => continue,
                 "identifier" => self.name_ref(a, Use::Argument),
                 "member_expression" => {
                     self.member_ref(a, Use::Argument);
                 }
+                "arrow_function" | "function_expression" | "function" => {
+                    if callee != Expr::Unknown {
+                        self.callback = Some((callee.clone(), i));
+                    }
+                    self.walk(a);
+                    self.callback = None;
+                }
                 _ => self.walk(a),
             }
+            i += 1;
         }
     }
 
@@ -2112,36 +2235,12 @@ impl<'s> Extractor<'s> {
                 _ => {}
             }
         } else {
-            // Destructuring: names are untyped; default values are walked.
-            self.walk_pattern_defaults(name);
-        }
-    }
-
-    fn walk_pattern_defaults(&mut self, p: Node) {
-        let mut c = p.walk();
-        let kids: Vec<Node> = p.named_children(&mut c).collect();
-        for k in kids {
-            match k.kind() {
-                "object_assignment_pattern" | "assignment_pattern" => {
-                    if let Some(r) = k.child_by_field_name("right") {
-                        self.walk(r);
-                    }
-                }
-                "pair_pattern" => {
-                    if let Some(k2) = k.child_by_field_name("key")
-                        && k2.kind() == "computed_property_name"
-                    {
-                        self.walk(k2);
-                    }
-                    if let Some(v) = k.child_by_field_name("value") {
-                        self.walk_pattern_defaults(v);
-                    }
-                }
-                "object_pattern" | "array_pattern" | "rest_pattern" => {
-                    self.walk_pattern_defaults(k)
-                }
-                _ => {}
-            }
+            // Destructuring: each name is the member of the value it reads.
+            let src = match ty {
+                Some(t) => Some(Expr::Typed(t)),
+                None => value,
+            };
+            self.with_owner(decl_here, |x| x.pattern(name, src, false));
         }
     }
 
@@ -2633,10 +2732,26 @@ impl<'s> Extractor<'s> {
                 }
             }
             "this_type" => TypeRef::This,
+            "function_type" => {
+                let mut ps = Vec::new();
+                if let Some(params) = n.child_by_field_name("parameters") {
+                    let mut c = params.walk();
+                    for p in params.named_children(&mut c) {
+                        if matches!(p.kind(), "required_parameter" | "optional_parameter") {
+                            if p.child_by_field_name("pattern")
+                                .is_some_and(|x| x.kind() == "this")
+                            {
+                                continue;
+                            }
+                            ps.push(p.child_by_field_name("type").map(|t| self.type_ref(t)));
+                        }
+                    }
+                }
+                TypeRef::Fn(ps)
+            }
             "predefined_type"
             | "literal_type"
             | "template_literal_type"
-            | "function_type"
             | "tuple_type"
             | "object_type" => TypeRef::External,
             _ => TypeRef::Unknown,

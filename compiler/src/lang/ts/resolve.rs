@@ -77,6 +77,26 @@ enum Lookup {
 
 const MAX_DEPTH: usize = 24;
 
+/// Members every object has from `Object.prototype`, and every function from
+/// `Function.prototype`: missing from a declaration, they are not a resolution failure.
+const OBJECT_MEMBERS: &[&str] = &[
+    "prototype",
+    "name",
+    "length",
+    "call",
+    "apply",
+    "bind",
+    "arguments",
+    "caller",
+    "constructor",
+    "toString",
+    "toLocaleString",
+    "valueOf",
+    "hasOwnProperty",
+    "isPrototypeOf",
+    "propertyIsEnumerable",
+];
+
 pub struct Resolver<'f> {
     facts: &'f mut FactSet,
     mods: Vec<Module>,
@@ -499,7 +519,20 @@ impl<'f> Resolver<'f> {
                 Some(t) => self.type_recv(m, t, depth + 1),
                 None => Recv::Unknown,
             },
+            Expr::CallbackParam { callee, arg, param } => {
+                match self.callback_param(m, callee, *arg, *param, depth + 1) {
+                    Some((tm, t)) => self.type_recv(tm, &t, depth + 1),
+                    None => Recv::Unknown,
+                }
+            }
             Expr::Member(base, name) => match self.eval(m, base, depth + 1) {
+                // `C.prototype` has the instance members of C.
+                Recv::Members(tm, td)
+                    if name == "prototype"
+                        && self.mods[tm].ts.decls[td].kind == SymbolKind::Class =>
+                {
+                    Recv::Members(tm, td)
+                }
                 Recv::Members(tm, td) => match self.lookup_member(tm, td, name, depth + 1) {
                     Lookup::Found(a, b) => self.value_recv(Bound::Decl(a, b), depth + 1),
                     Lookup::NotFound { closed: false } => Recv::External,
@@ -540,14 +573,56 @@ impl<'f> Resolver<'f> {
                 other => other,
             },
             Expr::JsxProps(comp) => match self.callee(m, comp, depth + 1) {
-                Bound::Decl(cm, cd) => match &self.mods[cm].ts.decls[cd].first_param {
-                    Some(t) => self.type_recv(cm, t, depth + 1),
-                    None => Recv::Unknown,
+                Bound::Decl(cm, cd) => match self.mods[cm].ts.decls[cd].params.first() {
+                    Some(Some(t)) => self.type_recv(cm, t, depth + 1),
+                    _ => Recv::Unknown,
                 },
                 Bound::External => Recv::External,
                 _ => Recv::Unknown,
             },
         }
+    }
+
+    /// The written type of parameter `param` of the function passed as argument `arg` to
+    /// `callee`: the callee's declared parameter type, when it is a function type (directly or
+    /// through a type alias). A class callee means its constructor.
+    fn callback_param(
+        &self,
+        m: usize,
+        callee: &Expr,
+        arg: usize,
+        param: usize,
+        depth: usize,
+    ) -> Option<(usize, TypeRef)> {
+        let Bound::Decl(mut cm, mut cd) = self.callee(m, callee, depth + 1) else {
+            return None;
+        };
+        if self.mods[cm].ts.decls[cd].kind == SymbolKind::Class {
+            match self.lookup_member(cm, cd, "constructor", depth + 1) {
+                Lookup::Found(a, b) => (cm, cd) = (a, b),
+                _ => return None,
+            }
+        }
+        let mut t = self.mods[cm].ts.decls[cd].params.get(arg)?.clone()?;
+        let mut tm = cm;
+        for _ in 0..MAX_DEPTH {
+            match t {
+                TypeRef::Fn(ps) => return Some((tm, ps.get(param)?.clone()?)),
+                TypeRef::Named {
+                    ref head, ref path, ..
+                } if path.is_empty() => match self.bind_res(tm, head, depth + 1) {
+                    Bound::Decl(am, ad)
+                        if self.mods[am].ts.decls[ad].kind == SymbolKind::TypeAlias =>
+                    {
+                        t = self.mods[am].ts.decls[ad].ty.clone()?;
+                        tm = am;
+                    }
+                    _ => return None,
+                },
+                _ => return None,
+            }
+        }
+        None
     }
 
     /// The declaration an expression in callee position denotes.
@@ -603,6 +678,17 @@ impl<'f> Resolver<'f> {
                             Recv::Unknown
                         }
                     }
+                    SymbolKind::Function | SymbolKind::Method => {
+                        // A function merged with a namespace has the namespace's members;
+                        // any other function object has only the library's.
+                        match self.merged[m].get(&decl.qn).and_then(|g| {
+                            g.iter()
+                                .find(|&&x| self.mods[m].ts.decls[x].kind == SymbolKind::Namespace)
+                        }) {
+                            Some(&ns) => Recv::Members(m, ns),
+                            None => Recv::External,
+                        }
+                    }
                     _ => Recv::Unknown,
                 }
             }
@@ -620,6 +706,7 @@ impl<'f> Resolver<'f> {
         match t {
             TypeRef::External => Recv::External,
             TypeRef::Unknown | TypeRef::This => Recv::Unknown,
+            TypeRef::Fn(_) => Recv::External,
             TypeRef::Array(x) => Recv::Array(Box::new(self.type_recv(m, x, depth + 1))),
             TypeRef::Named { head, path, args } => {
                 if let NameRes::Unbound(n) = head
@@ -707,6 +794,9 @@ impl<'f> Resolver<'f> {
         let mut closed = true;
         for &g in &group {
             let decl: &Decl = &f.decls[g];
+            if decl.open {
+                closed = false;
+            }
             let bases: Vec<&TypeRef> = if decl.kind == SymbolKind::TypeAlias {
                 decl.ty.iter().collect()
             } else if decl.kind == SymbolKind::Class || decl.kind == SymbolKind::Interface {
@@ -936,7 +1026,7 @@ impl<'f> Resolver<'f> {
                     };
                     self.edge(m, from, (a, b), usage, line, column, prov, None);
                 }
-                Lookup::NotFound { closed: true } => {
+                Lookup::NotFound { closed: true } if !OBJECT_MEMBERS.contains(&name) => {
                     let path = self.mods[m].path.clone();
                     let owner = self.mods[tm].ts.decls[td].qn.clone();
                     let src = self.source_of(m, from);
@@ -951,7 +1041,7 @@ impl<'f> Resolver<'f> {
                         Some(src),
                     );
                 }
-                Lookup::NotFound { closed: false } => {}
+                Lookup::NotFound { .. } => {}
             },
             Recv::Module(t) => match self.export_of(t, name, 0) {
                 Bound::Decl(a, b) => self.edge(
