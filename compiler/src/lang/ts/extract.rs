@@ -1424,10 +1424,10 @@ impl<'s> Extractor<'s> {
             return;
         }
         match self.lookup(&name, false) {
-            NameRes::Local(l) => {
-                if self.file.locals[l].ty.is_none() && self.file.locals[l].value.is_none() {
-                    self.file.locals[l].value = value;
-                }
+            NameRes::Local(l)
+                if self.file.locals[l].ty.is_none() && self.file.locals[l].value.is_none() =>
+            {
+                self.file.locals[l].value = value;
             }
             NameRes::Decl(d) => {
                 let dd = &mut self.file.decls[d];
