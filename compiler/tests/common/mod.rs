@@ -1,0 +1,3 @@
+//! Helpers shared by the compiler's integration tests.
+
+pub mod annotations;
