@@ -22,7 +22,23 @@ fn unusable_files_are_recorded_not_fatal() {
     std::fs::write(p.join("binary.go"), b"package bad\n\x00\x01\x02").unwrap();
     std::fs::write(p.join("latin1.go"), b"package bad\n// caf\xe9\n").unwrap();
     std::fs::write(p.join("huge.go"), vec![b'/'; (4 << 20) + 1]).unwrap();
-    std::fs::write(p.join("app.ts"), "export const x = 1;\n").unwrap();
+    std::fs::write(p.join("app.py"), "x = 1\n").unwrap();
+    // TypeScript and JavaScript: the same statuses, a broken file still yields its facts, an
+    // unreadable manifest is a diagnostic, and installed dependencies are never walked.
+    std::fs::write(
+        p.join("broken.ts"),
+        "export function ok(): number { return 1 }\nexport class {{ oops(\nexport const after = ok();\n",
+    )
+    .unwrap();
+    std::fs::write(p.join("binary.ts"), b"export const x = 1;\n\x00\x01").unwrap();
+    std::fs::write(p.join("latin1.js"), b"// caf\xe9\n").unwrap();
+    std::fs::write(p.join("package.json"), "{ \"name\": ").unwrap();
+    std::fs::create_dir_all(p.join("node_modules/dep")).unwrap();
+    std::fs::write(
+        p.join("node_modules/dep/index.ts"),
+        "export const dep = 1;\n",
+    )
+    .unwrap();
     let out = tempfile::tempdir().unwrap();
     let spec = RepoSpec::parse(&format!("bad={}", p.display())).unwrap();
     let summary = compile(&CompileOptions {
@@ -41,7 +57,10 @@ fn unusable_files_are_recorded_not_fatal() {
         "binary.go: binary",
         "latin1.go: not valid UTF-8",
         "huge.go: oversized",
-        ": 1 typescript file(s)",
+        ": 1 python file(s)",
+        "binary.ts: binary",
+        "latin1.js: not valid UTF-8",
+        "package.json: package.json is not valid JSON",
     ] {
         assert!(
             messages.iter().any(|m| m.contains(expected)),
@@ -66,7 +85,17 @@ fn unusable_files_are_recorded_not_fatal() {
     assert_eq!(status("binary.go"), FileStatus::Binary);
     assert_eq!(status("latin1.go"), FileStatus::NotUtf8);
     assert_eq!(status("huge.go"), FileStatus::Oversized);
-    assert_eq!(status("app.ts"), FileStatus::LanguageNotSupported);
+    assert_eq!(status("app.py"), FileStatus::LanguageNotSupported);
+    assert_eq!(status("broken.ts"), FileStatus::Partial);
+    assert_eq!(status("binary.ts"), FileStatus::Binary);
+    assert_eq!(status("latin1.js"), FileStatus::NotUtf8);
+    assert!(
+        !g.files.iter().any(|f| g
+            .strings
+            .get(f.path.to_native())
+            .starts_with("node_modules/")),
+        "node_modules was walked"
+    );
     // The parsable parts of the broken file still produce facts.
     let names: Vec<&str> = g
         .symbols
@@ -75,6 +104,10 @@ fn unusable_files_are_recorded_not_fatal() {
         .collect();
     assert!(
         names.contains(&"Good") && names.contains(&"After"),
+        "{names:?}"
+    );
+    assert!(
+        names.contains(&"ok") && names.contains(&"after"),
         "{names:?}"
     );
 }

@@ -135,6 +135,9 @@ pub struct Decl {
     pub heritage_at: Vec<(u32, u32)>,
     /// Has members no name lists: index, call or construct signatures, mapped types.
     pub open: bool,
+    /// Signatures without a body (overloads); with more than one, the parameter and return
+    /// types of a call depend on which overload applies and are not used.
+    pub overloads: u8,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -411,6 +414,7 @@ impl<'s> Extractor<'s> {
             members: HashMap::new(),
             heritage_at: Vec::new(),
             open: false,
+            overloads: 0,
         });
         if let Some(p) = parent {
             self.file.decls[p]
@@ -487,9 +491,12 @@ impl<'s> Extractor<'s> {
                 let name = self.t(name);
                 // Overloads and the implementation are one symbol, at the first signature.
                 let existing = self.scope_decl(name, parent, |k| k == SymbolKind::Function);
+                let signature_only = s.kind() == "function_signature";
                 match existing {
                     Some(d) => {
                         self.decl_at.insert((s.start_byte(), s.kind_id()), d);
+                        let o = &mut self.file.decls[d].overloads;
+                        *o = o.saturating_add(u8::from(signature_only));
                     }
                     None => {
                         let d = self.new_decl(
@@ -501,6 +508,7 @@ impl<'s> Extractor<'s> {
                             exported && parent_exported,
                         );
                         self.bind(name, NameRes::Decl(d));
+                        self.file.decls[d].overloads = u8::from(signature_only);
                     }
                 }
             }
@@ -1071,11 +1079,16 @@ impl<'s> Extractor<'s> {
                 .members
                 .get(&mname)
                 .and_then(|v| v.iter().copied().find(|&x| self.file.decls[x].kind == kind));
+            let signature_only = m.child_by_field_name("body").is_none();
             if let Some(first) = existing {
                 self.decl_at.insert((m.start_byte(), m.kind_id()), first);
+                let f = &mut self.file.decls[first];
+                f.overloads = f.overloads.saturating_add(u8::from(signature_only));
             } else {
                 let md = self.new_decl(m, &mname, kind, Some(d), &qp, exported_m);
                 self.file.decls[md].is_static = has_child(m, "static");
+                self.file.decls[md].overloads =
+                    u8::from(signature_only && kind == SymbolKind::Method);
             }
             // Parameter properties live on the implementation, after any overloads.
             if mname == "constructor"
@@ -2732,6 +2745,8 @@ impl<'s> Extractor<'s> {
                 }
             }
             "this_type" => TypeRef::This,
+            // `any` and `unknown` say nothing about the value.
+            "predefined_type" if matches!(self.t(n), "any" | "unknown") => TypeRef::Unknown,
             "function_type" => {
                 let mut ps = Vec::new();
                 if let Some(params) = n.child_by_field_name("parameters") {

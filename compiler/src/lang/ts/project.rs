@@ -280,8 +280,11 @@ impl Project {
             return Resolved::NotFound;
         }
         if let Some(cfg) = self.config_of(repo, path) {
-            if let Some(m) = self.try_paths(repo, cfg, spec) {
-                return Resolved::Module(m);
+            match self.try_paths(repo, cfg, spec) {
+                Some(Some(m)) => return Resolved::Module(m),
+                // A `paths` pattern matched and none of its targets exists.
+                Some(None) => return Resolved::NotFound,
+                None => {}
             }
             if let Some(base) = &cfg.base_url
                 && let Some(m) = join(base, spec).and_then(|p| self.try_path(repo, &p))
@@ -289,8 +292,8 @@ impl Project {
                 return Resolved::Module(m);
             }
         }
-        if spec.starts_with("node:") {
-            return Resolved::PackageNotFound(spec.to_string());
+        if let Some(builtin) = spec.strip_prefix("node:") {
+            return Resolved::PackageNotFound(format!("node:{}", split_package(builtin).0));
         }
         let (name, sub) = split_package(spec);
         let Some(cands) = self.by_name.get(&name) else {
@@ -395,7 +398,8 @@ impl Project {
         self.try_path(pkg.repo, &p)
     }
 
-    fn try_paths(&self, repo: RepoId, cfg: &TsConfig, spec: &str) -> Option<usize> {
+    /// `None` when no pattern matches; `Some(None)` when one matches and no target exists.
+    fn try_paths(&self, repo: RepoId, cfg: &TsConfig, spec: &str) -> Option<Option<usize>> {
         let mut best: Option<(&str, &Vec<String>, String)> = None;
         for (pat, targets) in &cfg.paths {
             let star = match pat.split_once('*') {
@@ -421,13 +425,11 @@ impl Project {
             }
         }
         let (_, targets, star) = best?;
-        for t in targets {
-            let t = t.replace('*', &star);
-            if let Some(m) = self.try_path(repo, &t) {
-                return Some(m);
-            }
-        }
-        None
+        Some(
+            targets
+                .iter()
+                .find_map(|t| self.try_path(repo, &t.replace('*', &star))),
+        )
     }
 
     /// A path as TypeScript tries it: the file, with extensions, with extension substitution,

@@ -168,7 +168,7 @@ impl<'f> Resolver<'f> {
             .map(|m| {
                 let mut idx: HashMap<String, Vec<usize>> = HashMap::new();
                 for (i, d) in m.ts.decls.iter().enumerate() {
-                    if is_type_container(d.kind) {
+                    if is_type_container(d.kind) || d.kind == SymbolKind::Function {
                         idx.entry(d.qn.clone()).or_default().push(i);
                     }
                 }
@@ -543,6 +543,7 @@ impl<'f> Resolver<'f> {
                 Recv::Unknown => Recv::Unknown,
             },
             Expr::Call(callee) => match self.callee(m, callee, depth + 1) {
+                Bound::Decl(cm, cd) if self.mods[cm].ts.decls[cd].overloads > 1 => Recv::Unknown,
                 Bound::Decl(cm, cd) => match &self.mods[cm].ts.decls[cd].ret {
                     // `m(): this` returns its receiver.
                     Some(TypeRef::This) => match &**callee {
@@ -602,6 +603,9 @@ impl<'f> Resolver<'f> {
                 Lookup::Found(a, b) => (cm, cd) = (a, b),
                 _ => return None,
             }
+        }
+        if self.mods[cm].ts.decls[cd].overloads > 1 {
+            return None;
         }
         let mut t = self.mods[cm].ts.decls[cd].params.get(arg)?.clone()?;
         let mut tm = cm;
