@@ -1,6 +1,7 @@
 //! Compile throughput: compiles the given repositories into a temporary index with
-//! `kivgraph-compile`'s library, then runs a parse-only pass over the same Go files with the
-//! same grammar and the same parallelism (the floor no compiler can beat), and prints both.
+//! `kivgraph-compile`'s library, then runs a parse-only pass over the same source files (Go and
+//! TypeScript/JavaScript, each with the grammar the compiler uses for it: TSX for `.tsx`/`.jsx`)
+//! with the same parallelism (the floor no compiler can beat), and prints both.
 //!
 //! Measures: wall time of discovery + parsing + resolution + writing + publishing, lines and
 //! files per second, generation size on disk, peak RSS of the compile. Leaves out: process start,
@@ -32,8 +33,8 @@ fn main() -> anyhow::Result<()> {
     let compile_s = t.elapsed().as_secs_f64();
     let peak = kivgraph_benches::peak_rss_kib();
 
-    // The floor: read and parse exactly the Go files the compile parsed (the generation records
-    // each file's status), nothing else.
+    // The floor: read and parse exactly the files the compile parsed (the generation records
+    // each file's status and language), nothing else.
     let generation =
         kivgraph_format::Generation::open_current(&kivgraph_format::IndexDir::new(out.path()))?
             .ok_or_else(|| anyhow::anyhow!("the compile published nothing"))?;
@@ -42,37 +43,52 @@ fn main() -> anyhow::Result<()> {
         kivgraph_format::FileStatus::Indexed as u8,
         kivgraph_format::FileStatus::Partial as u8,
     ];
-    let files: Vec<std::path::PathBuf> = g
+    let compiled = |f: &&kivgraph_format::blob::ArchivedFileRec| {
+        parsed_status.contains(&f.status)
+            && [
+                kivgraph_format::Language::Go.code(),
+                kivgraph_format::Language::TypeScript.code(),
+                kivgraph_format::Language::JavaScript.code(),
+            ]
+            .contains(&f.language)
+    };
+    let files: Vec<(u8, std::path::PathBuf)> = g
         .files
         .iter()
-        .filter(|f| {
-            f.language == kivgraph_format::Language::Go.code() && parsed_status.contains(&f.status)
-        })
+        .filter(compiled)
         .map(|f| {
             let root = g.strings.get(
                 g.repositories[f.repository.to_native() as usize]
                     .root
                     .to_native(),
             );
-            std::path::Path::new(root).join(g.strings.get(f.path.to_native()))
+            (
+                f.language,
+                std::path::Path::new(root).join(g.strings.get(f.path.to_native())),
+            )
         })
         .collect();
     let parsed_lines: u64 = g
         .files
         .iter()
-        .filter(|f| {
-            f.language == kivgraph_format::Language::Go.code() && parsed_status.contains(&f.status)
-        })
+        .filter(compiled)
         .map(|f| u64::from(f.lines.to_native()))
         .sum();
     let t = Instant::now();
     let parsed: usize = files
         .par_iter()
-        .map(|p| {
+        .map(|(language, p)| {
             let mut parser = tree_sitter::Parser::new();
-            parser
-                .set_language(&tree_sitter_go::LANGUAGE.into())
-                .expect("grammar");
+            let jsx = p.extension().is_some_and(|e| e == "tsx" || e == "jsx");
+            let grammar: tree_sitter::Language =
+                if *language == kivgraph_format::Language::Go.code() {
+                    tree_sitter_go::LANGUAGE.into()
+                } else if jsx {
+                    tree_sitter_typescript::LANGUAGE_TSX.into()
+                } else {
+                    tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into()
+                };
+            parser.set_language(&grammar).expect("grammar");
             let src = std::fs::read(p).unwrap_or_default();
             parser
                 .parse(&src, None)
@@ -81,17 +97,21 @@ fn main() -> anyhow::Result<()> {
         .sum();
     let parse_s = t.elapsed().as_secs_f64();
 
-    let go_files: u64 = summary
-        .repositories
-        .iter()
-        .filter_map(|r| r.files.get("go"))
-        .flat_map(|m| m.values())
-        .sum();
+    let per_language = |lang: &str| -> u64 {
+        summary
+            .repositories
+            .iter()
+            .filter_map(|r| r.files.get(lang))
+            .flat_map(|m| m.values())
+            .sum()
+    };
     println!(
-        "corpus: {} repositories, {} source files ({} Go), {} lines, {} bytes",
+        "corpus: {} repositories, {} source files ({} Go, {} TypeScript, {} JavaScript), {} lines, {} bytes",
         summary.repositories.len(),
         summary.source_files,
-        go_files,
+        per_language("go"),
+        per_language("typescript"),
+        per_language("javascript"),
         summary.source_lines,
         summary.source_bytes
     );
@@ -120,7 +140,7 @@ fn main() -> anyhow::Result<()> {
         println!("  peak RSS: {:.1} MiB", kib as f64 / 1024.0);
     }
     println!(
-        "parse-only floor: {parse_s:.3} s over the {} Go files ({parsed_lines} lines) the compile parsed ({parsed} non-empty trees), {:.0} lines/s",
+        "parse-only floor: {parse_s:.3} s over the {} files ({parsed_lines} lines) the compile parsed ({parsed} non-empty trees), {:.0} lines/s",
         files.len(),
         parsed_lines as f64 / parse_s
     );
