@@ -845,6 +845,8 @@ function recordsOf(sym) {
     }
     if (best && !out.includes(best)) out.push(best);
   }
+  // Several targets (a union's members) in source order, whatever order the checker gives.
+  if (out.length > 1) out.sort((a, b) => (fileOrder.get(a._file) ?? 1e9) - (fileOrder.get(b._file) ?? 1e9) || a._pos - b._pos);
   return out;
 }
 
@@ -950,21 +952,15 @@ function operandKind(op) {
 }
 
 function heritageOf(id) {
-  // id, or the name of the property access that is the heritage expression.
-  let e = id;
-  if (id.parent.kind === K.PropertyAccessExpression && id.parent.name === id) e = id.parent;
-  const p = e.parent;
-  if (p && p.kind === K.ExpressionWithTypeArguments && p.expression === e && p.parent?.kind === K.HeritageClause) {
-    return { clause: p.parent, final: true };
-  }
-  // A qualifier: climb the property-access chain.
+  // The expression the identifier names: itself, or the property access it is the name of.
   let x = id;
+  if (x.parent.kind === K.PropertyAccessExpression && x.parent.name === x) x = x.parent;
+  const named = x;
+  // Up the qualifiers: `a.b.C` with `a` or `b` as the identifier.
   while (x.parent && x.parent.kind === K.PropertyAccessExpression && x.parent.expression === x) x = x.parent;
-  if (x !== id) {
-    const q = x.parent;
-    if (q && q.kind === K.ExpressionWithTypeArguments && q.expression === x && q.parent?.kind === K.HeritageClause) {
-      return { clause: q.parent, final: false };
-    }
+  const q = x.parent;
+  if (q && q.kind === K.ExpressionWithTypeArguments && q.expression === x && q.parent?.kind === K.HeritageClause) {
+    return { clause: q.parent, final: named === x };
   }
   return null;
 }
@@ -1231,7 +1227,8 @@ function emitUsesOfFile(sf, info) {
       role = "decorator";
     }
     let form;
-    if (base === "identifier" && role) form = role;
+    if (base === "decorator") form = role === "decorator" ? "decorator" : `decorator (${role})`;
+    else if (base === "identifier" && role) form = role;
     else form = role ? `${base} (${role})` : base;
     if (member) {
       const flags = ts.getCheckFlags(s);
