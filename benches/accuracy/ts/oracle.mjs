@@ -817,8 +817,38 @@ function resolveAlias(sym) {
   return sym ?? null;
 }
 
-/** The measured declaration records a symbol names (one, or several for a union property). */
-function recordsOf(sym) {
+/** What a declaration declares: a value, a type, a namespace (classes and enums are both). */
+function meaningsOf(node) {
+  switch (node.kind) {
+    case K.ClassDeclaration:
+    case K.EnumDeclaration:
+      return ["value", "type"];
+    case K.InterfaceDeclaration:
+    case K.TypeAliasDeclaration:
+      return ["type"];
+    case K.ModuleDeclaration:
+      return ["namespace"];
+    default:
+      return ["value"];
+  }
+}
+
+const sourceKey = (rec) => [fileOrder.get(rec._file) ?? 1e9, rec._pos];
+const before = (a, b) => {
+  const ka = sourceKey(a);
+  const kb = sourceKey(b);
+  return ka[0] < kb[0] || (ka[0] === kb[0] && ka[1] < kb[1]);
+};
+
+/**
+ * The measured declaration records a symbol names at a site: one, or one per constituent of a
+ * union property. Among a symbol's declarations (merged interfaces, class and namespace,
+ * interface and const, overloads, get/set), the first in source order with the site's meaning:
+ * `value`, `type`, `namespace`, or `all` (an import or export specifier: the first of each
+ * meaning, so an interface and a const of one name are both named). A qualifier (`N` of `N.x`,
+ * `N.T`) names the declaration that contains the member it qualifies, when there is one.
+ */
+function recordsOf(sym, meaning = "value", member = null) {
   if (!sym) return [];
   let roots;
   try {
@@ -827,27 +857,71 @@ function recordsOf(sym) {
     roots = [sym];
   }
   const out = [];
+  const add = (rec) => {
+    if (rec && !out.includes(rec)) out.push(rec);
+  };
   for (const r0 of roots) {
     const r = resolveAlias(r0);
     if (!r) continue;
-    let best = null;
-    let bestKey = null;
+    const cands = [];
     for (const d of r.declarations ?? sym.declarations ?? []) {
       const rec = declOf.get(d);
       if (!rec) continue;
       // A parameter property declares a parameter and a field: only the property is the field.
       if (d.kind === K.Parameter && !(r.flags & SF.Property)) continue;
-      const key = [fileOrder.get(rec._file) ?? 1e9, rec._pos];
-      if (!best || key[0] < bestKey[0] || (key[0] === bestKey[0] && key[1] < bestKey[1])) {
-        best = rec;
-        bestKey = key;
+      cands.push({ d, rec });
+    }
+    if (cands.length === 0) continue;
+    if (member && cands.length > 1) {
+      let found = null;
+      for (let n = member.parent; n && !found; n = n.parent) found = cands.find((c) => c.d === n)?.rec ?? null;
+      if (found) {
+        add(found);
+        continue;
       }
     }
-    if (best && !out.includes(best)) out.push(best);
+    const first = (want) => {
+      let best = null;
+      for (const c of cands) if (meaningsOf(c.d).includes(want) && (!best || before(c.rec, best))) best = c.rec;
+      return best;
+    };
+    if (meaning === "all") {
+      const picked = ["value", "type", "namespace"].map(first).filter(Boolean);
+      picked.sort((a, b) => (before(a, b) ? -1 : 1));
+      for (const p of picked) add(p);
+      continue;
+    }
+    let best = first(meaning);
+    if (!best && meaning === "namespace") best = first("value") ?? first("type");
+    if (!best) for (const c of cands) if (!best || before(c.rec, best)) best = c.rec;
+    add(best);
   }
   // Several targets (a union's members) in source order, whatever order the checker gives.
-  if (out.length > 1) out.sort((a, b) => (fileOrder.get(a._file) ?? 1e9) - (fileOrder.get(b._file) ?? 1e9) || a._pos - b._pos);
+  if (out.length > 1) out.sort((a, b) => (before(a, b) ? -1 : 1));
+  out.tag = roots.length > 1 ? "+union" : "+merged";
   return out;
+}
+
+/** The first declaration of the member a qualifier qualifies (`x` of `N.x`), if it has one. */
+function qualifiedMember(id) {
+  // The name the identifier is (`N` or `a.N`), then what qualifies it.
+  let x = id;
+  if ((x.parent.kind === K.PropertyAccessExpression && x.parent.name === x) || (x.parent.kind === K.QualifiedName && x.parent.right === x)) {
+    x = x.parent;
+  }
+  const p = x.parent;
+  let name = null;
+  if (p.kind === K.PropertyAccessExpression && p.expression === x) name = p.name;
+  else if (p.kind === K.QualifiedName && p.left === x) name = p.right;
+  if (!name) return null;
+  let s;
+  try {
+    s = resolveAlias(checker.getSymbolAtLocation(name));
+    s = s ? checker.getRootSymbols(s)[0] ?? s : null;
+  } catch {
+    return null;
+  }
+  return s?.declarations?.[0] ?? null;
 }
 
 function unwrapUp(e) {
@@ -1057,7 +1131,7 @@ function emitUsesOfFile(sf, info) {
     const at = position(sf, id.getStart(sf));
     const from = fromOf();
     const name = id.text;
-    const multi = recs.length > 1 ? "+union" : "";
+    const multi = recs.length > 1 ? recs.tag ?? "+union" : "";
     for (const r of recs) {
       emit({
         t: "use",
@@ -1086,16 +1160,16 @@ function emitUsesOfFile(sf, info) {
     switch (p.kind) {
       case K.ImportSpecifier: {
         if (p.propertyName && p.name === id) return; // count only `a` of `a as b`
-        put(id, recordsOf(resolveAlias(sym(p.name))), "value", "import-specifier", "IMPORTS_SYMBOL");
+        put(id, recordsOf(resolveAlias(sym(p.name)), "all"), "value", "import-specifier", "IMPORTS_SYMBOL");
         return;
       }
       case K.ImportClause:
-        if (p.name === id) put(id, recordsOf(resolveAlias(sym(id))), "value", "default-import", "IMPORTS_SYMBOL");
+        if (p.name === id) put(id, recordsOf(resolveAlias(sym(id)), "all"), "value", "default-import", "IMPORTS_SYMBOL");
         return;
       case K.ImportEqualsDeclaration:
         if (p.name === id) {
           if (p.moduleReference.kind === K.ExternalModuleReference) {
-            put(id, recordsOf(resolveAlias(sym(id))), "value", "import-require", "IMPORTS_SYMBOL");
+            put(id, recordsOf(resolveAlias(sym(id)), "all"), "value", "import-require", "IMPORTS_SYMBOL");
           }
           return;
         }
@@ -1109,7 +1183,7 @@ function emitUsesOfFile(sf, info) {
         } catch {}
         put(
           id,
-          recordsOf(resolveAlias(s)),
+          recordsOf(resolveAlias(s), "all"),
           "value",
           reexport ? "reexport-specifier" : "export-specifier",
           reexport ? "REEXPORTS" : "EXPORTS",
@@ -1118,7 +1192,7 @@ function emitUsesOfFile(sf, info) {
       }
       case K.ExportAssignment:
         if (p.expression === id) {
-          put(id, recordsOf(resolveAlias(sym(id))), "value", p.isExportEquals ? "export-equals" : "export-default", "EXPORTS");
+          put(id, recordsOf(resolveAlias(sym(id)), "all"), "value", p.isExportEquals ? "export-equals" : "export-default", "EXPORTS");
           return;
         }
         break;
@@ -1170,15 +1244,21 @@ function emitUsesOfFile(sf, info) {
         (q.kind === K.JsxOpeningElement || q.kind === K.JsxSelfClosingElement || q.kind === K.JsxClosingElement) &&
         q.tagName === x
       ) {
-        put(id, recordsOf(resolveAlias(sym(id))), "value", q.kind === K.JsxClosingElement ? "jsx-closing-tag" : "jsx-tag", "REFERENCES");
+        put(
+          id,
+          recordsOf(resolveAlias(sym(id)), "value", qualifiedMember(id)),
+          "value",
+          q.kind === K.JsxClosingElement ? "jsx-closing-tag" : "jsx-tag",
+          "REFERENCES",
+        );
         return;
       }
     }
 
     const s = resolveAlias(sym(id));
     if (!s) return;
-    const recs = recordsOf(s);
-    if (recs.length === 0) return;
+    if (!s.declarations?.some((d) => declOf.has(d)) && !(s.flags & SF.Transient)) return;
+    const qualified = qualifiedMember(id);
 
     // Heritage clauses.
     const h = heritageOf(id);
@@ -1186,21 +1266,26 @@ function emitUsesOfFile(sf, info) {
       const isExtends = h.clause.token === K.ExtendsKeyword;
       const classClause = h.clause.parent.kind === K.ClassDeclaration || h.clause.parent.kind === K.ClassExpression;
       if (h.final) {
-        put(id, recs, isExtends && classClause ? "value" : "type", isExtends ? "heritage-extends" : "heritage-implements",
+        const meaning = isExtends && classClause ? "value" : "type";
+        put(id, recordsOf(s, meaning), meaning, isExtends ? "heritage-extends" : "heritage-implements",
           isExtends ? "EXTENDS" : "IMPLEMENTS");
       } else if (isExtends && classClause) {
-        put(id, recs, "value", "heritage-qualifier", "REFERENCES");
+        put(id, recordsOf(s, "namespace", qualified), "value", "heritage-qualifier", "REFERENCES");
       } else {
-        put(id, recs, "type", "heritage-qualifier", "TYPE_USES");
+        put(id, recordsOf(s, "namespace", qualified), "type", "heritage-qualifier", "TYPE_USES");
       }
       return;
     }
 
     // Type positions.
     if (inTypePosition(id)) {
-      put(id, recs, "type", typeForm(id), "TYPE_USES");
+      const form = typeForm(id);
+      const meaning = form === "typeof" ? (qualified ? "namespace" : "value") : qualified ? "namespace" : "type";
+      put(id, recordsOf(s, meaning, qualified), "type", form, "TYPE_USES");
       return;
     }
+    const recs = recordsOf(s, qualified ? "namespace" : "value", qualified);
+    if (recs.length === 0) return;
 
     // Expressions.
     let base = "identifier";
