@@ -1,16 +1,22 @@
-//! Accuracy of the Go front end against a go/types oracle.
+//! Accuracy of a front end against a type-checker oracle: the Go front end against go/types,
+//! the TypeScript/JavaScript front end against the TypeScript checker.
 //!
-//! The oracle (`benches/accuracy/oracle`, a Go program) type-checks the same sources and writes
-//! JSON lines: the files it measured, the declarations kivgraph models (named as kivgraph names
-//! them), every use of those declarations with its position and its enclosing declaration, and
-//! "other" uses (of objects kivgraph does not model) at positions where kivgraph could wrongly
-//! bind a same-named symbol. [`score`] compares a generation with it:
+//! An oracle (`benches/accuracy/oracle`, a Go program, or `benches/accuracy/ts/oracle.mjs`, a
+//! Node program) type-checks the same sources and writes JSON lines: the files it measured, the
+//! declarations kivgraph models (named as kivgraph names them), every use of those declarations
+//! with its position and its enclosing declaration, and (Go) "other" uses (of objects kivgraph
+//! does not model) at positions where kivgraph could wrongly bind a same-named symbol. The
+//! TypeScript oracle starts with an `oracle` header naming the language and the checker, and
+//! its uses carry the edge kind SPEC §11.4 prescribes (`edge`) and the target's repository
+//! (`target_repo`, since module paths repeat across repositories); without a header the output
+//! is the Go oracle's. [`score`] compares a generation with it:
 //!
 //! - **use sites**: an oracle use is found when an edge to the mapped target has its occurrence at
 //!   the same file, line and column; an edge is correct when the oracle has a use of its target at
 //!   its occurrence. A looser **line** level ignores the column.
 //! - **referrers**: the set of (enclosing declaration, target) pairs.
-//! - **structural** facts: `METHOD_OF` and `EMBEDS` against the receiver and embedded types.
+//! - **structural** facts: `METHOD_OF`, `EMBEDS` and `OVERRIDES` against the receiver, embedded
+//!   and overridden declarations the oracle names.
 //!
 //! Only edges whose occurrence lies in a file the oracle measured are scored; edges elsewhere are
 //! counted as out of scope. Exact precision counts edges whose confidence is exact; recall counts
@@ -77,12 +83,18 @@ pub struct OFile {
     pub cgo: bool,
 }
 
+/// A declaration named by (repository, package, qualified name, kind). The repository is
+/// [`ANY_REPO`] when the oracle does not say (the Go oracle: import paths are unique).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct OTarget {
+    pub repo: u32,
     pub pkg: u32,
     pub qn: u32,
     pub kind: u32,
 }
+
+/// [`OTarget::repo`] of a target whose repository the oracle does not name.
+pub const ANY_REPO: u32 = u32::MAX;
 
 #[derive(Debug, Clone)]
 pub struct ODecl {
@@ -97,6 +109,8 @@ pub struct ODecl {
     pub qn: u32,
     pub method_of: Option<OTarget>,
     pub embeds: Option<OTarget>,
+    /// The method of a base class this method overrides (TypeScript).
+    pub overrides: Option<OTarget>,
 }
 
 #[derive(Debug, Clone)]
@@ -111,6 +125,9 @@ pub struct OUse {
     /// `call`, `type` or `value`.
     pub usage: u32,
     pub form: u32,
+    /// The edge kind the oracle prescribes (TypeScript), else derived from `usage` and the
+    /// target's kind by the Go rule.
+    pub edge: Option<u32>,
     pub from_kind: u32,
     pub from_qn: u32,
     pub from_line: u32,
@@ -126,9 +143,22 @@ pub struct OOther {
     pub obj: u32,
 }
 
+/// The language an oracle measures.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OracleLanguage {
+    /// No header: the go/types oracle.
+    #[default]
+    Go,
+    TypeScript,
+}
+
 /// Everything the oracle wrote.
 #[derive(Debug, Default)]
 pub struct Oracle {
+    pub language: OracleLanguage,
+    /// The checker the header names (`typescript 5.9.3`); `go/types` without a header.
+    pub checker: Option<String>,
     pub s: Interner,
     pub packages: Vec<OPackage>,
     pub files: Vec<OFile>,
@@ -181,7 +211,16 @@ struct ExcludedLine<'a> {
 }
 
 #[derive(Deserialize)]
+struct HeaderLine {
+    language: String,
+    #[serde(default)]
+    checker: Option<String>,
+}
+
+#[derive(Deserialize)]
 struct TargetLine<'a> {
+    #[serde(borrow, default)]
+    target_repo: Option<Cow<'a, str>>,
     #[serde(borrow)]
     pkg: Cow<'a, str>,
     #[serde(borrow)]
@@ -212,6 +251,8 @@ struct DeclLine<'a> {
     method_of: Option<TargetLine<'a>>,
     #[serde(borrow, default)]
     embeds: Option<TargetLine<'a>>,
+    #[serde(borrow, default)]
+    overrides: Option<TargetLine<'a>>,
 }
 
 #[derive(Deserialize)]
@@ -236,6 +277,10 @@ struct UseLine<'a> {
     usage: Cow<'a, str>,
     #[serde(borrow)]
     form: Cow<'a, str>,
+    #[serde(borrow, default)]
+    edge: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    target_repo: Option<Cow<'a, str>>,
     #[serde(borrow)]
     from_kind: Cow<'a, str>,
     #[serde(borrow)]
@@ -279,8 +324,10 @@ impl Oracle {
         Ok(o)
     }
 
-    fn target(&mut self, t: &TargetLine) -> OTarget {
+    /// A target line; `repo` when the line names no repository ([`ANY_REPO`] for "any").
+    fn target(&mut self, t: &TargetLine, repo: u32) -> OTarget {
         OTarget {
+            repo: t.target_repo.as_ref().map_or(repo, |r| self.s.id(r)),
             pkg: self.s.id(&t.pkg),
             qn: self.s.id(&t.qn),
             kind: self.s.id(&t.kind),
@@ -290,6 +337,15 @@ impl Oracle {
     fn push_line(&mut self, line: &str) -> anyhow::Result<()> {
         let tag: Tag = serde_json::from_str(line)?;
         match tag.t.as_ref() {
+            "oracle" => {
+                let h: HeaderLine = serde_json::from_str(line)?;
+                self.language = match h.language.as_str() {
+                    "go" => OracleLanguage::Go,
+                    "typescript" | "javascript" => OracleLanguage::TypeScript,
+                    other => anyhow::bail!("unknown oracle language {other:?}"),
+                };
+                self.checker = h.checker;
+            }
             "package" => {
                 let p: PackageLine = serde_json::from_str(line)?;
                 let rec = OPackage {
@@ -321,10 +377,14 @@ impl Oracle {
             }
             "decl" => {
                 let d: DeclLine = serde_json::from_str(line)?;
-                let method_of = d.method_of.as_ref().map(|t| self.target(t));
-                let embeds = d.embeds.as_ref().map(|t| self.target(t));
+                let repo = self.s.id(&d.repo);
+                // A method's type is declared beside it; an embedded type or an overridden
+                // method may be in another repository.
+                let method_of = d.method_of.as_ref().map(|t| self.target(t, repo));
+                let embeds = d.embeds.as_ref().map(|t| self.target(t, ANY_REPO));
+                let overrides = d.overrides.as_ref().map(|t| self.target(t, ANY_REPO));
                 let rec = ODecl {
-                    repo: self.s.id(&d.repo),
+                    repo,
                     pkg: self.s.id(&d.pkg),
                     file: self.s.id(&d.file),
                     line: d.line,
@@ -335,6 +395,7 @@ impl Oracle {
                     qn: self.s.id(&d.qn),
                     method_of,
                     embeds,
+                    overrides,
                 };
                 self.decls.push(rec);
             }
@@ -347,6 +408,7 @@ impl Oracle {
                     col: u.col,
                     name: self.s.id(&u.name),
                     target: OTarget {
+                        repo: u.target_repo.as_ref().map_or(ANY_REPO, |r| self.s.id(r)),
                         pkg: self.s.id(&u.pkg),
                         qn: self.s.id(&u.qn),
                         kind: self.s.id(&u.kind),
@@ -354,6 +416,7 @@ impl Oracle {
                     detail: self.s.id(&u.detail),
                     usage: self.s.id(&u.usage),
                     form: self.s.id(&u.form),
+                    edge: u.edge.as_ref().map(|e| self.s.id(e)),
                     from_kind: self.s.id(&u.from_kind),
                     from_qn: self.s.id(&u.from_qn),
                     from_line: u.from_line,
@@ -440,7 +503,7 @@ pub struct Level {
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct EdgeKindRow {
     pub level: Level,
-    /// Found uses for which a matching edge has the kind SPEC §10.4 prescribes.
+    /// Found uses for which a matching edge has the kind SPEC §10.4 (§11.4) prescribes.
     pub kind_agreement: Ratio,
 }
 
@@ -511,15 +574,21 @@ pub struct DeclAgreement {
 pub struct Structural {
     pub method_of: Level,
     pub embeds: Level,
+    pub overrides: Level,
 }
 
 /// The full comparison.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Report {
+    /// The language the oracle measures.
+    pub language: OracleLanguage,
+    /// The oracle's checker (`go/types`, `typescript 5.9.3`).
+    pub checker: String,
     pub corpus: Corpus,
     pub files: FileAgreement,
     pub declarations: DeclAgreement,
-    /// Use edges (reference vocabulary minus `EMBEDS`) whose occurrence is in a measured file.
+    /// Use edges (reference vocabulary minus the structural `EMBEDS` and `OVERRIDES`, and for Go
+    /// minus `IMPLEMENTS`) whose occurrence is in a measured file.
     pub edges_in_scope: u64,
     /// Use edges whose occurrence lies outside the measured files.
     pub edges_out_of_scope: u64,
@@ -662,6 +731,7 @@ fn kind_code(kind: &str) -> Option<u8> {
     SymbolKind::parse(kind).map(SymbolKind::code)
 }
 
+/// The edge kind SPEC §10.4 prescribes for a Go use.
 fn expected_edge_kind(target_kind: &str, usage: &str) -> EdgeKind {
     match (target_kind, usage) {
         ("type" | "alias", _) | (_, "type") => EdgeKind::TypeUses,
@@ -707,7 +777,12 @@ fn unresolved_gist(reason: &str, detail: Option<&str>) -> String {
 pub fn score(o: &Oracle, generation: &Generation) -> Report {
     let g = generation.graph();
     let st = |id: u32| g.strings.get(id);
-    let mut report = Report::default();
+    let mut report = Report {
+        language: o.language,
+        checker: o.checker.clone().unwrap_or_else(|| "go/types".to_string()),
+        ..Report::default()
+    };
+    let typescript = o.language == OracleLanguage::TypeScript;
 
     // ---- files ----
     let mut graph_file: HashMap<(&str, &str), u32> = HashMap::new();
@@ -759,7 +834,8 @@ pub fn score(o: &Oracle, generation: &Generation) -> Report {
                     fa.not_compiled_by_graph += 1;
                     if fa.examples.len() < TOP {
                         fa.examples.push(format!(
-                            "go/build compiles, graph does not ({}): {}:{}",
+                            "{} compiles, graph does not ({}): {}:{}",
+                            if typescript { "the oracle" } else { "go/build" },
                             FileStatus::from_code(g.files[gf as usize].status)
                                 .map_or("?", FileStatus::as_str),
                             o.s.get(f.repo),
@@ -882,16 +958,20 @@ pub fn score(o: &Oracle, generation: &Generation) -> Report {
             }
         }
     }
+    // The first declaration of each identity, with and without its repository.
     let mut target_decl: HashMap<OTarget, usize> = HashMap::new();
     let mut decl_at: HashMap<(u32, u32, u32, u32, u32), usize> = HashMap::new();
     for (di, d) in o.decls.iter().enumerate() {
-        target_decl
-            .entry(OTarget {
-                pkg: d.pkg,
-                qn: d.qn,
-                kind: d.kind,
-            })
-            .or_insert(di);
+        for repo in [d.repo, ANY_REPO] {
+            target_decl
+                .entry(OTarget {
+                    repo,
+                    pkg: d.pkg,
+                    qn: d.qn,
+                    kind: d.kind,
+                })
+                .or_insert(di);
+        }
         decl_at
             .entry((d.repo, d.file, d.qn, d.kind, d.line))
             .or_insert(di);
@@ -912,6 +992,7 @@ pub fn score(o: &Oracle, generation: &Generation) -> Report {
     let mut use_edges: Vec<GEdge> = Vec::new();
     let mut method_of: Vec<GEdge> = Vec::new();
     let mut embeds: Vec<GEdge> = Vec::new();
+    let mut overrides: Vec<GEdge> = Vec::new();
     for s in 0..nsym as u32 {
         for e in g.forward.row(s) {
             let ge = GEdge {
@@ -929,8 +1010,11 @@ pub fn score(o: &Oracle, generation: &Generation) -> Report {
             match EdgeKind::from_code(ge.kind) {
                 Some(EdgeKind::MethodOf) if declared => method_of.push(ge),
                 Some(EdgeKind::Embeds) if declared => embeds.push(ge),
-                // IMPLEMENTS is a fact about two declarations, not a use go/types records.
-                Some(EdgeKind::Embeds) | Some(EdgeKind::MethodOf) | Some(EdgeKind::Implements) => {}
+                Some(EdgeKind::Overrides) if declared => overrides.push(ge),
+                // For Go, IMPLEMENTS is a fact about two declarations, not a use go/types
+                // records; in TypeScript it is the use of the name in an `implements` clause.
+                Some(EdgeKind::Embeds) | Some(EdgeKind::MethodOf) | Some(EdgeKind::Overrides) => {}
+                Some(EdgeKind::Implements) if !typescript => {}
                 Some(k) if k.is_reference() => {
                     if in_scope {
                         use_edges.push(ge);
@@ -1039,7 +1123,10 @@ pub fn score(o: &Oracle, generation: &Generation) -> Report {
     for (i, u) in o.uses.iter().enumerate() {
         let detail = o.s.get(u.detail).to_string();
         let form = o.s.get(u.form).to_string();
-        let expected = expected_edge_kind(o.s.get(u.target.kind), o.s.get(u.usage));
+        let expected = u
+            .edge
+            .and_then(|e| EdgeKind::parse(o.s.get(e)))
+            .unwrap_or_else(|| expected_edge_kind(o.s.get(u.target.kind), o.s.get(u.usage)));
         let t = use_sid[i];
         let f = use_file[i];
         let site_edges: &[u32] = match f {
@@ -1319,7 +1406,13 @@ pub fn score(o: &Oracle, generation: &Generation) -> Report {
     // ---- structural ----
     let mut expected_method_of: HashSet<(u32, u32)> = HashSet::new();
     let mut expected_embeds: HashSet<(u32, u32)> = HashSet::new();
+    let mut expected_overrides: HashSet<(u32, u32)> = HashSet::new();
     for (di, d) in o.decls.iter().enumerate() {
+        if let (Some(t), Some(m)) = (&d.overrides, decl_sid[di])
+            && let Some(ts) = target_sid(t)
+        {
+            expected_overrides.insert((m, ts));
+        }
         if let (Some(t), Some(m)) = (&d.method_of, decl_sid[di])
             && let Some(ts) = target_sid(t)
         {
@@ -1333,6 +1426,7 @@ pub fn score(o: &Oracle, generation: &Generation) -> Report {
                 let k = o.s.lookup(k)?;
                 let q = o.s.lookup(owner)?;
                 target_sid(&OTarget {
+                    repo: d.repo,
                     pkg: d.pkg,
                     qn: q,
                     kind: k,
@@ -1358,6 +1452,7 @@ pub fn score(o: &Oracle, generation: &Generation) -> Report {
     };
     report.structural.method_of = structural(&method_of, &expected_method_of);
     report.structural.embeds = structural(&embeds, &expected_embeds);
+    report.structural.overrides = structural(&overrides, &expected_overrides);
 
     report.by_bucket = buckets
         .into_iter()
@@ -1401,20 +1496,41 @@ impl Report {
     pub fn render(&self) -> String {
         let mut s = String::new();
         let c = &self.corpus;
-        let _ = writeln!(s, "kivgraph Go accuracy against go/types");
-        let _ = writeln!(
-            s,
-            "corpus: {} packages, {} files, {} lines measured (+ {} cgo files, {} lines, declarations only); oracle type errors: {}",
-            c.packages, c.files, c.lines, c.cgo_files, c.cgo_lines, c.type_errors
-        );
-        for e in &c.type_error_sample {
-            let _ = writeln!(s, "  type error: {e}");
+        let ts = self.language == OracleLanguage::TypeScript;
+        let _ = writeln!(s, "{}", self.title());
+        if ts {
+            let _ = writeln!(
+                s,
+                "corpus: {} modules, {} lines measured; checker errors: {}",
+                c.files, c.lines, c.type_errors
+            );
+        } else {
+            let _ = writeln!(
+                s,
+                "corpus: {} packages, {} files, {} lines measured (+ {} cgo files, {} lines, declarations only); oracle type errors: {}",
+                c.packages, c.files, c.lines, c.cgo_files, c.cgo_lines, c.type_errors
+            );
         }
-        let _ = writeln!(
-            s,
-            "oracle: {} declarations, {} uses of them, {} uses of unmodeled same-named objects",
-            c.oracle_declarations, c.oracle_uses, c.oracle_other_uses
-        );
+        for e in &c.type_error_sample {
+            let _ = writeln!(
+                s,
+                "  {}: {e}",
+                if ts { "checker error" } else { "type error" }
+            );
+        }
+        if ts {
+            let _ = writeln!(
+                s,
+                "oracle: {} declarations, {} uses of them",
+                c.oracle_declarations, c.oracle_uses
+            );
+        } else {
+            let _ = writeln!(
+                s,
+                "oracle: {} declarations, {} uses of them, {} uses of unmodeled same-named objects",
+                c.oracle_declarations, c.oracle_uses, c.oracle_other_uses
+            );
+        }
         let _ = writeln!(
             s,
             "graph: {} use edges in measured files ({} exact, {} candidate), {} outside them",
@@ -1424,11 +1540,19 @@ impl Report {
             self.edges_out_of_scope
         );
         let f = &self.files;
-        let _ = writeln!(
-            s,
-            "files: {} missing in graph, {} not compiled by graph, {} compiled by graph but excluded by go/build, {} stale",
-            f.missing_in_graph, f.not_compiled_by_graph, f.compiled_but_excluded_by_go, f.stale
-        );
+        if ts {
+            let _ = writeln!(
+                s,
+                "files: {} missing in graph, {} not compiled by graph, {} stale",
+                f.missing_in_graph, f.not_compiled_by_graph, f.stale
+            );
+        } else {
+            let _ = writeln!(
+                s,
+                "files: {} missing in graph, {} not compiled by graph, {} compiled by graph but excluded by go/build, {} stale",
+                f.missing_in_graph, f.not_compiled_by_graph, f.compiled_but_excluded_by_go, f.stale
+            );
+        }
         for e in f.examples.iter().take(10) {
             let _ = writeln!(s, "  {e}");
         }
@@ -1455,13 +1579,25 @@ impl Report {
             "recall (exact edges)",
             "candidate precision"
         );
+        let structural_rows = if ts {
+            [
+                ("METHOD_OF", &self.structural.method_of),
+                ("OVERRIDES", &self.structural.overrides),
+            ]
+        } else {
+            [
+                ("METHOD_OF", &self.structural.method_of),
+                ("EMBEDS", &self.structural.embeds),
+            ]
+        };
         for (name, l) in [
             ("use sites (column)", &self.sites),
             ("use lines", &self.lines),
             ("referrers", &self.referrers),
-            ("METHOD_OF", &self.structural.method_of),
-            ("EMBEDS", &self.structural.embeds),
-        ] {
+        ]
+        .into_iter()
+        .chain(structural_rows)
+        {
             let _ = writeln!(
                 s,
                 "{:<22} {:>26} {:>26} {:>26} {:>26}",
@@ -1496,11 +1632,12 @@ impl Report {
         let _ = writeln!(s);
         let _ = writeln!(
             s,
-            "by edge kind (precision by the edge's kind, recall by the kind SPEC §10.4 prescribes)"
+            "by edge kind (precision by the edge's kind, recall by the kind SPEC §{} prescribes)",
+            if ts { "11.4" } else { "10.4" }
         );
         let _ = writeln!(
             s,
-            "  {:<14} {:>8} {:>10} {:>10} {:>9} {:>10} {:>9} {:>10} {:>10}",
+            "  {:<18} {:>8} {:>10} {:>10} {:>9} {:>10} {:>9} {:>10} {:>10}",
             "kind",
             "uses",
             "recall",
@@ -1515,7 +1652,7 @@ impl Report {
             let l = &r.level;
             let _ = writeln!(
                 s,
-                "  {:<14} {:>8} {:>10} {:>10} {:>9} {:>10} {:>9} {:>10} {:>10}",
+                "  {:<18} {:>8} {:>10} {:>10} {:>9} {:>10} {:>9} {:>10} {:>10}",
                 k,
                 l.recall_all.of,
                 l.recall_all.short(),
@@ -1619,6 +1756,20 @@ impl Report {
             }
         }
         s
+    }
+
+    /// The heading: the language measured and the oracle.
+    pub fn title(&self) -> String {
+        match self.language {
+            OracleLanguage::Go => "kivgraph Go accuracy against go/types".to_string(),
+            OracleLanguage::TypeScript => {
+                let checker = match self.checker.strip_prefix("typescript ") {
+                    Some(version) => format!("the TypeScript checker {version}"),
+                    None => self.checker.clone(),
+                };
+                format!("kivgraph TypeScript accuracy against {checker}")
+            }
+        }
     }
 
     /// The headline figures, one line.

@@ -1,7 +1,9 @@
-//! Accuracy of the Go front end: compares a generation with the go/types oracle's JSON lines
-//! (`benches/accuracy/oracle`) at use-site, line and referrer level, and prints precision and
-//! recall overall, per target kind, per edge kind, per (confidence, provenance) and per use form,
-//! with the worst miss and false-positive patterns. See `benches/accuracy/README.md`.
+//! Accuracy of a front end: compares a generation with an oracle's JSON lines (the go/types
+//! oracle `benches/accuracy/oracle` or the TypeScript checker oracle
+//! `benches/accuracy/ts/oracle.mjs`, told apart by the latter's header record) at use-site, line
+//! and referrer level, and prints precision and recall overall, per target kind, per edge kind,
+//! per (confidence, provenance) and per use form, with the worst miss and false-positive
+//! patterns. See `benches/accuracy/README.md`.
 //!
 //! Usage:
 //!
