@@ -211,6 +211,8 @@ pub struct TsFile {
     /// Top-level names.
     pub scope: HashMap<String, Vec<NameRes>>,
     pub has_error: bool,
+    /// Has `import`/`export` syntax: a module, not a script whose declarations are global.
+    pub has_module_syntax: bool,
 }
 
 /// Names every JavaScript environment provides: the globals of TypeScript 5.9's
@@ -359,6 +361,16 @@ impl<'s> Extractor<'s> {
     fn lookup(&self, name: &str, want_type: bool) -> NameRes {
         for s in self.scopes.iter().rev() {
             if let Some(v) = s.names.get(name) {
+                // A type name skips scopes that declare the name only as a value.
+                let value_only = v.iter().all(|r| {
+                    matches!(r, NameRes::Decl(d) if matches!(
+                        self.file.decls[*d].kind,
+                        SymbolKind::Function | SymbolKind::Variable | SymbolKind::Constant
+                    ))
+                });
+                if want_type && value_only {
+                    continue;
+                }
                 return self.pick(v, want_type).clone();
             }
         }
@@ -449,8 +461,24 @@ impl<'s> Extractor<'s> {
     ) {
         let parent_exported = parent.is_none_or(|p| self.file.decls[p].exported);
         match s.kind() {
-            "export_statement" => self.declare_export(s, parent, prefix, top),
-            "import_statement" if top => self.declare_import(s),
+            // Error recovery keeps whole declarations inside an ERROR node.
+            "ERROR" => {
+                let mut c = s.walk();
+                let kids: Vec<Node> = s.named_children(&mut c).collect();
+                for k in kids {
+                    self.declare_statement(k, parent, prefix, top, exported);
+                }
+            }
+            "export_statement" => {
+                if top {
+                    self.file.has_module_syntax = true;
+                }
+                self.declare_export(s, parent, prefix, top)
+            }
+            "import_statement" if top => {
+                self.file.has_module_syntax = true;
+                self.declare_import(s)
+            }
             "ambient_declaration" => {
                 let mut c = s.walk();
                 let inner: Vec<Node> = s.named_children(&mut c).collect();
@@ -2133,7 +2161,19 @@ impl<'s> Extractor<'s> {
             }
             "method_definition" => self.walk_function(n, Some(None)),
             "jsx_opening_element" | "jsx_self_closing_element" => self.walk_jsx(n),
-            "jsx_closing_element" => {}
+            "jsx_closing_element" => {
+                if let Some(nm) = n.child_by_field_name("name").or_else(|| n.named_child(0)) {
+                    match nm.kind() {
+                        "identifier" if self.t(nm).starts_with(|c: char| c.is_ascii_uppercase()) => {
+                            self.name_ref(nm, Use::Jsx)
+                        }
+                        "member_expression" => {
+                            self.member_ref(nm, Use::Jsx);
+                        }
+                        _ => {}
+                    }
+                }
+            }
             "assignment_expression" if self.owner.is_none() && self.scopes.len() == 1 => {
                 self.walk_top_assignment(n);
             }

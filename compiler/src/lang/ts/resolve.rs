@@ -55,6 +55,26 @@ enum Bound {
     Missing,
 }
 
+/// Which of a name's meanings a use wants: TypeScript keeps values and types apart, so
+/// `interface X` and `const X` can share a name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Meaning {
+    Value,
+    Type,
+    Any,
+}
+
+fn fits(kind: SymbolKind, meaning: Meaning) -> bool {
+    match meaning {
+        Meaning::Any => true,
+        Meaning::Value => !matches!(kind, SymbolKind::Interface | SymbolKind::TypeAlias),
+        Meaning::Type => !matches!(
+            kind,
+            SymbolKind::Function | SymbolKind::Variable | SymbolKind::Constant
+        ),
+    }
+}
+
 /// What members a receiver has.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Recv {
@@ -101,7 +121,10 @@ pub struct Resolver<'f> {
     facts: &'f mut FactSet,
     mods: Vec<Module>,
     project: Project,
-    export_memo: RefCell<HashMap<(usize, String), Bound>>,
+    export_memo: RefCell<HashMap<(usize, String, Meaning), Bound>>,
+    /// Top-level declarations of script files (no import or export), visible to every file of
+    /// their repository, by (repository, name).
+    script_globals: HashMap<(RepoId, String), (usize, usize)>,
     /// Members of classes, interfaces, enums and type aliases by name, per module.
     member_index: Vec<HashMap<String, Vec<usize>>>,
     /// Modules each module imports.
@@ -176,11 +199,29 @@ impl<'f> Resolver<'f> {
                 idx
             })
             .collect();
+        let mut script_globals = HashMap::new();
+        for (mi, m) in mods.iter().enumerate() {
+            let f = &m.ts;
+            let script = f.imports.is_empty()
+                && f.exports.is_empty()
+                && f.reexports.is_empty()
+                && f.export_equals.is_none()
+                && !f.has_module_syntax;
+            if !script {
+                continue;
+            }
+            for (di, d) in f.decls.iter().enumerate() {
+                if d.parent.is_none() {
+                    script_globals.entry((m.repo, d.name.clone())).or_insert((mi, di));
+                }
+            }
+        }
         Resolver {
             facts,
             mods,
             project,
             export_memo: RefCell::new(HashMap::new()),
+            script_globals,
             member_index,
             imported,
             merged,
@@ -358,52 +399,82 @@ impl<'f> Resolver<'f> {
 
     // ------------------------------------------------------------------ binding
 
-    /// What export `name` of module `m` is.
-    fn export_of(&self, m: usize, name: &str, depth: usize) -> Bound {
-        if let Some(b) = self.export_memo.borrow().get(&(m, name.to_string())) {
+    /// What export `name` of module `m` is, in the wanted meaning.
+    fn export_of(&self, m: usize, name: &str, meaning: Meaning, depth: usize) -> Bound {
+        let key = (m, name.to_string(), meaning);
+        if let Some(b) = self.export_memo.borrow().get(&key) {
             return *b;
         }
         if depth > MAX_DEPTH {
             return Bound::Missing;
         }
         // Cut cycles: a module re-exporting itself finds nothing the second time.
-        self.export_memo
-            .borrow_mut()
-            .insert((m, name.to_string()), Bound::Missing);
-        let b = self.compute_export(m, name, depth);
-        self.export_memo
-            .borrow_mut()
-            .insert((m, name.to_string()), b);
+        self.export_memo.borrow_mut().insert(key.clone(), Bound::Missing);
+        let b = self.compute_export(m, name, meaning, depth);
+        self.export_memo.borrow_mut().insert(key, b);
         b
     }
 
-    fn compute_export(&self, m: usize, name: &str, depth: usize) -> Bound {
+    /// The first of `found` that has the wanted meaning, else the first found at all.
+    fn prefer(&self, found: &mut Option<Bound>, b: Bound, meaning: Meaning) -> bool {
+        if b == Bound::Missing {
+            return false;
+        }
+        if self.bound_fits(b, meaning) {
+            *found = Some(b);
+            return true;
+        }
+        if found.is_none() {
+            *found = Some(b);
+        }
+        false
+    }
+
+    fn bound_fits(&self, b: Bound, meaning: Meaning) -> bool {
+        match b {
+            Bound::Decl(tm, td) => fits(self.mods[tm].ts.decls[td].kind, meaning),
+            _ => true,
+        }
+    }
+
+    fn compute_export(&self, m: usize, name: &str, meaning: Meaning, depth: usize) -> Bound {
         let f = &self.mods[m].ts;
-        if let Some((_, res)) = f.exports.iter().find(|(n, _)| n == name) {
-            let b = self.bind_res(m, res, depth + 1);
-            if b != Bound::Missing {
+        let mut found = None;
+        for (_, res) in f.exports.iter().filter(|(n, _)| n == name) {
+            let b = self.bind_res(m, res, meaning, depth + 1);
+            if self.prefer(&mut found, b, meaning) {
                 return b;
             }
         }
         for r in &f.reexports {
-            for it in &r.items {
-                if it.alias == name {
-                    return match &self.mods[m].specs[r.statement] {
-                        Resolved::Module(t) => {
-                            self.export_of(*t, it.name.as_deref().unwrap_or(name), depth + 1)
-                        }
-                        Resolved::NotFound => Bound::Missing,
-                        _ => Bound::External,
-                    };
+            for it in r.items.iter().filter(|it| it.alias == name) {
+                let b = match &self.mods[m].specs[r.statement] {
+                    Resolved::Module(t) => self.export_of(
+                        *t,
+                        it.name.as_deref().unwrap_or(name),
+                        meaning,
+                        depth + 1,
+                    ),
+                    Resolved::NotFound => Bound::Missing,
+                    _ => Bound::External,
+                };
+                if self.prefer(&mut found, b, meaning) {
+                    return b;
                 }
             }
             if r.star_as.as_deref() == Some(name) {
-                return match &self.mods[m].specs[r.statement] {
+                let b = match &self.mods[m].specs[r.statement] {
                     Resolved::Module(t) => Bound::Module(*t),
                     Resolved::NotFound => Bound::Missing,
                     _ => Bound::External,
                 };
+                if self.prefer(&mut found, b, meaning) {
+                    return b;
+                }
             }
+        }
+        if let Some(b) = found {
+            return b;
         }
         if name != "default" {
             let mut external = false;
@@ -413,14 +484,17 @@ impl<'f> Resolver<'f> {
                 }
                 match &self.mods[m].specs[r.statement] {
                     Resolved::Module(t) => {
-                        let b = self.export_of(*t, name, depth + 1);
-                        if b != Bound::Missing {
+                        let b = self.export_of(*t, name, meaning, depth + 1);
+                        if self.prefer(&mut found, b, meaning) {
                             return b;
                         }
                     }
                     Resolved::NotFound => {}
                     _ => external = true,
                 }
+            }
+            if let Some(b) = found {
+                return b;
             }
             if external {
                 return Bound::External;
@@ -435,7 +509,7 @@ impl<'f> Resolver<'f> {
                         Lookup::NotFound { closed: true } => Bound::Missing,
                         Lookup::NotFound { closed: false } => Bound::External,
                     },
-                    Recv::Module(t) => self.export_of(t, name, depth + 1),
+                    Recv::Module(t) => self.export_of(t, name, meaning, depth + 1),
                     Recv::External => Bound::External,
                     _ => Bound::Missing,
                 };
@@ -446,28 +520,30 @@ impl<'f> Resolver<'f> {
 
     /// The module a namespace import or `require` of module `t` denotes: its `export =` value
     /// when it has one.
-    fn namespace_of(&self, t: usize, depth: usize) -> Bound {
+    fn namespace_of(&self, t: usize, meaning: Meaning, depth: usize) -> Bound {
         match &self.mods[t].ts.export_equals {
             Some(eq) if *eq != Expr::External => match eq {
-                Expr::Name(res) => self.bind_res(t, res, depth + 1),
+                Expr::Name(res) => self.bind_res(t, res, meaning, depth + 1),
                 _ => Bound::Module(t),
             },
             _ => Bound::Module(t),
         }
     }
 
-    fn import_target(&self, m: usize, i: usize, depth: usize) -> Bound {
+    fn import_target(&self, m: usize, i: usize, meaning: Meaning, depth: usize) -> Bound {
         let im = &self.mods[m].ts.imports[i];
         match &self.mods[m].specs[im.statement] {
             Resolved::Module(t) => {
                 let t = *t;
                 match &im.kind {
-                    ImportKind::Named(n) => self.export_of(t, n, depth + 1),
-                    ImportKind::Default => match self.export_of(t, "default", depth + 1) {
-                        Bound::Missing => self.namespace_of(t, depth),
+                    ImportKind::Named(n) => self.export_of(t, n, meaning, depth + 1),
+                    ImportKind::Default => match self.export_of(t, "default", meaning, depth + 1) {
+                        Bound::Missing => self.namespace_of(t, meaning, depth),
                         b => b,
                     },
-                    ImportKind::Namespace | ImportKind::Require => self.namespace_of(t, depth),
+                    ImportKind::Namespace | ImportKind::Require => {
+                        self.namespace_of(t, meaning, depth)
+                    }
                 }
             }
             Resolved::NotFound => Bound::Missing,
@@ -475,16 +551,38 @@ impl<'f> Resolver<'f> {
         }
     }
 
-    fn bind_res(&self, m: usize, res: &NameRes, depth: usize) -> Bound {
+    fn bind_res(&self, m: usize, res: &NameRes, meaning: Meaning, depth: usize) -> Bound {
         if depth > MAX_DEPTH {
             return Bound::Missing;
         }
         match res {
-            NameRes::Decl(d) => Bound::Decl(m, *d),
-            NameRes::Import(i) => self.import_target(m, *i, depth),
+            NameRes::Decl(d) => {
+                let f = &self.mods[m].ts;
+                let decl = &f.decls[*d];
+                if fits(decl.kind, meaning) {
+                    return Bound::Decl(m, *d);
+                }
+                // Declaration merging: the same name in the same scope with the wanted meaning.
+                let sibling = match decl.parent {
+                    Some(p) => f.decls[p]
+                        .members
+                        .get(&decl.name)
+                        .and_then(|v| v.iter().copied().find(|&x| fits(f.decls[x].kind, meaning))),
+                    None => f.scope.get(&decl.name).and_then(|v| {
+                        v.iter().find_map(|r| match r {
+                            NameRes::Decl(x) if fits(f.decls[*x].kind, meaning) => Some(*x),
+                            _ => None,
+                        })
+                    }),
+                };
+                Bound::Decl(m, sibling.unwrap_or(*d))
+            }
+            NameRes::Import(i) => self.import_target(m, *i, meaning, depth),
             NameRes::Local(_) => Bound::Missing,
             NameRes::Unbound(n) => {
-                if is_global(n) {
+                if let Some(&(gm, gd)) = self.script_globals.get(&(self.mods[m].repo, n.clone())) {
+                    Bound::Decl(gm, gd)
+                } else if is_global(n) {
                     Bound::External
                 } else {
                     Bound::Missing
@@ -512,7 +610,9 @@ impl<'f> Resolver<'f> {
                     Recv::Unknown
                 }
             }
-            Expr::Name(res) => self.value_recv(self.bind_res(m, res, depth + 1), depth + 1),
+            Expr::Name(res) => {
+                self.value_recv(self.bind_res(m, res, Meaning::Value, depth + 1), depth + 1)
+            }
             Expr::This(Some(c)) => Recv::Members(m, *c),
             Expr::This(None) | Expr::Super(None) => Recv::Unknown,
             Expr::Super(Some(c)) => match self.mods[m].ts.decls[*c].extends.first() {
@@ -538,7 +638,9 @@ impl<'f> Resolver<'f> {
                     Lookup::NotFound { closed: false } => Recv::External,
                     Lookup::NotFound { closed: true } => Recv::Unknown,
                 },
-                Recv::Module(t) => self.value_recv(self.export_of(t, name, depth + 1), depth + 1),
+                Recv::Module(t) => {
+                    self.value_recv(self.export_of(t, name, Meaning::Value, depth + 1), depth + 1)
+                }
                 Recv::External | Recv::Array(_) | Recv::Promise(_) => Recv::External,
                 Recv::Unknown => Recv::Unknown,
             },
@@ -614,7 +716,7 @@ impl<'f> Resolver<'f> {
                 TypeRef::Fn(ps) => return Some((tm, ps.get(param)?.clone()?)),
                 TypeRef::Named {
                     ref head, ref path, ..
-                } if path.is_empty() => match self.bind_res(tm, head, depth + 1) {
+                } if path.is_empty() => match self.bind_res(tm, head, Meaning::Type, depth + 1) {
                     Bound::Decl(am, ad)
                         if self.mods[am].ts.decls[ad].kind == SymbolKind::TypeAlias =>
                     {
@@ -636,14 +738,14 @@ impl<'f> Resolver<'f> {
         }
         match e {
             Expr::Name(NameRes::Local(_)) => Bound::Missing,
-            Expr::Name(res) => self.bind_res(m, res, depth + 1),
+            Expr::Name(res) => self.bind_res(m, res, Meaning::Value, depth + 1),
             Expr::Member(base, name) => match self.eval(m, base, depth + 1) {
                 Recv::Members(tm, td) => match self.lookup_member(tm, td, name, depth + 1) {
                     Lookup::Found(a, b) => Bound::Decl(a, b),
                     Lookup::NotFound { closed: false } => Bound::External,
                     Lookup::NotFound { closed: true } => Bound::Missing,
                 },
-                Recv::Module(t) => self.export_of(t, name, depth + 1),
+                Recv::Module(t) => self.export_of(t, name, Meaning::Value, depth + 1),
                 Recv::External | Recv::Array(_) | Recv::Promise(_) => Bound::External,
                 Recv::Unknown => Bound::Missing,
             },
@@ -730,10 +832,20 @@ impl<'f> Resolver<'f> {
                 if let NameRes::Local(_) = head {
                     return Recv::Unknown;
                 }
-                let mut b = self.bind_res(m, head, depth + 1);
-                for seg in path {
+                let head_meaning = if path.is_empty() {
+                    Meaning::Type
+                } else {
+                    Meaning::Any
+                };
+                let mut b = self.bind_res(m, head, head_meaning, depth + 1);
+                for (i, seg) in path.iter().enumerate() {
+                    let meaning = if i + 1 == path.len() {
+                        Meaning::Type
+                    } else {
+                        Meaning::Any
+                    };
                     b = match b {
-                        Bound::Module(t) => self.export_of(t, seg, depth + 1),
+                        Bound::Module(t) => self.export_of(t, seg, meaning, depth + 1),
                         Bound::Decl(bm, bd) => match self.lookup_member(bm, bd, seg, depth + 1) {
                             Lookup::Found(a, c) => Bound::Decl(a, c),
                             _ => Bound::Missing,
@@ -895,75 +1007,128 @@ impl<'f> Resolver<'f> {
         self.facts.edges.push(e);
     }
 
+    /// The meanings a use wants: one for most uses, both for the names of import and export
+    /// specifiers, which carry every meaning of the name.
+    fn meanings(&self, m: usize, usage: Use, from: Option<usize>) -> &'static [Meaning] {
+        match usage {
+            Use::Type | Use::Implements => &[Meaning::Type],
+            Use::Extends => {
+                if from.is_some_and(|d| self.mods[m].ts.decls[d].kind == SymbolKind::Interface) {
+                    &[Meaning::Type]
+                } else {
+                    &[Meaning::Value]
+                }
+            }
+            Use::Import | Use::Export | Use::Reexport => &[Meaning::Value, Meaning::Type],
+            Use::Value | Use::Call | Use::Argument | Use::Jsx => &[Meaning::Value],
+        }
+    }
+
+    /// Binds once per wanted meaning; the distinct declarations found, or the first other
+    /// outcome when none is a declaration.
+    fn bind_all(&self, meanings: &[Meaning], mut f: impl FnMut(Meaning) -> Bound) -> Vec<Bound> {
+        let mut decls: Vec<Bound> = Vec::new();
+        let mut other = None;
+        for &mn in meanings {
+            let b = f(mn);
+            match b {
+                Bound::Decl(..) if self.bound_fits(b, mn) || meanings.len() == 1 => {
+                    if !decls.contains(&b) {
+                        decls.push(b);
+                    }
+                }
+                Bound::Decl(..) => {
+                    if other.is_none() {
+                        other = Some(b);
+                    }
+                }
+                _ => {
+                    if other.is_none() {
+                        other = Some(b);
+                    }
+                }
+            }
+        }
+        if decls.is_empty() {
+            decls.extend(other);
+        }
+        decls
+    }
+
     fn references(&mut self, m: usize) {
         let refs = std::mem::take(&mut self.mods[m].ts.refs);
         for r in &refs {
+            let meanings = self.meanings(m, r.usage, r.from);
             match &r.target {
                 RefTarget::Name(res, name) => {
                     let prov = match res {
                         NameRes::Import(_) => Provenance::TsModuleBinding,
                         _ => Provenance::TsScope,
                     };
-                    match self.bind_res(m, res, 0) {
-                        Bound::Decl(tm, td) => {
-                            self.edge(m, r.from, (tm, td), r.usage, r.line, r.column, prov, None)
-                        }
-                        Bound::Missing => {
-                            if let NameRes::Unbound(_) = res {
-                                let path = self.mods[m].path.clone();
-                                let src = self.source_of(m, r.from);
-                                self.unresolved(
-                                    m,
-                                    r.line,
-                                    r.column,
-                                    DECLARATION_NOT_FOUND,
-                                    path,
-                                    Some(name.clone()),
-                                    Some(
-                                        "declared nowhere in scope and not a standard global"
-                                            .into(),
-                                    ),
-                                    Some(src),
-                                );
+                    for b in self.bind_all(meanings, |mn| self.bind_res(m, res, mn, 0)) {
+                        match b {
+                            Bound::Decl(tm, td) => {
+                                self.edge(m, r.from, (tm, td), r.usage, r.line, r.column, prov, None)
                             }
+                            Bound::Missing => {
+                                if let NameRes::Unbound(_) = res {
+                                    let path = self.mods[m].path.clone();
+                                    let src = self.source_of(m, r.from);
+                                    self.unresolved(
+                                        m,
+                                        r.line,
+                                        r.column,
+                                        DECLARATION_NOT_FOUND,
+                                        path,
+                                        Some(name.clone()),
+                                        Some(
+                                            "declared nowhere in scope and not a standard global"
+                                                .into(),
+                                        ),
+                                        Some(src),
+                                    );
+                                }
+                            }
+                            Bound::Module(_) | Bound::External => {}
                         }
-                        Bound::Module(_) | Bound::External => {}
                     }
                 }
                 RefTarget::Imported(i) => {
                     let i = *i;
-                    match self.import_target(m, i, 0) {
-                        Bound::Decl(tm, td) => self.edge(
-                            m,
-                            None,
-                            (tm, td),
-                            Use::Import,
-                            r.line,
-                            r.column,
-                            Provenance::TsModuleBinding,
-                            None,
-                        ),
-                        Bound::Missing => {
-                            let im = self.mods[m].ts.imports[i].clone();
-                            if let Resolved::Module(t) = self.mods[m].specs[im.statement] {
-                                let name = match &im.kind {
-                                    ImportKind::Named(n) => n.clone(),
-                                    _ => "default".into(),
-                                };
-                                let tpath = self.mods[t].path.clone();
-                                self.unresolved(
-                                    m,
-                                    r.line,
-                                    r.column,
-                                    EXPORT_NOT_FOUND,
-                                    tpath,
-                                    Some(name),
-                                    Some(format!("\"{}\" does not export it", im.spec)),
-                                    None,
-                                );
+                    for b in self.bind_all(meanings, |mn| self.import_target(m, i, mn, 0)) {
+                        match b {
+                            Bound::Decl(tm, td) => self.edge(
+                                m,
+                                None,
+                                (tm, td),
+                                Use::Import,
+                                r.line,
+                                r.column,
+                                Provenance::TsModuleBinding,
+                                None,
+                            ),
+                            Bound::Missing => {
+                                let im = self.mods[m].ts.imports[i].clone();
+                                if let Resolved::Module(t) = self.mods[m].specs[im.statement] {
+                                    let name = match &im.kind {
+                                        ImportKind::Named(n) => n.clone(),
+                                        _ => "default".into(),
+                                    };
+                                    let tpath = self.mods[t].path.clone();
+                                    self.unresolved(
+                                        m,
+                                        r.line,
+                                        r.column,
+                                        EXPORT_NOT_FOUND,
+                                        tpath,
+                                        Some(name),
+                                        Some(format!("\"{}\" does not export it", im.spec)),
+                                        None,
+                                    );
+                                }
                             }
+                            _ => {}
                         }
-                        _ => {}
                     }
                 }
                 RefTarget::Reexported(ri, ii) => {
@@ -972,32 +1137,34 @@ impl<'f> Resolver<'f> {
                         (re.statement, re.items[*ii].name.clone().unwrap_or_default())
                     };
                     if let Resolved::Module(t) = self.mods[m].specs[statement] {
-                        match self.export_of(t, &name, 0) {
-                            Bound::Decl(tm, td) => self.edge(
-                                m,
-                                None,
-                                (tm, td),
-                                Use::Reexport,
-                                r.line,
-                                r.column,
-                                Provenance::TsModuleBinding,
-                                None,
-                            ),
-                            Bound::Missing => {
-                                let tpath = self.mods[t].path.clone();
-                                let spec = self.mods[m].ts.specifiers[statement].spec.clone();
-                                self.unresolved(
+                        for b in self.bind_all(meanings, |mn| self.export_of(t, &name, mn, 0)) {
+                            match b {
+                                Bound::Decl(tm, td) => self.edge(
                                     m,
+                                    None,
+                                    (tm, td),
+                                    Use::Reexport,
                                     r.line,
                                     r.column,
-                                    EXPORT_NOT_FOUND,
-                                    tpath,
-                                    Some(name),
-                                    Some(format!("\"{spec}\" does not export it")),
+                                    Provenance::TsModuleBinding,
                                     None,
-                                );
+                                ),
+                                Bound::Missing => {
+                                    let tpath = self.mods[t].path.clone();
+                                    let spec = self.mods[m].ts.specifiers[statement].spec.clone();
+                                    self.unresolved(
+                                        m,
+                                        r.line,
+                                        r.column,
+                                        EXPORT_NOT_FOUND,
+                                        tpath,
+                                        Some(name.clone()),
+                                        Some(format!("\"{spec}\" does not export it")),
+                                        None,
+                                    );
+                                }
+                                _ => {}
                             }
-                            _ => {}
                         }
                     }
                 }
@@ -1047,7 +1214,7 @@ impl<'f> Resolver<'f> {
                 }
                 Lookup::NotFound { .. } => {}
             },
-            Recv::Module(t) => match self.export_of(t, name, 0) {
+            Recv::Module(t) => match self.export_of(t, name, self.meanings(m, usage, from)[0], 0) {
                 Bound::Decl(a, b) => self.edge(
                     m,
                     from,
@@ -1132,7 +1299,7 @@ impl<'f> Resolver<'f> {
     fn receiver_is_external(&self, m: usize, e: &Expr) -> bool {
         match e {
             Expr::Name(res @ (NameRes::Import(_) | NameRes::Unbound(_))) => {
-                self.bind_res(m, res, 0) == Bound::External
+                self.bind_res(m, res, Meaning::Value, 0) == Bound::External
             }
             Expr::Member(b, _) | Expr::Call(b) | Expr::New(b) | Expr::Elem(b) | Expr::Await(b) => {
                 self.receiver_is_external(m, b)
