@@ -187,14 +187,15 @@ fn ts_modules_packages_and_provenances() {
         Confidence::ExactDeclarationMapped,
     );
 
-    // Every edge out of these repositories comes from a TypeScript rule, and a name-only match is
-    // exactly a candidate.
+    // Every edge out of these repositories comes from a TypeScript rule, and the candidates are
+    // exactly the name-only matches and the ambiguous members of written unions.
     let ts_rules = [
         Provenance::TsScope,
         Provenance::TsModuleBinding,
         Provenance::TsReceiverTyped,
         Provenance::TsDeclaration,
         Provenance::TsNameOnly,
+        Provenance::TsUnionMember,
     ];
     for e in g.forward.edges.iter() {
         let p = e.provenance.to_native();
@@ -204,9 +205,9 @@ fn ts_modules_packages_and_provenances() {
             Provenance::from_code(p)
         );
         assert_eq!(
-            p == Provenance::TsNameOnly.code(),
+            p == Provenance::TsNameOnly.code() || p == Provenance::TsUnionMember.code(),
             e.confidence == Confidence::Candidate.code(),
-            "TS_NAME_ONLY edges, and only they, are CANDIDATE"
+            "TS_NAME_ONLY and TS_UNION_MEMBER edges, and only they, are CANDIDATE"
         );
     }
 }

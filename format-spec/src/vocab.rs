@@ -190,6 +190,7 @@ vocabulary! {
         TsDeclaration = 11 => "TS_DECLARATION",
         TsNameOnly = 12 => "TS_NAME_ONLY",
         TsImport = 13 => "TS_IMPORT",
+        TsUnionMember = 14 => "TS_UNION_MEMBER",
     }
 }
 

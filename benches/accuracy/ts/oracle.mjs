@@ -1209,8 +1209,20 @@ function emitUsesOfFile(sf, info) {
       case K.BindingElement:
         if (p.propertyName === id) {
           put(id, recordsOf(resolveAlias(sym(id))), "value", "binding-property", "REFERENCES");
+          return;
         }
-        return;
+        if (p.name === id) {
+          // `const { a } = x` reads property `a` of x's type, as `{ a: a }` would.
+          if (!p.propertyName && p.parent.kind === K.ObjectBindingPattern) {
+            let s;
+            try {
+              s = checker.getTypeAtLocation(p.parent)?.getProperty(id.text);
+            } catch {}
+            put(id, recordsOf(resolveAlias(s)), "value", "binding-shorthand", "REFERENCES");
+          }
+          return;
+        }
+        break; // a default value: an ordinary expression
       case K.JsxAttribute:
         if (p.name === id) {
           // The attribute's own symbol is a property of the attributes literal; the property it

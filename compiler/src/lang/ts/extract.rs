@@ -41,6 +41,12 @@ pub enum TypeRef {
     This,
     /// A function type, with its parameters' written types.
     Fn(Vec<Option<TypeRef>>),
+    /// `A | B` (without `null` and `undefined`), with at least two members.
+    Union(Vec<TypeRef>),
+    /// `A & B`.
+    Intersection(Vec<TypeRef>),
+    /// An object type literal: its properties' names and written types.
+    Object(Vec<(String, Option<TypeRef>)>),
     Unknown,
 }
 
@@ -68,6 +74,8 @@ pub enum Expr {
         arg: usize,
         param: usize,
     },
+    /// Parameter `param` of a function whose context gives it the written function type `ty`.
+    ContextParam { ty: TypeRef, param: usize },
     /// A value known not to be any module's declaration (literals, object literals).
     External,
 }
@@ -85,6 +93,8 @@ pub enum Use {
     Reexport,
     /// An argument passed by name: a callback when the target is a function or method.
     Argument,
+    /// `typeof x` in a type: the value `x`, used as a type.
+    TypeOf,
     Jsx,
 }
 
@@ -138,6 +148,8 @@ pub struct Decl {
     /// Signatures without a body (overloads); with more than one, the parameter and return
     /// types of a call depend on which overload applies and are not used.
     pub overloads: u8,
+    /// `private` or `#name`: never exported with its container.
+    pub private: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -291,6 +303,15 @@ struct Scope {
     names: HashMap<String, Vec<NameRes>>,
 }
 
+/// Where a function expression's parameters get their types when they are not written.
+#[derive(Clone)]
+enum Context {
+    /// Argument `.1` of a call of `.0`.
+    Argument(Expr, usize),
+    /// The written type of what the function is assigned to (`const f: Handler = (e) => …`).
+    Typed(TypeRef),
+}
+
 struct Extractor<'s> {
     src: &'s str,
     file: TsFile,
@@ -303,7 +324,7 @@ struct Extractor<'s> {
     /// unrecorded one or a plain function, `None` at module level.
     this_class: Option<Option<usize>>,
     /// Set while walking a function written as an argument: (callee, argument index).
-    callback: Option<(Expr, usize)>,
+    callback: Option<Context>,
 }
 
 /// Extracts one file. `tsx` selects the grammar that accepts JSX.
@@ -344,6 +365,7 @@ pub fn extract(src: &str, tsx: bool) -> TsFile {
     x.file.scope = top.clone();
     x.scopes[0].names = top;
     x.walk_children(root);
+    x.mark_exported();
     x.file
 }
 
@@ -427,6 +449,7 @@ impl<'s> Extractor<'s> {
             heritage_at: Vec::new(),
             open: false,
             overloads: 0,
+            private: name.starts_with('#'),
         });
         if let Some(p) = parent {
             self.file.decls[p]
@@ -437,6 +460,43 @@ impl<'s> Extractor<'s> {
         }
         self.decl_at.insert((n.start_byte(), n.kind_id()), id);
         id
+    }
+
+    /// Declarations exported by an export list, `export default x`, `export =` or
+    /// `module.exports` are exported too, and so are the members of exported classes,
+    /// interfaces, enums and type aliases that are not private.
+    fn mark_exported(&mut self) {
+        let mut named: Vec<usize> = self
+            .file
+            .exports
+            .iter()
+            .filter_map(|(_, r)| match r {
+                NameRes::Decl(d) => Some(*d),
+                _ => None,
+            })
+            .collect();
+        if let Some(Expr::Name(NameRes::Decl(d))) = &self.file.export_equals {
+            named.push(*d);
+        }
+        for d in named {
+            self.file.decls[d].exported = true;
+        }
+        for i in 0..self.file.decls.len() {
+            if let Some(p) = self.file.decls[i].parent {
+                let parent = &self.file.decls[p];
+                let carries = parent.exported
+                    && matches!(
+                        parent.kind,
+                        SymbolKind::Class
+                            | SymbolKind::Interface
+                            | SymbolKind::Enum
+                            | SymbolKind::TypeAlias
+                    );
+                if carries && !self.file.decls[i].private {
+                    self.file.decls[i].exported = true;
+                }
+            }
+        }
     }
 
     // ---------------------------------------------------------------- declaration pass
@@ -1115,6 +1175,7 @@ impl<'s> Extractor<'s> {
             } else {
                 let md = self.new_decl(m, &mname, kind, Some(d), &qp, exported_m);
                 self.file.decls[md].is_static = has_child(m, "static");
+                self.file.decls[md].private |= is_private(m, self.src);
                 self.file.decls[md].overloads =
                     u8::from(signature_only && kind == SymbolKind::Method);
             }
@@ -1143,7 +1204,8 @@ impl<'s> Extractor<'s> {
                     }
                     let pname = self.t(pat).to_string();
                     let e = exported && !is_private(p, self.src);
-                    self.new_decl(p, &pname, SymbolKind::Field, Some(d), &qp, e);
+                    let fd = self.new_decl(p, &pname, SymbolKind::Field, Some(d), &qp, e);
+                    self.file.decls[fd].private |= is_private(p, self.src);
                 }
             }
         }
@@ -1542,13 +1604,19 @@ impl<'s> Extractor<'s> {
     }
 
     /// Binds and walks the parameters of a function-like node; returns their written types.
-    fn walk_params(&mut self, n: Node, callback: Option<&(Expr, usize)>) -> Vec<Option<TypeRef>> {
+    fn walk_params(&mut self, n: Node, callback: Option<&Context>) -> Vec<Option<TypeRef>> {
         let mut out = Vec::new();
         let ctx = |param: usize| {
-            callback.map(|(callee, arg)| Expr::CallbackParam {
-                callee: Box::new(callee.clone()),
-                arg: *arg,
-                param,
+            callback.map(|c| match c {
+                Context::Argument(callee, arg) => Expr::CallbackParam {
+                    callee: Box::new(callee.clone()),
+                    arg: *arg,
+                    param,
+                },
+                Context::Typed(t) => Expr::ContextParam {
+                    ty: t.clone(),
+                    param,
+                },
             })
         };
         if let Some(params) = n.child_by_field_name("parameters") {
@@ -1765,7 +1833,14 @@ impl<'s> Extractor<'s> {
     fn walk_member(&mut self, m: Node, class: Option<usize>) {
         let decl = self.decl_of(m);
         match m.kind() {
-            "method_definition" => self.walk_function(m, Some(class)),
+            "method_definition" => {
+                if let Some(n) = m.child_by_field_name("name")
+                    && n.kind() == "computed_property_name"
+                {
+                    self.with_owner(decl, |x| x.walk(n));
+                }
+                self.walk_function(m, Some(class))
+            }
             "method_signature" | "abstract_method_signature" => {
                 self.scopes.push(Scope::default());
                 self.with_owner(decl, |x| {
@@ -2098,10 +2173,12 @@ impl<'s> Extractor<'s> {
             }
             "type_query" => {
                 if let Some(e) = n.named_child(0) {
-                    if e.kind() == "identifier" {
-                        self.name_ref(e, Use::Type);
-                    } else {
-                        self.walk(e);
+                    match e.kind() {
+                        "identifier" => self.name_ref(e, Use::TypeOf),
+                        "member_expression" => {
+                            self.member_ref(e, Use::TypeOf);
+                        }
+                        _ => self.walk(e),
                     }
                 }
             }
@@ -2237,7 +2314,7 @@ impl<'s> Extractor<'s> {
                 }
                 "arrow_function" | "function_expression" | "function" => {
                     if callee != Expr::Unknown {
-                        self.callback = Some((callee.clone(), i));
+                        self.callback = Some(Context::Argument(callee.clone(), i));
                     }
                     self.walk(a);
                     self.callback = None;
@@ -2270,7 +2347,13 @@ impl<'s> Extractor<'s> {
             self.type_ref(t)
         });
         let value = vd.child_by_field_name("value").map(|v| {
+            if let Some(t) = &ty
+                && matches!(v.kind(), "arrow_function" | "function_expression" | "function")
+            {
+                self.callback = Some(Context::Typed(t.clone()));
+            }
             self.with_owner(decl_here, |x| x.walk(v));
+            self.callback = None;
             self.expr_of(v)
         });
         let Some(name) = name else { return };
@@ -2781,8 +2864,14 @@ impl<'s> Extractor<'s> {
                 if kept.len() == 1 {
                     self.type_ref(kept[0])
                 } else {
-                    TypeRef::Unknown
+                    TypeRef::Union(kept.into_iter().map(|p| self.type_ref(p)).collect())
                 }
+            }
+            "intersection_type" => {
+                let mut c = n.walk();
+                let parts: Vec<TypeRef> =
+                    n.named_children(&mut c).map(|p| self.type_ref(p)).collect();
+                TypeRef::Intersection(parts)
             }
             "this_type" => TypeRef::This,
             // `any` and `unknown` say nothing about the value.
@@ -2808,7 +2897,27 @@ impl<'s> Extractor<'s> {
             | "literal_type"
             | "template_literal_type"
             | "tuple_type"
-            | "object_type" => TypeRef::External,
+            => TypeRef::External,
+            "object_type" => {
+                let mut props = Vec::new();
+                let mut c = n.walk();
+                for m in n.named_children(&mut c) {
+                    match m.kind() {
+                        "property_signature" => {
+                            if let Some(name) = m.child_by_field_name("name") {
+                                props.push((
+                                    self.spec_name(name),
+                                    m.child_by_field_name("type").map(|t| self.type_ref(t)),
+                                ));
+                            }
+                        }
+                        // Signatures and index signatures: members no name lists.
+                        "method_signature" | "comment" => {}
+                        _ => return TypeRef::External,
+                    }
+                }
+                TypeRef::Object(props)
+            }
             _ => TypeRef::Unknown,
         }
     }

@@ -83,7 +83,25 @@ enum Recv {
     Module(usize),
     Array(Box<Recv>),
     Promise(Box<Recv>),
+    /// A value of one of these types (a written union).
+    Union(Vec<Recv>),
+    /// A value of all of these types (a written intersection).
+    All(Vec<Recv>),
+    /// A value of an object type literal written in module `.0`: properties that are not
+    /// declarations, with their written types.
+    Object(usize, Vec<(String, Option<TypeRef>)>),
     External,
+    Unknown,
+}
+
+/// The declarations a member name denotes on a receiver.
+enum Hit {
+    /// `exact`: the receiver's type leaves no other choice (a union where only one member
+    /// type declares the name, and every other member type is fully known).
+    Decls(Vec<(usize, usize)>, bool),
+    Module(Bound),
+    External,
+    NotFound { closed: bool },
     Unknown,
 }
 
@@ -122,9 +140,12 @@ pub struct Resolver<'f> {
     mods: Vec<Module>,
     project: Project,
     export_memo: RefCell<HashMap<(usize, String, Meaning), Bound>>,
+    /// Exports being computed, and whether a computation met one of them (a cycle).
+    export_busy: RefCell<HashSet<(usize, String, Meaning)>>,
+    export_cut: std::cell::Cell<bool>,
     /// Top-level declarations of script files (no import or export), visible to every file of
     /// their repository, by (repository, name).
-    script_globals: HashMap<(RepoId, String), (usize, usize)>,
+    script_globals: HashMap<(RepoId, String), Vec<(usize, usize)>>,
     /// Members of classes, interfaces, enums and type aliases by name, per module.
     member_index: Vec<HashMap<String, Vec<usize>>>,
     /// Modules each module imports.
@@ -212,7 +233,10 @@ impl<'f> Resolver<'f> {
             }
             for (di, d) in f.decls.iter().enumerate() {
                 if d.parent.is_none() {
-                    script_globals.entry((m.repo, d.name.clone())).or_insert((mi, di));
+                    script_globals
+                        .entry((m.repo, d.name.clone()))
+                        .or_insert_with(Vec::new)
+                        .push((mi, di));
                 }
             }
         }
@@ -221,6 +245,8 @@ impl<'f> Resolver<'f> {
             mods,
             project,
             export_memo: RefCell::new(HashMap::new()),
+            export_busy: RefCell::new(HashSet::new()),
+            export_cut: std::cell::Cell::new(false),
             script_globals,
             member_index,
             imported,
@@ -408,10 +434,21 @@ impl<'f> Resolver<'f> {
         if depth > MAX_DEPTH {
             return Bound::Missing;
         }
-        // Cut cycles: a module re-exporting itself finds nothing the second time.
-        self.export_memo.borrow_mut().insert(key.clone(), Bound::Missing);
+        // Cut cycles: a module that re-exports itself, directly or not, finds nothing the
+        // second time round. A result that met a cut is not kept, since it depends on where the
+        // search started.
+        if !self.export_busy.borrow_mut().insert(key.clone()) {
+            self.export_cut.set(true);
+            return Bound::Missing;
+        }
+        let outer_cut = self.export_cut.replace(false);
         let b = self.compute_export(m, name, meaning, depth);
-        self.export_memo.borrow_mut().insert(key, b);
+        let cut = self.export_cut.get();
+        self.export_cut.set(outer_cut || cut);
+        self.export_busy.borrow_mut().remove(&key);
+        if !cut || b != Bound::Missing {
+            self.export_memo.borrow_mut().insert(key, b);
+        }
         b
     }
 
@@ -580,8 +617,12 @@ impl<'f> Resolver<'f> {
             NameRes::Import(i) => self.import_target(m, *i, meaning, depth),
             NameRes::Local(_) => Bound::Missing,
             NameRes::Unbound(n) => {
-                if let Some(&(gm, gd)) = self.script_globals.get(&(self.mods[m].repo, n.clone())) {
-                    Bound::Decl(gm, gd)
+                if let Some(v) = self.script_globals.get(&(self.mods[m].repo, n.clone())) {
+                    // Declared by several script files: not one declaration.
+                    match v[..] {
+                        [(gm, gd)] => Bound::Decl(gm, gd),
+                        _ => Bound::External,
+                    }
                 } else if is_global(n) {
                     Bound::External
                 } else {
@@ -619,6 +660,11 @@ impl<'f> Resolver<'f> {
                 Some(t) => self.type_recv(m, t, depth + 1),
                 None => Recv::Unknown,
             },
+            Expr::ContextParam { ty, param } => match self.fn_param(m, ty.clone(), *param, depth + 1)
+            {
+                Some((tm, t)) => self.type_recv(tm, &t, depth + 1),
+                None => Recv::Unknown,
+            },
             Expr::CallbackParam { callee, arg, param } => {
                 match self.callback_param(m, callee, *arg, *param, depth + 1) {
                     Some((tm, t)) => self.type_recv(tm, &t, depth + 1),
@@ -633,16 +679,24 @@ impl<'f> Resolver<'f> {
                 {
                     Recv::Members(tm, td)
                 }
-                Recv::Members(tm, td) => match self.lookup_member(tm, td, name, depth + 1) {
-                    Lookup::Found(a, b) => self.value_recv(Bound::Decl(a, b), depth + 1),
-                    Lookup::NotFound { closed: false } => Recv::External,
-                    Lookup::NotFound { closed: true } => Recv::Unknown,
+                Recv::Object(om, props) => match props.iter().find(|(n, _)| n == name) {
+                    Some((_, Some(t))) => self.type_recv(om, t, depth + 1),
+                    Some((_, None)) => Recv::Unknown,
+                    None => Recv::External,
                 },
-                Recv::Module(t) => {
-                    self.value_recv(self.export_of(t, name, Meaning::Value, depth + 1), depth + 1)
-                }
-                Recv::External | Recv::Array(_) | Recv::Promise(_) => Recv::External,
-                Recv::Unknown => Recv::Unknown,
+                recv => match self.members_named(&recv, name, Meaning::Value, depth + 1) {
+                    Hit::Decls(v, _) if v.len() == 1 => {
+                        self.value_recv(Bound::Decl(v[0].0, v[0].1), depth + 1)
+                    }
+                    Hit::Decls(v, _) => Recv::Union(
+                        v.into_iter()
+                            .map(|(a, b)| self.value_recv(Bound::Decl(a, b), depth + 1))
+                            .collect(),
+                    ),
+                    Hit::Module(b) => self.value_recv(b, depth + 1),
+                    Hit::External | Hit::NotFound { closed: false } => Recv::External,
+                    Hit::NotFound { closed: true } | Hit::Unknown => Recv::Unknown,
+                },
             },
             Expr::Call(callee) => match self.callee(m, callee, depth + 1) {
                 Bound::Decl(cm, cd) if self.mods[cm].ts.decls[cd].overloads > 1 => Recv::Unknown,
@@ -709,8 +763,14 @@ impl<'f> Resolver<'f> {
         if self.mods[cm].ts.decls[cd].overloads > 1 {
             return None;
         }
-        let mut t = self.mods[cm].ts.decls[cd].params.get(arg)?.clone()?;
-        let mut tm = cm;
+        let t = self.mods[cm].ts.decls[cd].params.get(arg)?.clone()?;
+        self.fn_param(cm, t, param, depth + 1)
+    }
+
+    /// The written type of parameter `param` of the function type `t` (written in module
+    /// `m`), followed through type aliases.
+    fn fn_param(&self, m: usize, t: TypeRef, param: usize, depth: usize) -> Option<(usize, TypeRef)> {
+        let (mut t, mut tm) = (t, m);
         for _ in 0..MAX_DEPTH {
             match t {
                 TypeRef::Fn(ps) => return Some((tm, ps.get(param)?.clone()?)),
@@ -739,16 +799,14 @@ impl<'f> Resolver<'f> {
         match e {
             Expr::Name(NameRes::Local(_)) => Bound::Missing,
             Expr::Name(res) => self.bind_res(m, res, Meaning::Value, depth + 1),
-            Expr::Member(base, name) => match self.eval(m, base, depth + 1) {
-                Recv::Members(tm, td) => match self.lookup_member(tm, td, name, depth + 1) {
-                    Lookup::Found(a, b) => Bound::Decl(a, b),
-                    Lookup::NotFound { closed: false } => Bound::External,
-                    Lookup::NotFound { closed: true } => Bound::Missing,
-                },
-                Recv::Module(t) => self.export_of(t, name, Meaning::Value, depth + 1),
-                Recv::External | Recv::Array(_) | Recv::Promise(_) => Bound::External,
-                Recv::Unknown => Bound::Missing,
-            },
+            Expr::Member(base, name) => {
+                match self.members_named(&self.eval(m, base, depth + 1), name, Meaning::Value, depth + 1) {
+                    Hit::Decls(v, true) => Bound::Decl(v[0].0, v[0].1),
+                    Hit::Module(b) => b,
+                    Hit::External | Hit::NotFound { closed: false } => Bound::External,
+                    _ => Bound::Missing,
+                }
+            }
             Expr::External => Bound::External,
             _ => Bound::Missing,
         }
@@ -813,6 +871,13 @@ impl<'f> Resolver<'f> {
             TypeRef::External => Recv::External,
             TypeRef::Unknown | TypeRef::This => Recv::Unknown,
             TypeRef::Fn(_) => Recv::External,
+            TypeRef::Union(ts) => {
+                Recv::Union(ts.iter().map(|t| self.type_recv(m, t, depth + 1)).collect())
+            }
+            TypeRef::Intersection(ts) => {
+                Recv::All(ts.iter().map(|t| self.type_recv(m, t, depth + 1)).collect())
+            }
+            TypeRef::Object(props) => Recv::Object(m, props.clone()),
             TypeRef::Array(x) => Recv::Array(Box::new(self.type_recv(m, x, depth + 1))),
             TypeRef::Named { head, path, args } => {
                 if let NameRes::Unbound(n) = head
@@ -824,6 +889,12 @@ impl<'f> Resolver<'f> {
                         }
                         "Array" | "ReadonlyArray" if args.len() == 1 => {
                             Recv::Array(Box::new(self.type_recv(m, &args[0], depth + 1)))
+                        }
+                        // Mapped types that keep the members of their argument.
+                        "Partial" | "Required" | "Readonly" | "NonNullable" | "Pick" | "Omit"
+                            if !args.is_empty() =>
+                        {
+                            self.type_recv(m, &args[0], depth + 1)
                         }
                         n if is_global(n) => Recv::External,
                         _ => Recv::Unknown,
@@ -870,6 +941,73 @@ impl<'f> Resolver<'f> {
                     Bound::External => Recv::External,
                     _ => Recv::Unknown,
                 }
+            }
+        }
+    }
+
+    /// What member `name` of a receiver denotes.
+    fn members_named(&self, recv: &Recv, name: &str, meaning: Meaning, depth: usize) -> Hit {
+        if depth > MAX_DEPTH {
+            return Hit::Unknown;
+        }
+        match recv {
+            Recv::Members(tm, td)
+                if name == "prototype"
+                    && self.mods[*tm].ts.decls[*td].kind == SymbolKind::Class =>
+            {
+                Hit::External
+            }
+            Recv::Members(tm, td) => match self.lookup_member(*tm, *td, name, depth + 1) {
+                Lookup::Found(a, b) => Hit::Decls(vec![(a, b)], true),
+                Lookup::NotFound { closed } => Hit::NotFound { closed },
+            },
+            Recv::Module(t) => Hit::Module(self.export_of(*t, name, meaning, depth + 1)),
+            Recv::External | Recv::Array(_) | Recv::Promise(_) | Recv::Object(..) => Hit::External,
+            Recv::Unknown => Hit::Unknown,
+            Recv::All(parts) => {
+                let mut closed = true;
+                let mut external = false;
+                for p in parts {
+                    match self.members_named(p, name, meaning, depth + 1) {
+                        h @ (Hit::Decls(..) | Hit::Module(_)) => return h,
+                        Hit::NotFound { closed: c } => closed &= c,
+                        Hit::External => external = true,
+                        Hit::Unknown => closed = false,
+                    }
+                }
+                if external {
+                    Hit::External
+                } else {
+                    Hit::NotFound { closed }
+                }
+            }
+            Recv::Union(parts) => {
+                let mut found: Vec<(usize, usize)> = Vec::new();
+                let mut all_known = true;
+                let mut declaring = 0;
+                for p in parts {
+                    match self.members_named(p, name, meaning, depth + 1) {
+                        Hit::Decls(v, exact) => {
+                            declaring += 1;
+                            all_known &= exact;
+                            for x in v {
+                                if !found.contains(&x) {
+                                    found.push(x);
+                                }
+                            }
+                        }
+                        Hit::NotFound { closed: true } => {}
+                        _ => all_known = false,
+                    }
+                }
+                if found.is_empty() {
+                    return if all_known {
+                        Hit::NotFound { closed: true }
+                    } else {
+                        Hit::External
+                    };
+                }
+                Hit::Decls(found, all_known && declaring == 1)
             }
         }
     }
@@ -947,7 +1085,7 @@ impl<'f> Resolver<'f> {
             Use::Reexport => EdgeKind::Reexports,
             Use::Extends => EdgeKind::Extends,
             Use::Implements => EdgeKind::Implements,
-            Use::Type => EdgeKind::TypeUses,
+            Use::Type | Use::TypeOf => EdgeKind::TypeUses,
             Use::Call => EdgeKind::CallsDirect,
             Use::Argument if matches!(target, SymbolKind::Function | SymbolKind::Method) => {
                 EdgeKind::PassesAsCallback
@@ -1012,6 +1150,7 @@ impl<'f> Resolver<'f> {
     fn meanings(&self, m: usize, usage: Use, from: Option<usize>) -> &'static [Meaning] {
         match usage {
             Use::Type | Use::Implements => &[Meaning::Type],
+            Use::TypeOf => &[Meaning::Value],
             Use::Extends => {
                 if from.is_some_and(|d| self.mods[m].ts.decls[d].kind == SymbolKind::Interface) {
                     &[Meaning::Type]
@@ -1060,6 +1199,26 @@ impl<'f> Resolver<'f> {
         for r in &refs {
             let meanings = self.meanings(m, r.usage, r.from);
             match &r.target {
+                RefTarget::Name(NameRes::Unbound(name), _)
+                    if self
+                        .script_globals
+                        .get(&(self.mods[m].repo, name.clone()))
+                        .is_some_and(|v| v.len() > 1) =>
+                {
+                    let v = self.script_globals[&(self.mods[m].repo, name.clone())].clone();
+                    for x in v {
+                        self.edge(
+                            m,
+                            r.from,
+                            x,
+                            r.usage,
+                            r.line,
+                            r.column,
+                            Provenance::TsNameOnly,
+                            Some(Confidence::Candidate),
+                        );
+                    }
+                }
                 RefTarget::Name(res, name) => {
                     let prov = match res {
                         NameRes::Import(_) => Provenance::TsModuleBinding,
@@ -1188,61 +1347,77 @@ impl<'f> Resolver<'f> {
         column: u32,
     ) {
         let recv = self.eval(m, base, 0);
-        match recv {
-            Recv::Members(tm, td) => match self.lookup_member(tm, td, name, 0) {
-                Lookup::Found(a, b) => {
-                    let prov = match self.mods[tm].ts.decls[td].kind {
-                        SymbolKind::Namespace | SymbolKind::Enum => Provenance::TsModuleBinding,
-                        _ => Provenance::TsReceiverTyped,
-                    };
-                    self.edge(m, from, (a, b), usage, line, column, prov, None);
+        let meaning = self.meanings(m, usage, from)[0];
+        let hit = self.members_named(&recv, name, meaning, 0);
+        match hit {
+            Hit::Decls(v, exact) => {
+                let prov = match &recv {
+                    Recv::Members(tm, td)
+                        if matches!(
+                            self.mods[*tm].ts.decls[*td].kind,
+                            SymbolKind::Namespace | SymbolKind::Enum
+                        ) =>
+                    {
+                        Provenance::TsModuleBinding
+                    }
+                    _ if !exact => Provenance::TsUnionMember,
+                    _ => Provenance::TsReceiverTyped,
+                };
+                let confidence = (!exact).then_some(Confidence::Candidate);
+                for x in v {
+                    self.edge(m, from, x, usage, line, column, prov, confidence);
                 }
-                Lookup::NotFound { closed: true } if !OBJECT_MEMBERS.contains(&name) => {
-                    let path = self.mods[m].path.clone();
-                    let owner = self.mods[tm].ts.decls[td].qn.clone();
-                    let src = self.source_of(m, from);
-                    self.unresolved(
-                        m,
-                        line,
-                        column,
-                        DECLARATION_NOT_FOUND,
-                        path,
-                        Some(name.to_string()),
-                        Some(format!("{owner} declares no member {name}")),
-                        Some(src),
-                    );
-                }
-                Lookup::NotFound { .. } => {}
-            },
-            Recv::Module(t) => match self.export_of(t, name, self.meanings(m, usage, from)[0], 0) {
-                Bound::Decl(a, b) => self.edge(
+            }
+            Hit::NotFound { closed: true } if !OBJECT_MEMBERS.contains(&name) => {
+                let path = self.mods[m].path.clone();
+                let owner = match &recv {
+                    Recv::Members(tm, td) => self.mods[*tm].ts.decls[*td].qn.clone(),
+                    _ => "the receiver's type".to_string(),
+                };
+                let src = self.source_of(m, from);
+                self.unresolved(
                     m,
-                    from,
-                    (a, b),
-                    usage,
                     line,
                     column,
-                    Provenance::TsModuleBinding,
-                    None,
-                ),
-                Bound::Missing => {
-                    let tpath = self.mods[t].path.clone();
-                    let src = self.source_of(m, from);
-                    self.unresolved(
+                    DECLARATION_NOT_FOUND,
+                    path,
+                    Some(name.to_string()),
+                    Some(format!("{owner} declares no member {name}")),
+                    Some(src),
+                );
+            }
+            Hit::NotFound { .. } | Hit::External => {}
+            Hit::Module(b) => {
+                let Recv::Module(t) = recv else { return };
+                match b {
+                    Bound::Decl(a, b) => self.edge(
                         m,
+                        from,
+                        (a, b),
+                        usage,
                         line,
                         column,
-                        EXPORT_NOT_FOUND,
-                        tpath,
-                        Some(name.to_string()),
-                        Some("the namespace's module does not export it".into()),
-                        Some(src),
-                    );
+                        Provenance::TsModuleBinding,
+                        None,
+                    ),
+                    Bound::Missing => {
+                        let tpath = self.mods[t].path.clone();
+                        let src = self.source_of(m, from);
+                        self.unresolved(
+                            m,
+                            line,
+                            column,
+                            EXPORT_NOT_FOUND,
+                            tpath,
+                            Some(name.to_string()),
+                            Some("the namespace's module does not export it".into()),
+                            Some(src),
+                        );
+                    }
+                    _ => {}
                 }
-                _ => {}
-            },
-            Recv::External | Recv::Array(_) | Recv::Promise(_) => {}
-            Recv::Unknown => {
+            }
+            Hit::Unknown => {
                 if self.receiver_is_external(m, base) {
                     return;
                 }
