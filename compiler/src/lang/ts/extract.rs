@@ -75,7 +75,10 @@ pub enum Expr {
         param: usize,
     },
     /// Parameter `param` of a function whose context gives it the written function type `ty`.
-    ContextParam { ty: TypeRef, param: usize },
+    ContextParam {
+        ty: TypeRef,
+        param: usize,
+    },
     /// A value known not to be any module's declaration (literals, object literals).
     External,
 }
@@ -1553,6 +1556,18 @@ impl<'s> Extractor<'s> {
                     self.bind(&nm, NameRes::Local(l));
                 }
             }
+            // A type parameter's members are its constraint's (`T extends Base`): the
+            // constraints are read once every parameter of the list is in scope.
+            for p in &ps {
+                if let (Some(name), Some(con)) = (
+                    p.child_by_field_name("name"),
+                    p.child_by_field_name("constraint"),
+                ) && let Some(t) = con.named_child(0)
+                    && let NameRes::Local(l) = self.lookup(self.t(name), true)
+                {
+                    self.file.locals[l].ty = Some(self.type_ref(t));
+                }
+            }
             for p in ps {
                 let mut c = p.walk();
                 let kids: Vec<Node> = p.named_children(&mut c).collect();
@@ -2241,7 +2256,9 @@ impl<'s> Extractor<'s> {
             "jsx_closing_element" => {
                 if let Some(nm) = n.child_by_field_name("name").or_else(|| n.named_child(0)) {
                     match nm.kind() {
-                        "identifier" if self.t(nm).starts_with(|c: char| c.is_ascii_uppercase()) => {
+                        "identifier"
+                            if self.t(nm).starts_with(|c: char| c.is_ascii_uppercase()) =>
+                        {
                             self.name_ref(nm, Use::Jsx)
                         }
                         "member_expression" => {
@@ -2348,7 +2365,10 @@ impl<'s> Extractor<'s> {
         });
         let value = vd.child_by_field_name("value").map(|v| {
             if let Some(t) = &ty
-                && matches!(v.kind(), "arrow_function" | "function_expression" | "function")
+                && matches!(
+                    v.kind(),
+                    "arrow_function" | "function_expression" | "function"
+                )
             {
                 self.callback = Some(Context::Typed(t.clone()));
             }
@@ -2769,7 +2789,6 @@ impl<'s> Extractor<'s> {
             | "true"
             | "false"
             | "null"
-            | "object"
             | "array"
             | "regex"
             | "arrow_function"
@@ -2893,11 +2912,9 @@ impl<'s> Extractor<'s> {
                 }
                 TypeRef::Fn(ps)
             }
-            "predefined_type"
-            | "literal_type"
-            | "template_literal_type"
-            | "tuple_type"
-            => TypeRef::External,
+            "predefined_type" | "literal_type" | "template_literal_type" | "tuple_type" => {
+                TypeRef::External
+            }
             "object_type" => {
                 let mut props = Vec::new();
                 let mut c = n.walk();

@@ -101,7 +101,9 @@ enum Hit {
     Decls(Vec<(usize, usize)>, bool),
     Module(Bound),
     External,
-    NotFound { closed: bool },
+    NotFound {
+        closed: bool,
+    },
     Unknown,
 }
 
@@ -486,12 +488,9 @@ impl<'f> Resolver<'f> {
         for r in &f.reexports {
             for it in r.items.iter().filter(|it| it.alias == name) {
                 let b = match &self.mods[m].specs[r.statement] {
-                    Resolved::Module(t) => self.export_of(
-                        *t,
-                        it.name.as_deref().unwrap_or(name),
-                        meaning,
-                        depth + 1,
-                    ),
+                    Resolved::Module(t) => {
+                        self.export_of(*t, it.name.as_deref().unwrap_or(name), meaning, depth + 1)
+                    }
                     Resolved::NotFound => Bound::Missing,
                     _ => Bound::External,
                 };
@@ -644,6 +643,19 @@ impl<'f> Resolver<'f> {
             Expr::Name(NameRes::Local(l)) => {
                 let local = &self.mods[m].ts.locals[*l];
                 if let Some(t) = &local.ty {
+                    // A variable typed by a type parameter in scope (`x: T`, `T extends Base`)
+                    // has the constraint's members. Only here: a type parameter reached
+                    // through another declaration's signature stands for its instantiation.
+                    if let TypeRef::Named {
+                        head: NameRes::Local(tp),
+                        path,
+                        ..
+                    } = t
+                        && path.is_empty()
+                        && let Some(c) = &self.mods[m].ts.locals[*tp].ty
+                    {
+                        return self.type_recv(m, c, depth + 1);
+                    }
                     self.type_recv(m, t, depth + 1)
                 } else if let Some(v) = &local.value {
                     self.eval(m, v, depth + 1)
@@ -660,11 +672,12 @@ impl<'f> Resolver<'f> {
                 Some(t) => self.type_recv(m, t, depth + 1),
                 None => Recv::Unknown,
             },
-            Expr::ContextParam { ty, param } => match self.fn_param(m, ty.clone(), *param, depth + 1)
-            {
-                Some((tm, t)) => self.type_recv(tm, &t, depth + 1),
-                None => Recv::Unknown,
-            },
+            Expr::ContextParam { ty, param } => {
+                match self.fn_param(m, ty.clone(), *param, depth + 1) {
+                    Some((tm, t)) => self.type_recv(tm, &t, depth + 1),
+                    None => Recv::Unknown,
+                }
+            }
             Expr::CallbackParam { callee, arg, param } => {
                 match self.callback_param(m, callee, *arg, *param, depth + 1) {
                     Some((tm, t)) => self.type_recv(tm, &t, depth + 1),
@@ -769,7 +782,13 @@ impl<'f> Resolver<'f> {
 
     /// The written type of parameter `param` of the function type `t` (written in module
     /// `m`), followed through type aliases.
-    fn fn_param(&self, m: usize, t: TypeRef, param: usize, depth: usize) -> Option<(usize, TypeRef)> {
+    fn fn_param(
+        &self,
+        m: usize,
+        t: TypeRef,
+        param: usize,
+        depth: usize,
+    ) -> Option<(usize, TypeRef)> {
         let (mut t, mut tm) = (t, m);
         for _ in 0..MAX_DEPTH {
             match t {
@@ -800,7 +819,12 @@ impl<'f> Resolver<'f> {
             Expr::Name(NameRes::Local(_)) => Bound::Missing,
             Expr::Name(res) => self.bind_res(m, res, Meaning::Value, depth + 1),
             Expr::Member(base, name) => {
-                match self.members_named(&self.eval(m, base, depth + 1), name, Meaning::Value, depth + 1) {
+                match self.members_named(
+                    &self.eval(m, base, depth + 1),
+                    name,
+                    Meaning::Value,
+                    depth + 1,
+                ) {
                     Hit::Decls(v, true) => Bound::Decl(v[0].0, v[0].1),
                     Hit::Module(b) => b,
                     Hit::External | Hit::NotFound { closed: false } => Bound::External,
@@ -967,15 +991,19 @@ impl<'f> Resolver<'f> {
             Recv::All(parts) => {
                 let mut closed = true;
                 let mut external = false;
+                let mut unknown = false;
                 for p in parts {
                     match self.members_named(p, name, meaning, depth + 1) {
                         h @ (Hit::Decls(..) | Hit::Module(_)) => return h,
                         Hit::NotFound { closed: c } => closed &= c,
                         Hit::External => external = true,
-                        Hit::Unknown => closed = false,
+                        Hit::Unknown => unknown = true,
                     }
                 }
-                if external {
+                // A part whose members are unknown may declare the name.
+                if unknown {
+                    Hit::Unknown
+                } else if external {
                     Hit::External
                 } else {
                     Hit::NotFound { closed }
@@ -1226,9 +1254,16 @@ impl<'f> Resolver<'f> {
                     };
                     for b in self.bind_all(meanings, |mn| self.bind_res(m, res, mn, 0)) {
                         match b {
-                            Bound::Decl(tm, td) => {
-                                self.edge(m, r.from, (tm, td), r.usage, r.line, r.column, prov, None)
-                            }
+                            Bound::Decl(tm, td) => self.edge(
+                                m,
+                                r.from,
+                                (tm, td),
+                                r.usage,
+                                r.line,
+                                r.column,
+                                prov,
+                                None,
+                            ),
                             Bound::Missing => {
                                 if let NameRes::Unbound(_) = res {
                                     let path = self.mods[m].path.clone();
