@@ -104,6 +104,8 @@ pub enum Use {
 #[derive(Clone, Debug)]
 pub enum RefTarget {
     Name(NameRes, String),
+    /// `.0`, qualifying member `.1`.
+    Qualifier(NameRes, String),
     Member(Expr, String),
     /// The imported name of import `.0`.
     Imported(usize),
@@ -704,6 +706,17 @@ impl<'s> Extractor<'s> {
                             .and_then(|v| self.require_of(v))
                     {
                         self.declare_require(vd, spec);
+                        // Each name is also a declaration of this module, as TypeScript
+                        // reads a JavaScript `require` alias; uses bind through the import.
+                        if let Some(name) = vd.child_by_field_name("name") {
+                            let mut names = Vec::new();
+                            pattern_names(name, self.src, &mut names);
+                            for (nm, at) in names {
+                                let d = self.new_decl(vd, &nm, kind, None, prefix, exported);
+                                self.decl_at.remove(&(vd.start_byte(), vd.kind_id()));
+                                self.decl_at.insert((at.start_byte(), at.kind_id()), d);
+                            }
+                        }
                         continue;
                     }
                     let Some(name) = vd.child_by_field_name("name") else {
@@ -2691,7 +2704,14 @@ impl<'s> Extractor<'s> {
                 match o2.kind() {
                     "member_expression" => self.member_ref(o2, Use::Value),
                     "identifier" => {
-                        self.name_ref(o2, Use::Value);
+                        // A qualifier: the declaration of that name which holds the member
+                        // (a function merged with a namespace names the namespace).
+                        let name = self.t(o2);
+                        let res = self.lookup(name, false);
+                        if !matches!(res, NameRes::Local(_)) && name != "undefined" {
+                            let member = prop.map(|p| self.t(p).to_string()).unwrap_or_default();
+                            self.push_ref(o2, Use::Value, RefTarget::Qualifier(res, member));
+                        }
                         self.expr_of(o2)
                     }
                     _ => {

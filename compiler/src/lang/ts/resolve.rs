@@ -1222,6 +1222,27 @@ impl<'f> Resolver<'f> {
         decls
     }
 
+    /// Of the declarations merged with `d` (same qualified name, same module), the one that
+    /// declares `member`; `d` itself when none or several do.
+    fn holder_of(&self, m: usize, d: usize, member: &str) -> usize {
+        let f = &self.mods[m].ts;
+        let Some(group) = self.merged[m].get(&f.decls[d].qn) else {
+            return d;
+        };
+        if f.decls[d].members.contains_key(member) {
+            return d;
+        }
+        let holders: Vec<usize> = group
+            .iter()
+            .copied()
+            .filter(|&g| f.decls[g].members.contains_key(member))
+            .collect();
+        match holders[..] {
+            [h] => h,
+            _ => d,
+        }
+    }
+
     fn references(&mut self, m: usize) {
         let refs = std::mem::take(&mut self.mods[m].ts.refs);
         for r in &refs {
@@ -1245,6 +1266,47 @@ impl<'f> Resolver<'f> {
                             Provenance::TsNameOnly,
                             Some(Confidence::Candidate),
                         );
+                    }
+                }
+                RefTarget::Qualifier(res, member) => {
+                    let prov = match res {
+                        NameRes::Import(_) => Provenance::TsModuleBinding,
+                        _ => Provenance::TsScope,
+                    };
+                    match self.bind_res(m, res, Meaning::Value, 0) {
+                        Bound::Decl(tm, td) => {
+                            let holder = self.holder_of(tm, td, member);
+                            self.edge(
+                                m,
+                                r.from,
+                                (tm, holder),
+                                r.usage,
+                                r.line,
+                                r.column,
+                                prov,
+                                None,
+                            )
+                        }
+                        Bound::Missing => {
+                            if let NameRes::Unbound(name) = res {
+                                let path = self.mods[m].path.clone();
+                                let src = self.source_of(m, r.from);
+                                self.unresolved(
+                                    m,
+                                    r.line,
+                                    r.column,
+                                    DECLARATION_NOT_FOUND,
+                                    path,
+                                    Some(name.clone()),
+                                    Some(
+                                        "declared nowhere in scope and not a standard global"
+                                            .into(),
+                                    ),
+                                    Some(src),
+                                );
+                            }
+                        }
+                        _ => {}
                     }
                 }
                 RefTarget::Name(res, name) => {
