@@ -191,6 +191,12 @@ vocabulary! {
         TsNameOnly = 12 => "TS_NAME_ONLY",
         TsImport = 13 => "TS_IMPORT",
         TsUnionMember = 14 => "TS_UNION_MEMBER",
+        PyScope = 15 => "PY_SCOPE",
+        PyImport = 16 => "PY_IMPORT",
+        PyReceiverTyped = 17 => "PY_RECEIVER_TYPED",
+        PyDeclaration = 18 => "PY_DECLARATION",
+        PyNameOnly = 19 => "PY_NAME_ONLY",
+        PyImportDependency = 20 => "PY_IMPORT_DEPENDENCY",
     }
 }
 
