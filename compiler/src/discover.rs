@@ -31,12 +31,13 @@ pub struct Discovered {
     pub sources: Vec<(Language, usize, String, SourceText)>,
     /// `go.mod` files: (directory, module path).
     pub go_modules: Vec<(String, String)>,
-    /// `package.json`, `tsconfig*.json` and `jsconfig*.json` files: (path, text).
-    pub ts_configs: Vec<(String, String)>,
+    /// Project files the front ends read (`package.json`, `tsconfig*.json`, `jsconfig*.json`,
+    /// `pyproject.toml`, `setup.cfg`): (path, text).
+    pub configs: Vec<(String, String)>,
 }
 
-fn is_ts_config(name: &str) -> bool {
-    name == "package.json"
+fn is_config(name: &str) -> bool {
+    matches!(name, "package.json" | "pyproject.toml" | "setup.cfg")
         || ((name.starts_with("tsconfig") || name.starts_with("jsconfig"))
             && name.ends_with(".json"))
 }
@@ -52,7 +53,7 @@ pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
     let repo_name = facts.repos[repo].name.clone();
     let mut found = Vec::new();
     let mut go_mod_paths = Vec::new();
-    let mut ts_config_paths = Vec::new();
+    let mut config_paths = Vec::new();
     let walker = ignore::WalkBuilder::new(root)
         .follow_links(false)
         .hidden(true)
@@ -61,9 +62,13 @@ pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
         .git_exclude(true)
         .require_git(false)
         .sort_by_file_name(|a, b| a.cmp(b))
-        // Installed dependencies are not part of a repository.
+        // Installed dependencies and caches are not part of a repository.
         .filter_entry(|e| {
-            !(e.file_name() == "node_modules" && e.file_type().is_some_and(|t| t.is_dir()))
+            !(e.file_type().is_some_and(|t| t.is_dir())
+                && matches!(
+                    e.file_name().to_str(),
+                    Some("node_modules" | "__pycache__" | "site-packages" | "venv")
+                ))
         })
         .build();
     for entry in walker {
@@ -97,8 +102,8 @@ pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
             go_mod_paths.push(rel.clone());
             continue;
         }
-        if is_ts_config(file_name) {
-            ts_config_paths.push(rel.clone());
+        if is_config(file_name) {
+            config_paths.push(rel.clone());
             continue;
         }
         let Some(language) = file_name
@@ -124,11 +129,11 @@ pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
         }
     }
 
-    for rel in ts_config_paths {
+    for rel in config_paths {
         match std::fs::symlink_metadata(root.join(&rel)) {
             Ok(m) if m.len() <= MAX_FILE_BYTES => {
                 if let Ok(text) = std::fs::read_to_string(root.join(&rel)) {
-                    out.ts_configs.push((rel, text));
+                    out.configs.push((rel, text));
                 }
             }
             _ => {}
@@ -211,7 +216,7 @@ pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
                         Ok(text)
                             if matches!(
                                 f.language,
-                                Language::TypeScript | Language::JavaScript
+                                Language::TypeScript | Language::JavaScript | Language::Python
                             ) =>
                         {
                             out.sources

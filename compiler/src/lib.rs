@@ -196,7 +196,8 @@ pub fn compile(opts: &CompileOptions) -> Result<Summary, CompileError> {
     let mut go_inputs = Vec::new();
     let mut go_modules = BTreeMap::new();
     let mut ts_inputs = Vec::new();
-    let mut ts_configs = Vec::new();
+    let mut py_inputs = Vec::new();
+    let mut configs = Vec::new();
     for spec in &opts.repos {
         // A derived repository has no commit, branch or dirty flag: nothing clones it.
         let head = if spec.derived {
@@ -222,8 +223,8 @@ pub fn compile(opts: &CompileOptions) -> Result<Summary, CompileError> {
         for (dir, module) in found.go_modules {
             go_modules.insert((repo, dir), module);
         }
-        for (path, text) in found.ts_configs {
-            ts_configs.push(lang::ts::ConfigFile { repo, path, text });
+        for (path, text) in found.configs {
+            configs.push(lang::ConfigFile { repo, path, text });
         }
         for (lang, file, path, text) in found.sources {
             match lang {
@@ -238,6 +239,12 @@ pub fn compile(opts: &CompileOptions) -> Result<Summary, CompileError> {
                     file,
                     path,
                     language: lang,
+                    text,
+                }),
+                Language::Python => py_inputs.push(lang::py::PyInput {
+                    repo,
+                    file,
+                    path,
                     text,
                 }),
                 _ => {}
@@ -257,7 +264,12 @@ pub fn compile(opts: &CompileOptions) -> Result<Summary, CompileError> {
             ts_inputs.len()
         ),
     );
-    lang::ts::compile(&mut facts, ts_inputs, ts_configs);
+    lang::ts::compile(&mut facts, ts_inputs, &configs);
+    progress(
+        opts.progress,
+        &format!("parsing and resolving {} Python files", py_inputs.len()),
+    );
+    lang::py::compile(&mut facts, py_inputs, &configs);
     let finished = facts.finish().map_err(CompileError::Facts)?;
     let t_resolve = t0.elapsed();
 

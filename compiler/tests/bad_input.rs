@@ -22,7 +22,14 @@ fn unusable_files_are_recorded_not_fatal() {
     std::fs::write(p.join("binary.go"), b"package bad\n\x00\x01\x02").unwrap();
     std::fs::write(p.join("latin1.go"), b"package bad\n// caf\xe9\n").unwrap();
     std::fs::write(p.join("huge.go"), vec![b'/'; (4 << 20) + 1]).unwrap();
-    std::fs::write(p.join("app.py"), "x = 1\n").unwrap();
+    std::fs::write(p.join("app.dart"), "void main() {}\n").unwrap();
+    std::fs::write(
+        p.join("broken.py"),
+        "def ok():\n    return 1\n\nclass (:\n\nafter = ok()\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(p.join("__pycache__")).unwrap();
+    std::fs::write(p.join("__pycache__/cached.py"), "x = 1\n").unwrap();
     // TypeScript and JavaScript: the same statuses, a broken file still yields its facts, an
     // unreadable manifest is a diagnostic, and installed dependencies are never walked.
     std::fs::write(
@@ -57,7 +64,7 @@ fn unusable_files_are_recorded_not_fatal() {
         "binary.go: binary",
         "latin1.go: not valid UTF-8",
         "huge.go: oversized",
-        ": 1 python file(s)",
+        ": 1 dart file(s)",
         "binary.ts: binary",
         "latin1.js: not valid UTF-8",
         "package.json: package.json is not valid JSON",
@@ -85,7 +92,8 @@ fn unusable_files_are_recorded_not_fatal() {
     assert_eq!(status("binary.go"), FileStatus::Binary);
     assert_eq!(status("latin1.go"), FileStatus::NotUtf8);
     assert_eq!(status("huge.go"), FileStatus::Oversized);
-    assert_eq!(status("app.py"), FileStatus::LanguageNotSupported);
+    assert_eq!(status("app.dart"), FileStatus::LanguageNotSupported);
+    assert_eq!(status("broken.py"), FileStatus::Partial);
     assert_eq!(status("broken.ts"), FileStatus::Partial);
     assert_eq!(status("binary.ts"), FileStatus::Binary);
     assert_eq!(status("latin1.js"), FileStatus::NotUtf8);

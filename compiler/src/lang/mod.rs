@@ -1,7 +1,18 @@
 //! Language front ends. Each turns discovered source text into facts.
 
 pub mod go;
+pub mod py;
 pub mod ts;
+
+/// A project file discovery found (`package.json`, `tsconfig*.json`, `jsconfig*.json`,
+/// `pyproject.toml`, `setup.cfg`); each front end reads the ones it knows.
+#[derive(Debug, Clone)]
+pub struct ConfigFile {
+    pub repo: crate::facts::RepoId,
+    /// Repository-relative path.
+    pub path: String,
+    pub text: String,
+}
 
 use tree_sitter::Node;
 

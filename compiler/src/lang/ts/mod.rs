@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use crate::discover::SourceText;
 use crate::facts::{FactSet, FileId, RepoId};
 
-pub use project::ConfigFile;
+use crate::lang::ConfigFile;
 
 /// Unresolved reasons TypeScript/JavaScript emits (SPEC section 11.3).
 pub const PACKAGE_PROVIDER_NOT_FOUND: &str = "PACKAGE_PROVIDER_NOT_FOUND";
@@ -39,7 +39,7 @@ pub struct TsInput {
 }
 
 /// Compiles the TypeScript and JavaScript files of all repositories into `facts`.
-pub fn compile(facts: &mut FactSet, inputs: Vec<TsInput>, configs: Vec<ConfigFile>) {
+pub fn compile(facts: &mut FactSet, inputs: Vec<TsInput>, configs: &[ConfigFile]) {
     if inputs.is_empty() {
         return;
     }

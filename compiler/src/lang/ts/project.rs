@@ -15,14 +15,7 @@ pub const EXTENSIONS: &[&str] = &[
     ".ts", ".tsx", ".d.ts", ".mts", ".cts", ".d.mts", ".d.cts", ".js", ".jsx", ".mjs", ".cjs",
 ];
 
-/// A `package.json`, `tsconfig*.json` or `jsconfig*.json` found by discovery.
-#[derive(Debug, Clone)]
-pub struct ConfigFile {
-    pub repo: RepoId,
-    /// Repository-relative path.
-    pub path: String,
-    pub text: String,
-}
+use crate::lang::ConfigFile;
 
 #[derive(Debug, Default)]
 pub struct PackageJson {
@@ -169,7 +162,7 @@ pub fn split_package(spec: &str) -> (String, String) {
 }
 
 impl Project {
-    pub fn new(facts: &mut FactSet, modules: &[Module], configs: Vec<ConfigFile>) -> Project {
+    pub fn new(facts: &mut FactSet, modules: &[Module], configs: &[ConfigFile]) -> Project {
         let mut files = HashMap::new();
         let mut dirs = BTreeSet::new();
         for (i, m) in modules.iter().enumerate() {
@@ -197,7 +190,7 @@ impl Project {
             .iter()
             .map(|c| ((c.repo, c.path.clone()), c.text.clone()))
             .collect();
-        for c in &configs {
+        for c in configs {
             let base = c.path.rsplit('/').next().unwrap_or(&c.path);
             let dir = parent(&c.path).to_string();
             if base == "package.json" {
