@@ -1,6 +1,7 @@
 //! Compile throughput: compiles the given repositories into a temporary index with
-//! `kivgraph-compile`'s library, then runs a parse-only pass over the same source files (Go and
-//! TypeScript/JavaScript, each with the grammar the compiler uses for it: TSX for `.tsx`/`.jsx`)
+//! `kivgraph-compile`'s library, then runs a parse-only pass over the same source files (Go,
+//! TypeScript/JavaScript and Python, each with the grammar the compiler uses for it: TSX for
+//! `.tsx`/`.jsx`)
 //! with the same parallelism (the floor no compiler can beat), and prints both.
 //!
 //! Measures: wall time of discovery + parsing + resolution + writing + publishing, lines and
@@ -49,6 +50,7 @@ fn main() -> anyhow::Result<()> {
                 kivgraph_format::Language::Go.code(),
                 kivgraph_format::Language::TypeScript.code(),
                 kivgraph_format::Language::JavaScript.code(),
+                kivgraph_format::Language::Python.code(),
             ]
             .contains(&f.language)
     };
@@ -83,6 +85,8 @@ fn main() -> anyhow::Result<()> {
             let grammar: tree_sitter::Language =
                 if *language == kivgraph_format::Language::Go.code() {
                     tree_sitter_go::LANGUAGE.into()
+                } else if *language == kivgraph_format::Language::Python.code() {
+                    tree_sitter_python::LANGUAGE.into()
                 } else if jsx {
                     tree_sitter_typescript::LANGUAGE_TSX.into()
                 } else {
@@ -106,12 +110,13 @@ fn main() -> anyhow::Result<()> {
             .sum()
     };
     println!(
-        "corpus: {} repositories, {} source files ({} Go, {} TypeScript, {} JavaScript), {} lines, {} bytes",
+        "corpus: {} repositories, {} source files ({} Go, {} TypeScript, {} JavaScript, {} Python), {} lines, {} bytes",
         summary.repositories.len(),
         summary.source_files,
         per_language("go"),
         per_language("typescript"),
         per_language("javascript"),
+        per_language("python"),
         summary.source_lines,
         summary.source_bytes
     );

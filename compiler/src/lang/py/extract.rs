@@ -1220,10 +1220,27 @@ impl<'s> Extractor<'s> {
         for p in kids(params) {
             let (name, ty) = match p.kind() {
                 "identifier" => (Some(p), None),
-                "typed_parameter" => (
-                    kids(p).into_iter().find(|k| k.kind() == "identifier"),
-                    p.child_by_field_name("type"),
-                ),
+                "typed_parameter" => {
+                    // `x: T`, `*args: T`, `**kwargs: T`.
+                    let name = kids(p).into_iter().find_map(|k| match k.kind() {
+                        "identifier" => Some(k),
+                        "list_splat_pattern" | "dictionary_splat_pattern" => {
+                            kids(k).into_iter().find(|c| c.kind() == "identifier")
+                        }
+                        _ => None,
+                    });
+                    let splat = kids(p).iter().any(|k| {
+                        matches!(k.kind(), "list_splat_pattern" | "dictionary_splat_pattern")
+                    });
+                    (
+                        name,
+                        if splat {
+                            None
+                        } else {
+                            p.child_by_field_name("type")
+                        },
+                    )
+                }
                 "default_parameter" => (p.child_by_field_name("name"), None),
                 "typed_default_parameter" => {
                     (p.child_by_field_name("name"), p.child_by_field_name("type"))

@@ -1174,6 +1174,11 @@ impl<'f> Resolver<'f> {
                 if OBJECT_MEMBERS.contains(&name) {
                     return;
                 }
+                // Narrowing (`isinstance`) may have made the receiver a subclass that declares
+                // the attribute: its candidates, by name.
+                if self.name_only(m, from, name, usage, line, column, false) {
+                    return;
+                }
                 let owner = match &recv {
                     Recv::Members(tm, td) | Recv::SuperOf(tm, td) => {
                         self.mods[*tm].py.decls[*td].qn.clone()
@@ -1194,51 +1199,72 @@ impl<'f> Resolver<'f> {
                 );
             }
             Hit::Unknown => {
-                let mut cands: Vec<(usize, usize)> = Vec::new();
-                let mut scan = vec![m];
-                scan.extend(self.imported[m].iter().copied());
-                for sm in scan {
-                    if let Some(v) = self.member_index[sm].get(name) {
-                        cands.extend(v.iter().map(|&d| (sm, d)));
-                    }
-                }
-                if !cands.is_empty() && cands.len() <= MAX_CANDIDATES {
-                    for c in cands {
-                        self.edge(
-                            m,
-                            from,
-                            c,
-                            usage,
-                            line,
-                            column,
-                            Provenance::PyNameOnly,
-                            Some(Confidence::Candidate),
-                        );
-                    }
-                } else {
-                    let own = self.own_name(m);
-                    let src = self.source_of(m, from);
-                    let detail = if cands.is_empty() {
-                        "the receiver's type is not written and no visible class declares the attribute".to_string()
-                    } else {
-                        format!(
-                            "the receiver's type is not written and {} visible class members share the name",
-                            cands.len()
-                        )
-                    };
-                    self.unresolved(
-                        m,
-                        line,
-                        column,
-                        RECEIVER_TYPE_UNKNOWN,
-                        own,
-                        Some(name.to_string()),
-                        Some(detail),
-                        Some(src),
-                    );
-                }
+                self.name_only(m, from, name, usage, line, column, true);
             }
         }
+    }
+
+    /// Candidates for attribute `name` by name only: every class member of that name in the
+    /// module and the modules it imports, when there are 1 to 8. Returns whether there were;
+    /// with `record`, none (or too many) is recorded as `RECEIVER_TYPE_UNKNOWN`.
+    #[allow(clippy::too_many_arguments)]
+    fn name_only(
+        &mut self,
+        m: usize,
+        from: Option<usize>,
+        name: &str,
+        usage: Use,
+        line: u32,
+        column: u32,
+        record: bool,
+    ) -> bool {
+        let mut cands: Vec<(usize, usize)> = Vec::new();
+        let mut scan = vec![m];
+        scan.extend(self.imported[m].iter().copied());
+        for sm in scan {
+            if let Some(v) = self.member_index[sm].get(name) {
+                cands.extend(v.iter().map(|&d| (sm, d)));
+            }
+        }
+        if !cands.is_empty() && cands.len() <= MAX_CANDIDATES {
+            for c in cands {
+                self.edge(
+                    m,
+                    from,
+                    c,
+                    usage,
+                    line,
+                    column,
+                    Provenance::PyNameOnly,
+                    Some(Confidence::Candidate),
+                );
+            }
+            return true;
+        }
+        if record {
+            let own = self.own_name(m);
+            let src = self.source_of(m, from);
+            let detail = if cands.is_empty() {
+                "the receiver's type is not written and no visible class declares the attribute"
+                    .to_string()
+            } else {
+                format!(
+                    "the receiver's type is not written and {} visible class members share the name",
+                    cands.len()
+                )
+            };
+            self.unresolved(
+                m,
+                line,
+                column,
+                RECEIVER_TYPE_UNKNOWN,
+                own,
+                Some(name.to_string()),
+                Some(detail),
+                Some(src),
+            );
+        }
+        false
     }
 
     fn structural(&mut self, m: usize) {
