@@ -1,10 +1,12 @@
 //! Annotation checking shared by the fixture tests of every language (`go_fixtures.rs`,
-//! `ts_fixtures.rs`).
+//! `ts_fixtures.rs`, `py_fixtures.rs`).
 //!
 //! Annotations are `//` comments at the end of the line holding the reference (or alone on the
 //! line above it): `//want: EDGE_KIND package:qualified_name [CONFIDENCE]`, `//want-none: NAME`,
-//! `//want-unresolved: REASON PACKAGE`; several on one line are separated by ` ; `. The checks see
-//! only what a published generation holds.
+//! `//want-unresolved: REASON PACKAGE`; several on one line are separated by ` ; `. In Python
+//! files (`.py`, `.pyi`), where `//` is floor division, the comment marker is `#` instead:
+//! `#want:`, `#want-none:`, `#want-unresolved:` (see [`comment_marker`]). The checks see only what
+//! a published generation holds.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -76,12 +78,23 @@ pub enum Want {
     },
 }
 
-/// The annotations of a source text, as `(line, annotation text, claim)`.
-pub fn parse_annotations(text: &str) -> Vec<(u32, String, Want)> {
+/// The comment marker that starts an annotation in the file at `path`: `#` in Python sources
+/// (`.py`, `.pyi`), `//` in the sources of every other language.
+pub fn comment_marker(path: &Path) -> &'static str {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("py" | "pyi") => "#",
+        _ => "//",
+    }
+}
+
+/// The annotations of a source text whose comments start with `marker` (`//` or `#`), as
+/// `(line, annotation text, claim)`.
+pub fn parse_annotations(text: &str, marker: &str) -> Vec<(u32, String, Want)> {
     let mut out = Vec::new();
+    let start = format!("{marker}want");
     let lines: Vec<&str> = text.lines().collect();
     for (i, line) in lines.iter().enumerate() {
-        let Some(pos) = line.find("//want") else {
+        let Some(pos) = line.find(&start) else {
             continue;
         };
         // An annotation alone on its line applies to the next line.
@@ -94,8 +107,8 @@ pub fn parse_annotations(text: &str) -> Vec<(u32, String, Want)> {
             let piece = piece.trim();
             let (tag, rest) = piece.split_once(':').unwrap_or((piece, ""));
             let words: Vec<&str> = rest.split_whitespace().collect();
-            let want = match tag {
-                "//want" => {
+            let want = match tag.strip_prefix(marker) {
+                Some("want") => {
                     let (package, qn) = words[1]
                         .rsplit_once(':')
                         .expect("TARGET is package:qualified_name");
@@ -109,14 +122,14 @@ pub fn parse_annotations(text: &str) -> Vec<(u32, String, Want)> {
                             .to_string(),
                     }
                 }
-                "//want-none" => Want::None {
+                Some("want-none") => Want::None {
                     name: words[0].to_string(),
                 },
-                "//want-unresolved" => Want::Unresolved {
+                Some("want-unresolved") => Want::Unresolved {
                     reason: words[0].to_string(),
                     package: words[1].to_string(),
                 },
-                other => panic!("unknown annotation {other:?} in {piece:?}"),
+                _ => panic!("unknown annotation {tag:?} in {piece:?}"),
             };
             out.push((line_no, piece.to_string(), want));
         }
@@ -264,7 +277,7 @@ pub fn assert_annotations_hold(
                 .unwrap()
                 .to_string();
             let text = std::fs::read_to_string(&file).unwrap();
-            for (line, raw, want) in parse_annotations(&text) {
+            for (line, raw, want) in parse_annotations(&text, comment_marker(&file)) {
                 total += 1;
                 if let Err(why) =
                     check(facts, repo.name, &rel, line, &want, repo.targets.as_deref())
