@@ -366,6 +366,29 @@ impl<'s> Extractor<'s> {
             "import_statement" | "import_from_statement" if class.is_none() => {
                 self.declare_import(s, true);
             }
+            "future_import_statement" if class.is_none() => {
+                // `from __future__ import x`: an import of the standard library, recorded at
+                // the statement.
+                for n in kids(s) {
+                    let name = match n.kind() {
+                        "dotted_name" => n,
+                        "aliased_import" => match n.child_by_field_name("name") {
+                            Some(x) => x,
+                            None => continue,
+                        },
+                        _ => continue,
+                    };
+                    let nm = self.t(name).to_string();
+                    self.push_import(
+                        nm.clone(),
+                        "__future__".into(),
+                        ImportKind::From(nm),
+                        name,
+                        s,
+                        true,
+                    );
+                }
+            }
             "if_statement"
             | "elif_clause"
             | "else_clause"
@@ -1117,7 +1140,15 @@ impl<'s> Extractor<'s> {
             "call" => self.walk_call(n),
             "keyword_argument" => {
                 if let Some(v) = n.child_by_field_name("value") {
-                    self.walk(v);
+                    // `key=f` in a call passes f by name, as a positional argument would.
+                    let in_call = n.parent().is_some_and(|p| p.kind() == "argument_list");
+                    match v.kind() {
+                        "identifier" if in_call => self.name_ref(v, Use::Argument),
+                        "attribute" if in_call => {
+                            self.member_ref(v, Use::Argument);
+                        }
+                        _ => self.walk(v),
+                    }
                 }
             }
             "type" => self.walk_type(n),

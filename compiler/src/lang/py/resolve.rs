@@ -61,6 +61,25 @@ const OBJECT_MEMBERS: &[&str] = &[
 
 const MAX_DEPTH: usize = 24;
 
+/// Builtins whose result's type depends on their arguments at run time.
+const DYNAMIC_BUILTINS: &[&str] = &[
+    "getattr",
+    "vars",
+    "globals",
+    "locals",
+    "eval",
+    "__import__",
+    "next",
+    "iter",
+    "max",
+    "min",
+    "sorted",
+    "type",
+    "copy",
+    "reversed",
+    "cast",
+];
+
 pub struct Module {
     pub repo: RepoId,
     pub file: FileId,
@@ -502,6 +521,10 @@ impl<'f> Resolver<'f> {
                     Hit::NotFound { closed: true } | Hit::Unknown => Recv::Unknown,
                 }
             }
+            // Builtins whose result can be anything.
+            Expr::Call(callee) if matches!(&**callee, Expr::Name(NameRes::Unbound(n)) if DYNAMIC_BUILTINS.contains(&n.as_str())) => {
+                Recv::Unknown
+            }
             Expr::Call(callee) => match self.callee(m, callee, depth + 1) {
                 Bound::Decl(cm, cd) => {
                     let d = &self.mods[cm].py.decls[cd];
@@ -630,6 +653,19 @@ impl<'f> Resolver<'f> {
         if depth > MAX_DEPTH || !visited.insert((m, c)) {
             return Lookup::NotFound { closed: false };
         }
+        // With every base compiled, Python's own order: the C3 linearisation.
+        if let Some(mro) = self.mro(m, c, depth + 1) {
+            let mut closed = true;
+            for (cm, cc) in mro {
+                let d = &self.mods[cm].py.decls[cc];
+                if let Some(&x) = d.members.get(name) {
+                    return Lookup::Found(cm, x);
+                }
+                closed &= !d.members.contains_key("__getattr__")
+                    && !d.members.contains_key("__getattribute__");
+            }
+            return Lookup::NotFound { closed };
+        }
         let decl = &self.mods[m].py.decls[c];
         if let Some(&x) = decl.members.get(name) {
             return Lookup::Found(m, x);
@@ -649,6 +685,44 @@ impl<'f> Resolver<'f> {
             }
         }
         Lookup::NotFound { closed }
+    }
+
+    /// The C3 linearisation of class `c`, when every base class resolves to a compiled class
+    /// (`object` aside) and the hierarchy is consistent.
+    fn mro(&self, m: usize, c: usize, depth: usize) -> Option<Vec<(usize, usize)>> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let mut seqs: Vec<Vec<(usize, usize)>> = Vec::new();
+        let mut direct = Vec::new();
+        for b in &self.mods[m].py.decls[c].bases {
+            match self.base_recv(m, b, depth + 1) {
+                None => {}
+                Some(Recv::Members(bm, bd)) => {
+                    seqs.push(self.mro(bm, bd, depth + 1)?);
+                    direct.push((bm, bd));
+                }
+                Some(_) => return None,
+            }
+        }
+        seqs.push(direct);
+        let mut out = vec![(m, c)];
+        loop {
+            seqs.retain(|s| !s.is_empty());
+            if seqs.is_empty() {
+                return Some(out);
+            }
+            let head = seqs
+                .iter()
+                .map(|s| s[0])
+                .find(|h| !seqs.iter().any(|s| s[1..].contains(h)))?;
+            out.push(head);
+            for s in &mut seqs {
+                if s[0] == head {
+                    s.remove(0);
+                }
+            }
+        }
     }
 
     /// A base class: `None` for `object` and `Generic[...]`/`Protocol`, which add no members.
@@ -674,6 +748,15 @@ impl<'f> Resolver<'f> {
                 Lookup::Found(a, b) => Hit::Decls(vec![(a, b)], true),
                 Lookup::NotFound { closed } => Hit::NotFound { closed },
             },
+            Recv::SuperOf(m, c) if self.mro(*m, *c, depth + 1).is_some() => {
+                let mro = self.mro(*m, *c, depth + 1).unwrap_or_default();
+                for &(cm, cc) in mro.iter().skip(1) {
+                    if let Some(&x) = self.mods[cm].py.decls[cc].members.get(name) {
+                        return Hit::Decls(vec![(cm, x)], true);
+                    }
+                }
+                Hit::NotFound { closed: true }
+            }
             Recv::SuperOf(m, c) => {
                 let mut closed = true;
                 let bases = self.mods[*m].py.decls[*c].bases.clone();
@@ -741,7 +824,6 @@ impl<'f> Resolver<'f> {
             let m = &self.mods[mi];
             let dotted = m.dotted.clone();
             let mut name = match &dotted {
-                Some(d) if m.path.ends_with(".pyi") => format!("{d}.pyi"),
                 Some(d) => d.clone(),
                 None => {
                     // A stub beside its module, or a file no root makes importable.
