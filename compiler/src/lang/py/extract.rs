@@ -905,6 +905,7 @@ impl<'s> Extractor<'s> {
                     }
                 }
                 "delete_statement" => target_names_any(k, self.src, out),
+                "case_pattern" => case_captures(k, self.src, out),
                 "list_comprehension"
                 | "set_comprehension"
                 | "dictionary_comprehension"
@@ -1152,8 +1153,98 @@ impl<'s> Extractor<'s> {
                 }
             }
             "type" => self.walk_type(n),
+            "case_pattern" => self.walk_case_pattern(n),
             "delete_statement" => self.walk_block(n),
             _ => self.walk_block(n),
+        }
+    }
+
+    /// A `case` pattern: bare names capture (bind), dotted names and class patterns' classes
+    /// are read, keyword names are attribute names.
+    fn walk_case_pattern(&mut self, n: Node) {
+        match n.kind() {
+            "dotted_name" => {
+                let parts = kids(n);
+                if parts.len() == 1 {
+                    self.capture(parts[0]);
+                } else if let Some(first) = parts.first() {
+                    self.name_ref(*first, Use::Value);
+                    let mut base = self.expr_of(*first);
+                    for p in &parts[1..] {
+                        let name = self.t(*p).to_string();
+                        self.push_ref(
+                            *p,
+                            Use::Value,
+                            RefTarget::Member(base.clone(), name.clone()),
+                        );
+                        base = Expr::Member(Box::new(base), name);
+                    }
+                }
+            }
+            "class_pattern" => {
+                for (i, k) in kids(n).into_iter().enumerate() {
+                    if i == 0 && k.kind() == "dotted_name" {
+                        let parts = kids(k);
+                        if let Some(first) = parts.first() {
+                            self.name_ref(*first, Use::Value);
+                            let mut base = self.expr_of(*first);
+                            for p in &parts[1..] {
+                                let name = self.t(*p).to_string();
+                                self.push_ref(
+                                    *p,
+                                    Use::Value,
+                                    RefTarget::Member(base.clone(), name.clone()),
+                                );
+                                base = Expr::Member(Box::new(base), name);
+                            }
+                        }
+                    } else {
+                        self.walk_case_pattern(k);
+                    }
+                }
+            }
+            "keyword_pattern" => {
+                for (i, k) in kids(n).into_iter().enumerate() {
+                    if i > 0 {
+                        self.walk_case_pattern(k);
+                    }
+                }
+            }
+            "identifier" => self.capture(n),
+            "as_pattern" => {
+                for k in kids(n) {
+                    if k.kind() == "as_pattern_target" {
+                        for t in kids(k) {
+                            if t.kind() == "identifier" {
+                                self.capture(t);
+                            }
+                        }
+                    } else {
+                        self.walk_case_pattern(k);
+                    }
+                }
+            }
+            "string" | "integer" | "float" | "true" | "false" | "none" | "concatenated_string" => {}
+            _ => {
+                for k in kids(n) {
+                    self.walk_case_pattern(k);
+                }
+            }
+        }
+    }
+
+    /// A name a `case` pattern binds: a local of the enclosing function (collected before),
+    /// or at module level a name that is neither an edge nor unresolved.
+    fn capture(&mut self, id: Node) {
+        let name = self.t(id).to_string();
+        if name == "_" {
+            return;
+        }
+        if matches!(self.lookup_assign(&name), NameRes::Unbound(_)) {
+            let l = self.new_local();
+            if let Some(s) = self.scopes.last_mut() {
+                s.names.insert(name, NameRes::Local(l));
+            }
         }
     }
 
@@ -1568,7 +1659,18 @@ impl<'s> Extractor<'s> {
                             dd.value = value;
                         }
                     }
-                    _ => {}
+                    NameRes::Unbound(_) => {
+                        // A module-level or class-level name that is not a symbol (`for`,
+                        // `with … as` and `except … as` targets): a name of that scope.
+                        let l = self.new_local();
+                        self.file.locals[l].assignments = 1;
+                        self.file.locals[l].ty = ty;
+                        self.file.locals[l].value = value;
+                        if let Some(s) = self.scopes.last_mut() {
+                            s.names.insert(name, NameRes::Local(l));
+                        }
+                    }
+                    NameRes::Import(_) => {}
                 }
             }
             "pattern_list" | "tuple_pattern" | "list_pattern" | "tuple" | "list" => {
@@ -1949,6 +2051,45 @@ fn target_names(t: Node, src: &str, out: &mut Vec<String>) {
             }
         }
         _ => {}
+    }
+}
+
+/// The names a `case` pattern captures.
+fn case_captures(n: Node, src: &str, out: &mut Vec<String>) {
+    match n.kind() {
+        "dotted_name" => {
+            let parts = kids(n);
+            if parts.len() == 1 {
+                out.push(text(parts[0], src).to_string());
+            }
+        }
+        "class_pattern" => {
+            for (i, k) in kids(n).into_iter().enumerate() {
+                if !(i == 0 && k.kind() == "dotted_name") {
+                    case_captures(k, src, out);
+                }
+            }
+        }
+        "keyword_pattern" => {
+            for (i, k) in kids(n).into_iter().enumerate() {
+                if i > 0 {
+                    case_captures(k, src, out);
+                }
+            }
+        }
+        "identifier" => out.push(text(n, src).to_string()),
+        "as_pattern_target" | "splat_pattern" => {
+            for k in kids(n) {
+                if k.kind() == "identifier" {
+                    out.push(text(k, src).to_string());
+                }
+            }
+        }
+        _ => {
+            for k in kids(n) {
+                case_captures(k, src, out);
+            }
+        }
     }
 }
 

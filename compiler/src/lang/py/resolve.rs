@@ -388,6 +388,10 @@ impl<'f> Resolver<'f> {
 
     fn compute_attribute(&self, t: usize, name: &str, depth: usize) -> Bound {
         let f = &self.mods[t].py;
+        // `__all__`, `__name__`, `__file__`, …: attributes every module has.
+        if name.starts_with("__") && name.ends_with("__") && !f.scope.contains_key(name) {
+            return Bound::External;
+        }
         match f.scope.get(name) {
             Some(NameRes::Decl(d)) => return Bound::Decl(t, *d),
             Some(NameRes::Import(i)) => {
@@ -477,7 +481,7 @@ impl<'f> Resolver<'f> {
             NameRes::Unbound(n) => {
                 if let Some(b) = self.star_lookup(m, n, depth + 1) {
                     b
-                } else if is_builtin(n) {
+                } else if is_builtin(n) || n == "__all__" {
                     Bound::External
                 } else {
                     Bound::Missing
