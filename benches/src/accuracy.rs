@@ -1,15 +1,17 @@
 //! Accuracy of a front end against a type-checker oracle: the Go front end against go/types,
-//! the TypeScript/JavaScript front end against the TypeScript checker.
+//! the TypeScript/JavaScript front end against the TypeScript checker, the Python front end
+//! against pyright.
 //!
-//! An oracle (`benches/accuracy/oracle`, a Go program, or `benches/accuracy/ts/oracle.mjs`, a
-//! Node program) type-checks the same sources and writes JSON lines: the files it measured, the
+//! An oracle (`benches/accuracy/oracle`, a Go program, `benches/accuracy/ts/oracle.mjs`, a
+//! Node program, or `benches/accuracy/py/oracle.py`, a Python program asking pyright's language
+//! server) type-checks the same sources and writes JSON lines: the files it measured, the
 //! declarations kivgraph models (named as kivgraph names them), every use of those declarations
 //! with its position and its enclosing declaration, and (Go) "other" uses (of objects kivgraph
 //! does not model) at positions where kivgraph could wrongly bind a same-named symbol. The
-//! TypeScript oracle starts with an `oracle` header naming the language and the checker, and
-//! its uses carry the edge kind SPEC §11.4 prescribes (`edge`) and the target's repository
-//! (`target_repo`, since module paths repeat across repositories); without a header the output
-//! is the Go oracle's. [`score`] compares a generation with it:
+//! TypeScript and Python oracles start with an `oracle` header naming the language and the
+//! checker, and their uses carry the edge kind SPEC §11.4 or §12.4 prescribes (`edge`) and the
+//! target's repository (`target_repo`, since module paths repeat across repositories); without a
+//! header the output is the Go oracle's. [`score`] compares a generation with it:
 //!
 //! - **use sites**: an oracle use is found when an edge to the mapped target has its occurrence at
 //!   the same file, line and column; an edge is correct when the oracle has a use of its target at
@@ -109,7 +111,7 @@ pub struct ODecl {
     pub qn: u32,
     pub method_of: Option<OTarget>,
     pub embeds: Option<OTarget>,
-    /// The method of a base class this method overrides (TypeScript).
+    /// The method of a base class this method overrides (TypeScript, Python).
     pub overrides: Option<OTarget>,
 }
 
@@ -125,7 +127,7 @@ pub struct OUse {
     /// `call`, `type` or `value`.
     pub usage: u32,
     pub form: u32,
-    /// The edge kind the oracle prescribes (TypeScript), else derived from `usage` and the
+    /// The edge kind the oracle prescribes (TypeScript, Python), else derived from `usage` and the
     /// target's kind by the Go rule.
     pub edge: Option<u32>,
     pub from_kind: u32,
@@ -151,13 +153,32 @@ pub enum OracleLanguage {
     #[default]
     Go,
     TypeScript,
+    Python,
+}
+
+impl OracleLanguage {
+    /// Whether the oracle writes a header and per-use edge kinds (every language but Go): its
+    /// files are modules, its structural facts are `METHOD_OF` and `OVERRIDES`.
+    pub fn is_module_oracle(self) -> bool {
+        self != OracleLanguage::Go
+    }
+
+    /// The SPEC section that prescribes the edges of the language.
+    pub fn edge_section(self) -> &'static str {
+        match self {
+            OracleLanguage::Go => "10.4",
+            OracleLanguage::TypeScript => "11.4",
+            OracleLanguage::Python => "12.4",
+        }
+    }
 }
 
 /// Everything the oracle wrote.
 #[derive(Debug, Default)]
 pub struct Oracle {
     pub language: OracleLanguage,
-    /// The checker the header names (`typescript 5.9.3`); `go/types` without a header.
+    /// The checker the header names (`typescript 5.9.3`, `pyright 1.1.414`); `go/types` without
+    /// a header.
     pub checker: Option<String>,
     pub s: Interner,
     pub packages: Vec<OPackage>,
@@ -342,6 +363,7 @@ impl Oracle {
                 self.language = match h.language.as_str() {
                     "go" => OracleLanguage::Go,
                     "typescript" | "javascript" => OracleLanguage::TypeScript,
+                    "python" => OracleLanguage::Python,
                     other => anyhow::bail!("unknown oracle language {other:?}"),
                 };
                 self.checker = h.checker;
@@ -503,7 +525,7 @@ pub struct Level {
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct EdgeKindRow {
     pub level: Level,
-    /// Found uses for which a matching edge has the kind SPEC §10.4 (§11.4) prescribes.
+    /// Found uses for which a matching edge has the kind SPEC §10.4 (§11.4, §12.4) prescribes.
     pub kind_agreement: Ratio,
 }
 
@@ -582,7 +604,7 @@ pub struct Structural {
 pub struct Report {
     /// The language the oracle measures.
     pub language: OracleLanguage,
-    /// The oracle's checker (`go/types`, `typescript 5.9.3`).
+    /// The oracle's checker (`go/types`, `typescript 5.9.3`, `pyright 1.1.414`).
     pub checker: String,
     pub corpus: Corpus,
     pub files: FileAgreement,
@@ -782,7 +804,8 @@ pub fn score(o: &Oracle, generation: &Generation) -> Report {
         checker: o.checker.clone().unwrap_or_else(|| "go/types".to_string()),
         ..Report::default()
     };
-    let typescript = o.language == OracleLanguage::TypeScript;
+    // TypeScript and Python: modules, a checker of their own, IMPLEMENTS as a use.
+    let typescript = o.language.is_module_oracle();
 
     // ---- files ----
     let mut graph_file: HashMap<(&str, &str), u32> = HashMap::new();
@@ -1012,7 +1035,8 @@ pub fn score(o: &Oracle, generation: &Generation) -> Report {
                 Some(EdgeKind::Embeds) if declared => embeds.push(ge),
                 Some(EdgeKind::Overrides) if declared => overrides.push(ge),
                 // For Go, IMPLEMENTS is a fact about two declarations, not a use go/types
-                // records; in TypeScript it is the use of the name in an `implements` clause.
+                // records; in TypeScript it is the use of the name in an `implements` clause
+                // (Python has none).
                 Some(EdgeKind::Embeds) | Some(EdgeKind::MethodOf) | Some(EdgeKind::Overrides) => {}
                 Some(EdgeKind::Implements) if !typescript => {}
                 Some(k) if k.is_reference() => {
@@ -1496,7 +1520,7 @@ impl Report {
     pub fn render(&self) -> String {
         let mut s = String::new();
         let c = &self.corpus;
-        let ts = self.language == OracleLanguage::TypeScript;
+        let ts = self.language.is_module_oracle();
         let _ = writeln!(s, "{}", self.title());
         if ts {
             let _ = writeln!(
@@ -1633,7 +1657,7 @@ impl Report {
         let _ = writeln!(
             s,
             "by edge kind (precision by the edge's kind, recall by the kind SPEC §{} prescribes)",
-            if ts { "11.4" } else { "10.4" }
+            self.language.edge_section()
         );
         let _ = writeln!(
             s,
@@ -1769,6 +1793,7 @@ impl Report {
                 };
                 format!("kivgraph TypeScript accuracy against {checker}")
             }
+            OracleLanguage::Python => format!("kivgraph Python accuracy against {}", self.checker),
         }
     }
 

@@ -1,6 +1,7 @@
 //! Accuracy of a front end: compares a generation with an oracle's JSON lines (the go/types
-//! oracle `benches/accuracy/oracle` or the TypeScript checker oracle
-//! `benches/accuracy/ts/oracle.mjs`, told apart by the latter's header record) at use-site, line
+//! oracle `benches/accuracy/oracle`, the TypeScript checker oracle
+//! `benches/accuracy/ts/oracle.mjs` or the pyright oracle `benches/accuracy/py/oracle.py`, told
+//! apart by the latter two's header record) at use-site, line
 //! and referrer level, and prints precision and recall overall, per target kind, per edge kind,
 //! per (confidence, provenance) and per use form, with the worst miss and false-positive
 //! patterns. See `benches/accuracy/README.md`.
