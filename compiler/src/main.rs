@@ -9,7 +9,8 @@ use clap::{Parser, Subcommand};
 use kivgraph_compile::{CompileOptions, RepoSpec};
 use kivgraph_format::{FaultPoint, IndexDir};
 
-/// Compiles Go, TypeScript/JavaScript, Rust, Python and Dart repositories into an immutable,
+/// Compiles Go, TypeScript/JavaScript and Python repositories (Rust and Dart files are discovered
+/// and counted) into an immutable,
 /// versioned code graph.
 #[derive(Parser)]
 #[command(

@@ -485,6 +485,7 @@ impl<'s> Extractor<'s> {
         }
         if d.kind() == "class_definition" {
             let c = self.new_decl(span_node, &name, SymbolKind::Class, class, prefix);
+            self.file.decls[c].signature = header(d, self.src);
             self.decl_at.insert((d.start_byte(), d.kind_id()), c);
             if class.is_none() {
                 self.bind_decl(&name, c);
@@ -513,6 +514,7 @@ impl<'s> Extractor<'s> {
             Some(_) => SymbolKind::Method,
         };
         let f = self.new_decl(span_node, &name, kind, class, prefix);
+        self.file.decls[f].signature = header(d, self.src);
         self.decl_at.insert((d.start_byte(), d.kind_id()), f);
         self.file.decls[f].static_method = is("staticmethod");
         self.file.decls[f].class_method = is("classmethod");
@@ -1514,6 +1516,27 @@ impl<'s> Extractor<'s> {
                                 x.walk(v);
                             }
                         }
+                        // `Base[int]`: the base is `Base`.
+                        "subscript" => {
+                            if let Some(v) = a.child_by_field_name("value") {
+                                match v.kind() {
+                                    "identifier" => x.name_ref(v, Use::Extends),
+                                    "attribute" => {
+                                        x.member_ref(v, Use::Extends);
+                                    }
+                                    _ => x.walk(v),
+                                }
+                            }
+                            for k in kids(a) {
+                                if Some(k) != a.child_by_field_name("value") {
+                                    x.walk(k);
+                                }
+                            }
+                            let t = x.type_ref(a);
+                            if let Some(d) = decl {
+                                x.file.decls[d].bases.push(t);
+                            }
+                        }
                         _ => x.walk(a),
                     }
                 }
@@ -1945,7 +1968,12 @@ impl<'s> Extractor<'s> {
                     {
                         TypeRef::Seq(Box::new(self.type_ref(args[0])))
                     }
-                    "type" | "Type" => TypeRef::Unknown,
+                    // The class object: a class's members.
+                    "type" | "Type" if args.len() == 1 => self.type_ref(args[0]),
+                    "dict" | "Dict" | "Mapping" | "MutableMapping" | "tuple" | "Tuple"
+                    | "Callable" | "DefaultDict" | "defaultdict" | "OrderedDict" | "Counter" => {
+                        TypeRef::External
+                    }
                     _ => match self.type_ref(head) {
                         // A generic class `Box[T]` has Box's members.
                         t @ TypeRef::Named { .. } => t,

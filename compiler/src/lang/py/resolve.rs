@@ -78,6 +78,7 @@ const DYNAMIC_BUILTINS: &[&str] = &[
     "copy",
     "reversed",
     "cast",
+    "deepcopy",
 ];
 
 pub struct Module {
@@ -194,7 +195,16 @@ impl<'f> Resolver<'f> {
         let mut providers: HashMap<String, BTreeSet<RepoId>> = HashMap::new();
         // `.py` before `.pyi`, so that a module's declarations come from its source.
         let mut order: Vec<usize> = (0..mods.len()).collect();
-        order.sort_by_key(|&i| (mods[i].path.ends_with(".pyi"), mods[i].path.clone()));
+        // A package (`pkg/__init__.py`) before a module of the same name (`pkg.py`), as Python
+        // finds them.
+        order.sort_by_key(|&i| {
+            let p = &mods[i].path;
+            (
+                p.ends_with(".pyi"),
+                !(p.ends_with("/__init__.py") || p == "__init__.py"),
+                p.clone(),
+            )
+        });
         for i in order {
             let m = &mods[i];
             let Some(d) = module_name(&layouts[&m.repo].roots, &m.path) else {
@@ -526,9 +536,7 @@ impl<'f> Resolver<'f> {
                 }
             }
             // Builtins whose result can be anything.
-            Expr::Call(callee) if matches!(&**callee, Expr::Name(NameRes::Unbound(n)) if DYNAMIC_BUILTINS.contains(&n.as_str())) => {
-                Recv::Unknown
-            }
+            Expr::Call(callee) if self.is_dynamic_call(m, callee) => Recv::Unknown,
             Expr::Call(callee) => match self.callee(m, callee, depth + 1) {
                 Bound::Decl(cm, cd) => {
                     let d = &self.mods[cm].py.decls[cd];
@@ -548,6 +556,27 @@ impl<'f> Resolver<'f> {
                 Recv::External => Recv::External,
                 _ => Recv::Unknown,
             },
+        }
+    }
+
+    /// A call of a builtin (or of `typing.cast`, `copy.copy`, …) whose result's type depends on
+    /// its arguments at run time.
+    fn is_dynamic_call(&self, m: usize, callee: &Expr) -> bool {
+        match callee {
+            Expr::Name(NameRes::Unbound(n)) => DYNAMIC_BUILTINS.contains(&n.as_str()),
+            Expr::Name(NameRes::Import(i)) => match &self.mods[m].py.imports[*i].kind {
+                ImportKind::From(n) => {
+                    DYNAMIC_BUILTINS.contains(&n.as_str())
+                        && matches!(self.mods[m].targets[*i], Target::Missing(..))
+                }
+                _ => false,
+            },
+            Expr::Member(base, n) => {
+                DYNAMIC_BUILTINS.contains(&n.as_str())
+                    && matches!(&**base, Expr::Name(NameRes::Import(i))
+                        if matches!(self.mods[m].targets[*i], Target::Missing(..)))
+            }
+            _ => false,
         }
     }
 
