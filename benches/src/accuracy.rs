@@ -1040,7 +1040,10 @@ pub fn score(o: &Oracle, generation: &Generation) -> Report {
                 Some(EdgeKind::Embeds) | Some(EdgeKind::MethodOf) | Some(EdgeKind::Overrides) => {}
                 Some(EdgeKind::Implements) if !typescript => {}
                 Some(k) if k.is_reference() => {
-                    if in_scope {
+                    // A module is not a declaration any oracle lists (Python's `import a.b`
+                    // names the module's symbol): such edges cannot be scored.
+                    let to_module = g.symbols[ge.target as usize].kind == SymbolKind::Module.code();
+                    if in_scope && !to_module {
                         use_edges.push(ge);
                     } else {
                         report.edges_out_of_scope += 1;

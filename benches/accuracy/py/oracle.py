@@ -1085,7 +1085,7 @@ def main(argv: list[str]) -> int:
     for r in roots:
         r.module_roots = module_roots(r)
         rel_files = [str(p.relative_to(r.dir)).replace(os.sep, "/") for p in walk_root(r)]
-        py_beside = {f[:-1] for f in rel_files if f.endswith(".py")}
+        py_beside = {f for f in rel_files if f.endswith(".py")}
         for rel in rel_files:
             abs_ = r.dir / rel
             data = abs_.read_bytes()

@@ -638,9 +638,6 @@ impl<'s> Extractor<'s> {
         match t.kind() {
             "identifier" => {
                 let name = self.t(t).to_string();
-                if name == "__all__" {
-                    return;
-                }
                 if let Some(e) = self.existing(&name, class) {
                     self.file.decls[e].assignments += 1;
                     return;
@@ -1718,7 +1715,10 @@ impl<'s> Extractor<'s> {
                         dd.value = value;
                     }
                 }
-                self.member_ref(t, Use::Value);
+                // The first `self.x = …` declares the field: not a use of it.
+                if self.decl_of(t).is_none() {
+                    self.member_ref(t, Use::Value);
+                }
             }
             "list_splat_pattern" => {
                 if let Some(k) = t.named_child(0) {
