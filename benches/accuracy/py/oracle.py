@@ -453,14 +453,6 @@ class OccCollector(ast.NodeVisitor):
 
     # -- statements that change the enclosing declaration
 
-    def generic_stmt(self, node: ast.stmt) -> None:
-        d = self.pf.stmt_decl.get(id(node))
-        saved = self.frm
-        if d is not None and not self.func:
-            self.frm = d
-        self.generic_visit(node)
-        self.frm = saved
-
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         d = self.pf.stmt_decl.get(id(node))
         saved = self.frm
