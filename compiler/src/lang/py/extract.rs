@@ -102,6 +102,8 @@ pub struct Decl {
     pub bases: Vec<TypeRef>,
     /// Members by name (classes).
     pub members: HashMap<String, usize>,
+    /// A field declared by `self.x = …` in a method rather than in the class body.
+    pub from_self: bool,
     /// `@staticmethod` / `@classmethod`.
     pub static_method: bool,
     pub class_method: bool,
@@ -320,6 +322,7 @@ impl<'s> Extractor<'s> {
             assignments: 0,
             bases: Vec::new(),
             members: HashMap::new(),
+            from_self: false,
             static_method: false,
             class_method: false,
         });
@@ -503,8 +506,6 @@ impl<'s> Extractor<'s> {
             Some(_) if is("staticmethod") => SymbolKind::StaticMethod,
             Some(_)
                 if is("property")
-                    || is("functools.cached_property")
-                    || is("cached_property")
                     || decorators.iter().any(|x| {
                         x.ends_with(".setter") || x.ends_with(".getter") || x.ends_with(".deleter")
                     }) =>
@@ -583,6 +584,7 @@ impl<'s> Extractor<'s> {
                                     let f =
                                         self.new_decl(stmt, &name, SymbolKind::Field, Some(c), qp);
                                     self.file.decls[f].assignments = 1;
+                                    self.file.decls[f].from_self = true;
                                     self.decl_at.insert((t.start_byte(), t.kind_id()), f);
                                 }
                             }
@@ -1615,7 +1617,9 @@ impl<'s> Extractor<'s> {
             self.walk_type(t);
         }
         let left = n.child_by_field_name("left");
+        // The value of `x = …` belongs to x's declaration; that of `self.x = …` to the method.
         let stmt_decl = left
+            .filter(|l| l.kind() != "attribute")
             .and_then(|l| self.decl_of(l))
             .or_else(|| n.parent().and_then(|p| self.decl_of(p)));
         if let Some(r) = right {

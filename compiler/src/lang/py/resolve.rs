@@ -167,6 +167,9 @@ pub struct Resolver<'f> {
     member_index: Vec<HashMap<String, Vec<usize>>>,
     imported: Vec<Vec<usize>>,
     layouts: HashMap<RepoId, RepoLayout>,
+    /// `self.x` fields that a base class already declares: `x` is the base's, and these are
+    /// not symbols.
+    inherited: HashSet<(usize, usize)>,
 }
 
 fn is_method(k: SymbolKind) -> bool {
@@ -257,6 +260,7 @@ impl<'f> Resolver<'f> {
             member_index,
             imported: Vec::new(),
             layouts,
+            inherited: HashSet::new(),
         };
         for m in 0..r.mods.len() {
             let targets: Vec<Target> = r.mods[m]
@@ -272,6 +276,26 @@ impl<'f> Resolver<'f> {
                 })
                 .collect();
             r.mods[m].targets = targets;
+        }
+        // A `self.x = …` for an `x` a base class declares assigns the base's attribute.
+        let mut inherited = HashSet::new();
+        for m in 0..r.mods.len() {
+            for (d, decl) in r.mods[m].py.decls.iter().enumerate() {
+                if !decl.from_self {
+                    continue;
+                }
+                let Some(c) = decl.parent else { continue };
+                if let Hit::Decls(..) = r.members_named(&Recv::SuperOf(m, c), &decl.name, 0) {
+                    inherited.insert((m, d));
+                }
+            }
+        }
+        r.inherited = inherited;
+        for (m, d) in r.inherited.clone() {
+            let name = r.mods[m].py.decls[d].name.clone();
+            if let Some(v) = r.member_index[m].get_mut(&name) {
+                v.retain(|&x| x != d);
+            }
         }
         r.imported = (0..r.mods.len())
             .map(|m| {
@@ -668,6 +692,15 @@ impl<'f> Resolver<'f> {
         }
     }
 
+    /// Member `name` declared by class `c` itself (inherited `self.x` fields aside).
+    fn own_member(&self, m: usize, c: usize, name: &str) -> Option<usize> {
+        self.mods[m].py.decls[c]
+            .members
+            .get(name)
+            .copied()
+            .filter(|&x| !self.inherited.contains(&(m, x)))
+    }
+
     fn lookup_member(&self, m: usize, c: usize, name: &str, depth: usize) -> Lookup {
         let mut visited = HashSet::new();
         self.lookup_in(m, c, name, depth, &mut visited)
@@ -691,7 +724,7 @@ impl<'f> Resolver<'f> {
             let mut closed = true;
             for (cm, cc) in mro {
                 let d = &self.mods[cm].py.decls[cc];
-                if let Some(&x) = d.members.get(name) {
+                if let Some(x) = self.own_member(cm, cc, name) {
                     return Lookup::Found(cm, x);
                 }
                 closed &= !d.members.contains_key("__getattr__")
@@ -700,7 +733,7 @@ impl<'f> Resolver<'f> {
             return Lookup::NotFound { closed };
         }
         let decl = &self.mods[m].py.decls[c];
-        if let Some(&x) = decl.members.get(name) {
+        if let Some(x) = self.own_member(m, c, name) {
             return Lookup::Found(m, x);
         }
         let mut closed = !decl.members.contains_key("__getattr__")
@@ -784,7 +817,7 @@ impl<'f> Resolver<'f> {
             Recv::SuperOf(m, c) if self.mro(*m, *c, depth + 1).is_some() => {
                 let mro = self.mro(*m, *c, depth + 1).unwrap_or_default();
                 for &(cm, cc) in mro.iter().skip(1) {
-                    if let Some(&x) = self.mods[cm].py.decls[cc].members.get(name) {
+                    if let Some(x) = self.own_member(cm, cc, name) {
                         return Hit::Decls(vec![(cm, x)], true);
                     }
                 }
@@ -901,7 +934,12 @@ impl<'f> Resolver<'f> {
                 end_byte: size,
             });
             let mut syms = Vec::with_capacity(m.py.decls.len());
-            for d in &m.py.decls {
+            for (di, d) in m.py.decls.iter().enumerate() {
+                if self.inherited.contains(&(mi, di)) {
+                    // Not a symbol: the base declares it. Nothing binds to it.
+                    syms.push(module_sym);
+                    continue;
+                }
                 syms.push(self.facts.symbols.len());
                 self.facts.symbols.push(Symbol {
                     repo: m.repo,
