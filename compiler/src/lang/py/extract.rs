@@ -104,6 +104,8 @@ pub struct Decl {
     pub members: HashMap<String, usize>,
     /// A field declared by `self.x = …` in a method rather than in the class body.
     pub from_self: bool,
+    /// That first `self.x` assignment carries an annotation.
+    pub annotated: bool,
     /// `@staticmethod` / `@classmethod`.
     pub static_method: bool,
     pub class_method: bool,
@@ -323,6 +325,7 @@ impl<'s> Extractor<'s> {
             bases: Vec::new(),
             members: HashMap::new(),
             from_self: false,
+            annotated: false,
             static_method: false,
             class_method: false,
         });
@@ -585,6 +588,9 @@ impl<'s> Extractor<'s> {
                                         self.new_decl(stmt, &name, SymbolKind::Field, Some(c), qp);
                                     self.file.decls[f].assignments = 1;
                                     self.file.decls[f].from_self = true;
+                                    // `self.x: T = …` declares x here even when a base does.
+                                    self.file.decls[f].annotated =
+                                        k.child_by_field_name("type").is_some();
                                     self.decl_at.insert((t.start_byte(), t.kind_id()), f);
                                 }
                             }
@@ -1155,6 +1161,23 @@ impl<'s> Extractor<'s> {
             }
             "type" => self.walk_type(n),
             "case_pattern" => self.walk_case_pattern(n),
+            "if_statement" => self.walk_if(n),
+            "boolean_operator" => {
+                // `sys.version_info >= (3, 14) and x`: the right side is not evaluated.
+                let op = n.child_by_field_name("operator").map(|o| self.t(o));
+                let left = n.child_by_field_name("left");
+                let known = left.and_then(|l| self.static_condition(l));
+                if let Some(l) = left {
+                    self.walk(l);
+                }
+                let dead = matches!(
+                    (op, known),
+                    (Some("and"), Some(false)) | (Some("or"), Some(true))
+                );
+                if !dead && let Some(r) = n.child_by_field_name("right") {
+                    self.walk(r);
+                }
+            }
             "delete_statement" => self.walk_block(n),
             _ => self.walk_block(n),
         }
@@ -1245,6 +1268,114 @@ impl<'s> Extractor<'s> {
             let l = self.new_local();
             if let Some(s) = self.scopes.last_mut() {
                 s.names.insert(name, NameRes::Local(l));
+            }
+        }
+    }
+
+    /// The value of a condition the target interpreter decides before running: a comparison of
+    /// `sys.version_info` (or `sys.version_info[:2]`) with a tuple of integers, for CPython
+    /// 3.11, and `TYPE_CHECKING` (true, as for a type checker).
+    fn static_condition(&self, c: Node) -> Option<bool> {
+        const TARGET: (i64, i64) = (3, 11);
+        match c.kind() {
+            "parenthesized_expression" => c.named_child(0).and_then(|x| self.static_condition(x)),
+            "identifier" | "attribute" => {
+                let t = self.t(c);
+                (t == "TYPE_CHECKING" || t.ends_with(".TYPE_CHECKING")).then_some(true)
+            }
+            "not_operator" => c
+                .child_by_field_name("argument")
+                .and_then(|x| self.static_condition(x))
+                .map(|b| !b),
+            "comparison_operator" => {
+                let parts = kids(c);
+                if parts.len() != 2 {
+                    return None;
+                }
+                let lhs = self.t(parts[0]).replace(' ', "");
+                if lhs != "sys.version_info" && lhs != "sys.version_info[:2]" {
+                    return None;
+                }
+                let rhs = parts[1];
+                if rhs.kind() != "tuple" {
+                    return None;
+                }
+                let nums: Vec<i64> = kids(rhs)
+                    .iter()
+                    .map(|k| self.t(*k).parse::<i64>().ok())
+                    .collect::<Option<Vec<_>>>()?;
+                let want = (nums.first().copied()?, nums.get(1).copied().unwrap_or(0));
+                let op: String = {
+                    let mut cc = c.walk();
+                    c.children(&mut cc)
+                        .filter(|k| !k.is_named())
+                        .map(|k| self.t(k).to_string())
+                        .collect()
+                };
+                Some(match op.as_str() {
+                    ">=" => TARGET >= want,
+                    ">" => TARGET > want,
+                    "<" => TARGET < want,
+                    "<=" => TARGET <= want,
+                    _ => return None,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// An `if`: a branch whose condition is decided statically (`static_condition`) is the only
+    /// one walked; the others are not compiled for the target, like excluded Go files.
+    fn walk_if(&mut self, n: Node) {
+        let mut cond = n.child_by_field_name("condition");
+        let mut body = n.child_by_field_name("consequence");
+        let alternatives: Vec<Node> = kids(n)
+            .into_iter()
+            .filter(|k| matches!(k.kind(), "elif_clause" | "else_clause"))
+            .collect();
+        let mut i = 0;
+        loop {
+            let known = cond.and_then(|c| self.static_condition(c));
+            if let Some(c) = cond {
+                self.walk(c);
+            }
+            match known {
+                Some(true) => {
+                    if let Some(b) = body {
+                        self.walk(b);
+                    }
+                    return;
+                }
+                Some(false) => {}
+                None => {
+                    if let Some(b) = body {
+                        self.walk(b);
+                    }
+                }
+            }
+            let Some(alt) = alternatives.get(i) else {
+                return;
+            };
+            i += 1;
+            match alt.kind() {
+                "elif_clause" => {
+                    if known == Some(true) {
+                        return;
+                    }
+                    cond = alt.child_by_field_name("condition");
+                    body = alt.child_by_field_name("consequence");
+                }
+                _ => {
+                    // `else`: after a known-false condition it is the live branch; after an
+                    // unknown one it is one more possibility.
+                    if let Some(b) = alt
+                        .child_by_field_name("body")
+                        .or_else(|| kids(*alt).into_iter().find(|k| k.kind() == "block"))
+                    {
+                        self.walk(b);
+                    }
+                    return;
+                }
             }
         }
     }

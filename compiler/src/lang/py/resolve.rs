@@ -281,7 +281,7 @@ impl<'f> Resolver<'f> {
         let mut inherited = HashSet::new();
         for m in 0..r.mods.len() {
             for (d, decl) in r.mods[m].py.decls.iter().enumerate() {
-                if !decl.from_self {
+                if !decl.from_self || decl.annotated {
                     continue;
                 }
                 let Some(c) = decl.parent else { continue };
