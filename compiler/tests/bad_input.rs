@@ -136,3 +136,68 @@ fn reserved_and_duplicate_names_are_refused() {
     .unwrap_err();
     assert!(err.to_string().contains("given twice"), "{err}");
 }
+
+/// Syntax nested deeper than any stack allows is cut, not followed: the file is `partial` and
+/// the compile finishes (a stack overflow would abort the whole process).
+#[test]
+fn deep_nesting_is_cut_not_fatal() {
+    let repo = tempfile::tempdir().unwrap();
+    let p = repo.path();
+    let n = 60_000;
+    std::fs::write(
+        p.join("parens.ts"),
+        format!("export const b = {}1{};\n", "(".repeat(n), ")".repeat(n)),
+    )
+    .unwrap();
+    std::fs::write(
+        p.join("sum.js"),
+        format!("var s = {};\n", vec!["\"x\""; n].join("+")),
+    )
+    .unwrap();
+    std::fs::write(
+        p.join("chain.ts"),
+        format!("export const c = a{};\n", ".b".repeat(20_000)),
+    )
+    .unwrap();
+    std::fs::write(
+        p.join("calls.py"),
+        format!("x = f{}\n", "()".repeat(30_000)),
+    )
+    .unwrap();
+    std::fs::write(
+        p.join("attrs.py"),
+        format!("y = a{}\n", ".b".repeat(30_000)),
+    )
+    .unwrap();
+    let out = tempfile::tempdir().unwrap();
+    compile(&CompileOptions {
+        out: out.path().into(),
+        repos: vec![RepoSpec::parse(&format!("deep={}", p.display())).unwrap()],
+        fault: None,
+        progress: false,
+    })
+    .unwrap();
+    let generation = Generation::open_current(&IndexDir::new(out.path()))
+        .unwrap()
+        .unwrap();
+    let g = generation.graph();
+    let status = |path: &str| {
+        let f = g
+            .files
+            .iter()
+            .find(|f| g.strings.get(f.path.to_native()) == path)
+            .unwrap_or_else(|| panic!("{path} not recorded"));
+        FileStatus::from_code(f.status).unwrap()
+    };
+    assert_eq!(status("parens.ts"), FileStatus::Partial);
+    assert_eq!(status("sum.js"), FileStatus::Partial);
+    // Every file is recorded with the symbols its shallow part declares.
+    let names: Vec<&str> = g
+        .symbols
+        .iter()
+        .map(|s| g.strings.get(s.qualified_name.to_native()))
+        .collect();
+    for n in ["b", "c", "x", "y"] {
+        assert!(names.contains(&n), "{n} missing: {names:?}");
+    }
+}

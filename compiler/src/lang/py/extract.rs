@@ -251,6 +251,23 @@ struct Extractor<'s> {
 }
 
 const MAX_DEPTH: usize = 400;
+/// Descriptions of receivers and types keep at most this many levels; deeper is unknown.
+const MAX_EXPR: usize = 24;
+
+/// How many levels a receiver description has.
+fn expr_depth(e: &Expr) -> usize {
+    let mut d = 0;
+    let mut cur = e;
+    loop {
+        match cur {
+            Expr::Member(b, _) | Expr::Call(b) | Expr::Elem(b) => {
+                d += 1;
+                cur = b;
+            }
+            _ => return d,
+        }
+    }
+}
 
 /// Extracts one file.
 pub fn extract(src: &str) -> PyFile {
@@ -558,6 +575,13 @@ impl<'s> Extractor<'s> {
     }
 
     fn scan_self_assignments(&mut self, n: Node, me: &str, c: usize, qp: &str) {
+        self.scan_self_at(n, me, c, qp, 0);
+    }
+
+    fn scan_self_at(&mut self, n: Node, me: &str, c: usize, qp: &str, d: usize) {
+        if d > MAX_DEPTH {
+            return;
+        }
         for k in kids(n) {
             match k.kind() {
                 "function_definition" | "class_definition" | "decorated_definition" | "lambda" => {}
@@ -597,10 +621,10 @@ impl<'s> Extractor<'s> {
                         }
                     }
                     if let Some(r) = k.child_by_field_name("right") {
-                        self.scan_self_assignments(r, me, c, qp);
+                        self.scan_self_at(r, me, c, qp, d + 1);
                     }
                 }
-                _ => self.scan_self_assignments(k, me, c, qp),
+                _ => self.scan_self_at(k, me, c, qp, d + 1),
             }
         }
     }
@@ -832,6 +856,13 @@ impl<'s> Extractor<'s> {
     /// targets, imports, nested `def` and `class` names, `del`; not inside nested functions,
     /// classes, lambdas or comprehensions (walrus targets there bind here).
     fn collect_bound(&self, n: Node, out: &mut Vec<String>) {
+        self.collect_bound_at(n, out, 0);
+    }
+
+    fn collect_bound_at(&self, n: Node, out: &mut Vec<String>, d: usize) {
+        if d > MAX_DEPTH {
+            return;
+        }
         for k in kids(n) {
             match k.kind() {
                 "function_definition" | "class_definition" => {
@@ -854,7 +885,7 @@ impl<'s> Extractor<'s> {
                     if let Some(r) = k.child_by_field_name("right") {
                         self.collect_bound_expr(r, out);
                         if r.kind() == "assignment" {
-                            self.collect_bound(k, out);
+                            self.collect_bound_at(k, out, d + 1);
                         }
                     }
                 }
@@ -864,13 +895,13 @@ impl<'s> Extractor<'s> {
                     {
                         target_names(l, self.src, out);
                     }
-                    self.collect_bound(k, out);
+                    self.collect_bound_at(k, out, d + 1);
                 }
                 "with_item" | "as_pattern" => {
                     if let Some(a) = k.child_by_field_name("alias") {
                         target_names(a, self.src, out);
                     }
-                    self.collect_bound(k, out);
+                    self.collect_bound_at(k, out, d + 1);
                 }
                 "except_clause" => {
                     if let Some(a) = k.child_by_field_name("alias") {
@@ -883,13 +914,13 @@ impl<'s> Extractor<'s> {
                             target_names(a, self.src, out);
                         }
                     }
-                    self.collect_bound(k, out);
+                    self.collect_bound_at(k, out, d + 1);
                 }
                 "named_expression" => {
                     if let Some(nm) = k.child_by_field_name("name") {
                         out.push(self.t(nm).to_string());
                     }
-                    self.collect_bound(k, out);
+                    self.collect_bound_at(k, out, d + 1);
                 }
                 "import_statement" | "import_from_statement" => {
                     for c in kids(k) {
@@ -917,13 +948,20 @@ impl<'s> Extractor<'s> {
                 | "set_comprehension"
                 | "dictionary_comprehension"
                 | "generator_expression" => self.collect_bound_expr(k, out),
-                _ => self.collect_bound(k, out),
+                _ => self.collect_bound_at(k, out, d + 1),
             }
         }
     }
 
     /// Walrus targets inside an expression (comprehensions included) bind in the function.
     fn collect_bound_expr(&self, n: Node, out: &mut Vec<String>) {
+        self.collect_bound_expr_at(n, out, 0);
+    }
+
+    fn collect_bound_expr_at(&self, n: Node, out: &mut Vec<String>, d: usize) {
+        if d > MAX_DEPTH {
+            return;
+        }
         if n.kind() == "named_expression"
             && let Some(nm) = n.child_by_field_name("name")
         {
@@ -933,7 +971,7 @@ impl<'s> Extractor<'s> {
             return;
         }
         for k in kids(n) {
-            self.collect_bound_expr(k, out);
+            self.collect_bound_expr_at(k, out, d + 1);
         }
     }
 
@@ -1828,9 +1866,20 @@ impl<'s> Extractor<'s> {
                     NameRes::Import(_) => {}
                 }
             }
-            "pattern_list" | "tuple_pattern" | "list_pattern" | "tuple" | "list" => {
+            "pattern_list"
+            | "tuple_pattern"
+            | "list_pattern"
+            | "tuple"
+            | "list"
+            | "as_pattern_target"
+            | "parenthesized_expression" => {
+                let single = t.kind() == "as_pattern_target" && kids(t).len() == 1;
                 for k in kids(t) {
-                    self.assign_targets(k, None, None);
+                    if single {
+                        self.assign_targets(k, value.clone(), ty.clone());
+                    } else {
+                        self.assign_targets(k, None, None);
+                    }
                 }
             }
             "attribute" => {
@@ -1876,6 +1925,11 @@ impl<'s> Extractor<'s> {
         }
         match s.names.get(name) {
             Some(r) => r.clone(),
+            // A new name of a class body or of the module (a `for`, `with` or `except` target
+            // that is not a symbol): never an enclosing scope's.
+            None if matches!(s.kind, ScopeKind::Class(_) | ScopeKind::Module) => {
+                NameRes::Unbound(name.to_string())
+            }
             None => self.lookup(name),
         }
     }
@@ -1918,6 +1972,18 @@ impl<'s> Extractor<'s> {
     }
 
     fn member_ref(&mut self, n: Node, usage: Use) -> Expr {
+        self.depth += 1;
+        let e = if self.depth > MAX_DEPTH {
+            self.file.has_error = true;
+            Expr::Unknown
+        } else {
+            self.member_ref_inner(n, usage)
+        };
+        self.depth -= 1;
+        e
+    }
+
+    fn member_ref_inner(&mut self, n: Node, usage: Use) -> Expr {
         let obj = n.child_by_field_name("object");
         let attr = n.child_by_field_name("attribute");
         let base = match obj {
@@ -1939,12 +2005,23 @@ impl<'s> Extractor<'s> {
         };
         let name = self.t(a).to_string();
         self.push_ref(a, usage, RefTarget::Member(base.clone(), name.clone()));
+        // A long chain keeps a bounded description: its deep end is unknown.
+        if expr_depth(&base) >= MAX_EXPR {
+            return Expr::Unknown;
+        }
         Expr::Member(Box::new(base), name)
     }
 
     // ---------------------------------------------------------------- descriptions
 
     fn expr_of(&self, n: Node) -> Expr {
+        self.expr_at(n, 0)
+    }
+
+    fn expr_at(&self, n: Node, d: usize) -> Expr {
+        if d > MAX_EXPR {
+            return Expr::Unknown;
+        }
         match n.kind() {
             "identifier" => Expr::Name(self.lookup(self.t(n))),
             "attribute" => match (
@@ -1952,7 +2029,7 @@ impl<'s> Extractor<'s> {
                 n.child_by_field_name("attribute"),
             ) {
                 (Some(o), Some(a)) => {
-                    Expr::Member(Box::new(self.expr_of(o)), self.t(a).to_string())
+                    Expr::Member(Box::new(self.expr_at(o, d + 1)), self.t(a).to_string())
                 }
                 _ => Expr::Unknown,
             },
@@ -1961,13 +2038,15 @@ impl<'s> Extractor<'s> {
                     Some(m) => Expr::Super(m.class),
                     None => Expr::Unknown,
                 },
-                Some(f) => Expr::Call(Box::new(self.expr_of(f))),
+                Some(f) => Expr::Call(Box::new(self.expr_at(f, d + 1))),
                 None => Expr::Unknown,
             },
-            "parenthesized_expression" => {
-                n.named_child(0).map_or(Expr::Unknown, |c| self.expr_of(c))
-            }
-            "await" => n.named_child(0).map_or(Expr::Unknown, |c| self.expr_of(c)),
+            "parenthesized_expression" => n
+                .named_child(0)
+                .map_or(Expr::Unknown, |c| self.expr_at(c, d + 1)),
+            "await" => n
+                .named_child(0)
+                .map_or(Expr::Unknown, |c| self.expr_at(c, d + 1)),
             "string"
             | "concatenated_string"
             | "integer"
@@ -1992,10 +2071,17 @@ impl<'s> Extractor<'s> {
     }
 
     fn type_ref(&self, n: Node) -> TypeRef {
+        self.type_at(n, 0)
+    }
+
+    fn type_at(&self, n: Node, d: usize) -> TypeRef {
+        if d > MAX_EXPR {
+            return TypeRef::Unknown;
+        }
         match n.kind() {
             "type" => n
                 .named_child(0)
-                .map_or(TypeRef::Unknown, |c| self.type_ref(c)),
+                .map_or(TypeRef::Unknown, |c| self.type_at(c, d + 1)),
             "identifier" => {
                 let name = self.t(n);
                 match name {
@@ -2062,9 +2148,9 @@ impl<'s> Extractor<'s> {
                 // `A | B | None`.
                 let mut parts = Vec::new();
                 flatten_bitor(n, self.src, &mut parts);
-                self.union_of(parts)
+                self.union_at(parts, d + 1)
             }
-            "union_type" => self.union_of(kids(n)),
+            "union_type" => self.union_at(kids(n), d + 1),
             "subscript" | "generic_type" => {
                 let (head, args): (Option<Node>, Vec<Node>) = if n.kind() == "subscript" {
                     let args = kids(n)
@@ -2087,13 +2173,13 @@ impl<'s> Extractor<'s> {
                 };
                 let hname = self.t(head).rsplit('.').next().unwrap_or("").to_string();
                 match hname.as_str() {
-                    "Optional" if args.len() == 1 => self.type_ref(args[0]),
-                    "Union" => self.union_of(args),
+                    "Optional" if args.len() == 1 => self.type_at(args[0], d + 1),
+                    "Union" => self.union_at(args, d + 1),
                     "ClassVar" | "Final" | "Annotated" | "Required" | "NotRequired"
                     | "ReadOnly"
                         if !args.is_empty() =>
                     {
-                        self.type_ref(args[0])
+                        self.type_at(args[0], d + 1)
                     }
                     "list" | "List" | "Sequence" | "Iterable" | "Iterator" | "set" | "Set"
                     | "frozenset" | "FrozenSet" | "Collection" | "MutableSequence"
@@ -2101,15 +2187,15 @@ impl<'s> Extractor<'s> {
                     | "Deque"
                         if !args.is_empty() =>
                     {
-                        TypeRef::Seq(Box::new(self.type_ref(args[0])))
+                        TypeRef::Seq(Box::new(self.type_at(args[0], d + 1)))
                     }
                     // The class object: a class's members.
-                    "type" | "Type" if args.len() == 1 => self.type_ref(args[0]),
+                    "type" | "Type" if args.len() == 1 => self.type_at(args[0], d + 1),
                     "dict" | "Dict" | "Mapping" | "MutableMapping" | "tuple" | "Tuple"
                     | "Callable" | "DefaultDict" | "defaultdict" | "OrderedDict" | "Counter" => {
                         TypeRef::External
                     }
-                    _ => match self.type_ref(head) {
+                    _ => match self.type_at(head, d + 1) {
                         // A generic class `Box[T]` has Box's members.
                         t @ TypeRef::Named { .. } => t,
                         _ => TypeRef::Unknown,
@@ -2126,15 +2212,15 @@ impl<'s> Extractor<'s> {
         self.lookup(name)
     }
 
-    fn union_of(&self, parts: Vec<Node>) -> TypeRef {
+    fn union_at(&self, parts: Vec<Node>, d: usize) -> TypeRef {
         let kept: Vec<Node> = parts
             .into_iter()
             .filter(|p| !(p.kind() == "none" || self.t(*p) == "None"))
             .collect();
         match kept.len() {
             0 => TypeRef::External,
-            1 => self.type_ref(kept[0]),
-            _ => TypeRef::Union(kept.into_iter().map(|p| self.type_ref(p)).collect()),
+            1 => self.type_at(kept[0], d + 1),
+            _ => TypeRef::Union(kept.into_iter().map(|p| self.type_at(p, d + 1)).collect()),
         }
     }
 }

@@ -59,7 +59,7 @@ const OBJECT_MEMBERS: &[&str] = &[
     "__weakref__",
 ];
 
-const MAX_DEPTH: usize = 24;
+const MAX_DEPTH: usize = 64;
 
 /// Builtins whose result's type depends on their arguments at run time.
 const DYNAMIC_BUILTINS: &[&str] = &[
@@ -164,6 +164,7 @@ pub struct Resolver<'f> {
     providers: HashMap<String, BTreeSet<RepoId>>,
     attr_memo: RefCell<HashMap<(usize, String), Bound>>,
     attr_busy: RefCell<HashSet<(usize, String)>>,
+    attr_cut: std::cell::Cell<bool>,
     member_index: Vec<HashMap<String, Vec<usize>>>,
     imported: Vec<Vec<usize>>,
     layouts: HashMap<RepoId, RepoLayout>,
@@ -257,6 +258,7 @@ impl<'f> Resolver<'f> {
             providers,
             attr_memo: RefCell::new(HashMap::new()),
             attr_busy: RefCell::new(HashSet::new()),
+            attr_cut: std::cell::Cell::new(false),
             member_index,
             imported: Vec::new(),
             layouts,
@@ -411,12 +413,20 @@ impl<'f> Resolver<'f> {
         if let Some(b) = self.attr_memo.borrow().get(&key) {
             return b.clone();
         }
+        // Cut cycles and runaway chains; a result computed past a cut depends on where the
+        // search started and is not kept.
         if depth > MAX_DEPTH || !self.attr_busy.borrow_mut().insert(key.clone()) {
+            self.attr_cut.set(true);
             return Bound::Missing;
         }
+        let outer = self.attr_cut.replace(false);
         let b = self.compute_attribute(t, name, depth);
+        let cut = self.attr_cut.get();
+        self.attr_cut.set(outer || cut);
         self.attr_busy.borrow_mut().remove(&key);
-        self.attr_memo.borrow_mut().insert(key, b.clone());
+        if !cut || b != Bound::Missing {
+            self.attr_memo.borrow_mut().insert(key, b.clone());
+        }
         b
     }
 

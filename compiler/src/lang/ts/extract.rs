@@ -330,7 +330,14 @@ struct Extractor<'s> {
     this_class: Option<Option<usize>>,
     /// Set while walking a function written as an argument: (callee, argument index).
     callback: Option<Context>,
+    /// Nesting of `walk` (and of member chains): bounded, so that no input overflows a stack.
+    depth: usize,
 }
+
+/// Deeper syntax than this is not walked: the file is marked partial.
+const MAX_DEPTH: usize = 400;
+/// Descriptions of receivers and types keep at most this many levels; deeper is unknown.
+const MAX_EXPR: usize = 24;
 
 /// Extracts one file. `tsx` selects the grammar that accepts JSX.
 pub fn extract(src: &str, tsx: bool) -> TsFile {
@@ -364,6 +371,7 @@ pub fn extract(src: &str, tsx: bool) -> TsFile {
         owner: None,
         this_class: None,
         callback: None,
+        depth: 0,
     };
     x.declare_statements(root, None, "", true);
     let top = std::mem::take(&mut x.scopes[0].names);
@@ -1597,6 +1605,18 @@ impl<'s> Extractor<'s> {
     fn walk_function(&mut self, n: Node, this_class: Option<Option<usize>>) {
         let decl = self.decl_of(n);
         self.scopes.push(Scope::default());
+        // A named function expression's name is visible inside it, and only there.
+        if decl.is_none()
+            && matches!(
+                n.kind(),
+                "function_expression" | "function" | "generator_function"
+            )
+            && let Some(name) = n.child_by_field_name("name")
+        {
+            let l = self.new_local(None, None);
+            let nm = self.t(name).to_string();
+            self.bind(&nm, NameRes::Local(l));
+        }
         let saved_this = self.this_class;
         if let Some(t) = this_class {
             self.this_class = Some(t);
@@ -1933,6 +1953,16 @@ impl<'s> Extractor<'s> {
     }
 
     fn walk(&mut self, n: Node) {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            self.file.has_error = true;
+        } else {
+            self.walk_inner(n);
+        }
+        self.depth -= 1;
+    }
+
+    fn walk_inner(&mut self, n: Node) {
         match n.kind() {
             "comment"
             | "string"
@@ -2079,6 +2109,18 @@ impl<'s> Extractor<'s> {
             }
             "enum_declaration" => {
                 let decl = self.decl_of(n);
+                // Inside the body, the enum's members are in scope (`B = A << 1`).
+                self.scopes.push(Scope::default());
+                if let Some(d) = decl {
+                    let members: Vec<(String, usize)> = self.file.decls[d]
+                        .members
+                        .iter()
+                        .flat_map(|(k, v)| v.iter().map(move |x| (k.clone(), *x)))
+                        .collect();
+                    for (k, x) in members {
+                        self.bind(&k, NameRes::Decl(x));
+                    }
+                }
                 if let Some(body) = n.child_by_field_name("body") {
                     let mut c = body.walk();
                     let ms: Vec<Node> = body.named_children(&mut c).collect();
@@ -2091,6 +2133,20 @@ impl<'s> Extractor<'s> {
                         }
                     }
                 }
+                self.scopes.pop();
+            }
+            "switch_body" => {
+                // One scope for every case: `let`/`const` in a case is the switch's.
+                self.scopes.push(Scope::default());
+                let mut c = n.walk();
+                let cases: Vec<Node> = n.named_children(&mut c).collect();
+                for case in &cases {
+                    self.hoist(*case, false);
+                }
+                for case in cases {
+                    self.walk(case);
+                }
+                self.scopes.pop();
             }
             "internal_module" | "module" => {
                 let decl = self.decl_of(n);
@@ -2696,6 +2752,18 @@ impl<'s> Extractor<'s> {
 
     /// `a.b.c`: refs for the operand and the member; returns the member's expression.
     fn member_ref(&mut self, n: Node, usage: Use) -> Expr {
+        self.depth += 1;
+        let e = if self.depth > MAX_DEPTH {
+            self.file.has_error = true;
+            Expr::Unknown
+        } else {
+            self.member_ref_inner(n, usage)
+        };
+        self.depth -= 1;
+        e
+    }
+
+    fn member_ref_inner(&mut self, n: Node, usage: Use) -> Expr {
         let obj = n.child_by_field_name("object");
         let prop = n.child_by_field_name("property");
         let base = match obj {
@@ -2732,12 +2800,23 @@ impl<'s> Extractor<'s> {
         ) {
             self.push_ref(p, usage, RefTarget::Member(base.clone(), name.clone()));
         }
+        // A long chain keeps a bounded description: its deep end is unknown.
+        if expr_depth(&base) >= MAX_EXPR {
+            return Expr::Unknown;
+        }
         Expr::Member(Box::new(base), name)
     }
 
     // ---------------------------------------------------------------- descriptions
 
     fn expr_of(&self, n: Node) -> Expr {
+        self.expr_at(n, 0)
+    }
+
+    fn expr_at(&self, n: Node, d: usize) -> Expr {
+        if d > MAX_EXPR {
+            return Expr::Unknown;
+        }
         match n.kind() {
             "identifier" => {
                 let name = self.t(n);
@@ -2754,7 +2833,7 @@ impl<'s> Extractor<'s> {
                     n.child_by_field_name("property"),
                 ) {
                     (Some(o), Some(p)) => {
-                        Expr::Member(Box::new(self.expr_of(o)), self.t(p).to_string())
+                        Expr::Member(Box::new(self.expr_at(o, d + 1)), self.t(p).to_string())
                     }
                     _ => Expr::Unknown,
                 }
@@ -2764,42 +2843,45 @@ impl<'s> Extractor<'s> {
                     if self.require_of(n).is_some() {
                         return Expr::Unknown;
                     }
-                    Expr::Call(Box::new(self.expr_of(f)))
+                    Expr::Call(Box::new(self.expr_at(f, d + 1)))
                 }
                 None => Expr::Unknown,
             },
             "new_expression" => match n.child_by_field_name("constructor") {
-                Some(c) => Expr::New(Box::new(self.expr_of(c))),
+                Some(c) => Expr::New(Box::new(self.expr_at(c, d + 1))),
                 None => Expr::Unknown,
             },
-            "parenthesized_expression" | "non_null_expression" => {
-                n.named_child(0).map_or(Expr::Unknown, |c| self.expr_of(c))
-            }
-            "await_expression" => n
+            "parenthesized_expression" | "non_null_expression" => n
                 .named_child(0)
-                .map_or(Expr::Unknown, |c| Expr::Await(Box::new(self.expr_of(c)))),
+                .map_or(Expr::Unknown, |c| self.expr_at(c, d + 1)),
+            "await_expression" => n.named_child(0).map_or(Expr::Unknown, |c| {
+                Expr::Await(Box::new(self.expr_at(c, d + 1)))
+            }),
             "as_expression" | "satisfies_expression" => {
                 let ty = n.named_child(1);
                 match ty {
                     Some(t) if n.kind() == "as_expression" => {
                         if self.t(t) == "const" {
-                            n.named_child(0).map_or(Expr::Unknown, |c| self.expr_of(c))
+                            n.named_child(0)
+                                .map_or(Expr::Unknown, |c| self.expr_at(c, d + 1))
                         } else {
-                            Expr::Typed(self.type_ref(t))
+                            Expr::Typed(self.type_at(t, d + 1))
                         }
                     }
-                    _ => n.named_child(0).map_or(Expr::Unknown, |c| self.expr_of(c)),
+                    _ => n
+                        .named_child(0)
+                        .map_or(Expr::Unknown, |c| self.expr_at(c, d + 1)),
                 }
             }
             "type_assertion" => n
                 .named_child(0)
-                .map_or(Expr::Unknown, |t| Expr::Typed(self.type_ref(t))),
+                .map_or(Expr::Unknown, |t| Expr::Typed(self.type_at(t, d + 1))),
             "subscript_expression" => {
                 let idx_is_number = n
                     .child_by_field_name("index")
                     .is_some_and(|i| i.kind() == "number");
                 match n.child_by_field_name("object") {
-                    Some(o) if idx_is_number => Expr::Elem(Box::new(self.expr_of(o))),
+                    Some(o) if idx_is_number => Expr::Elem(Box::new(self.expr_at(o, d + 1))),
                     _ => Expr::Unknown,
                 }
             }
@@ -2820,10 +2902,17 @@ impl<'s> Extractor<'s> {
     }
 
     fn type_ref(&self, n: Node) -> TypeRef {
+        self.type_at(n, 0)
+    }
+
+    fn type_at(&self, n: Node, d: usize) -> TypeRef {
+        if d > MAX_EXPR {
+            return TypeRef::Unknown;
+        }
         match n.kind() {
             "type_annotation" | "parenthesized_type" | "readonly_type" => n
                 .named_child(0)
-                .map_or(TypeRef::Unknown, |c| self.type_ref(c)),
+                .map_or(TypeRef::Unknown, |c| self.type_at(c, d + 1)),
             "type_identifier" => TypeRef::Named {
                 head: self.lookup(self.t(n), true),
                 path: Vec::new(),
@@ -2867,12 +2956,14 @@ impl<'s> Extractor<'s> {
             "generic_type" => {
                 let base = n
                     .child_by_field_name("name")
-                    .map_or(TypeRef::Unknown, |b| self.type_ref(b));
+                    .map_or(TypeRef::Unknown, |b| self.type_at(b, d + 1));
                 let args: Vec<TypeRef> = n
                     .child_by_field_name("type_arguments")
                     .map(|a| {
                         let mut c = a.walk();
-                        a.named_children(&mut c).map(|t| self.type_ref(t)).collect()
+                        a.named_children(&mut c)
+                            .map(|t| self.type_at(t, d + 1))
+                            .collect()
                     })
                     .unwrap_or_default();
                 match base {
@@ -2881,7 +2972,7 @@ impl<'s> Extractor<'s> {
                 }
             }
             "array_type" => n.named_child(0).map_or(TypeRef::Unknown, |c| {
-                TypeRef::Array(Box::new(self.type_ref(c)))
+                TypeRef::Array(Box::new(self.type_at(c, d + 1)))
             }),
             "union_type" => {
                 // `T | null | undefined` is T; any other union is not one type.
@@ -2901,15 +2992,17 @@ impl<'s> Extractor<'s> {
                     })
                     .collect();
                 if kept.len() == 1 {
-                    self.type_ref(kept[0])
+                    self.type_at(kept[0], d + 1)
                 } else {
-                    TypeRef::Union(kept.into_iter().map(|p| self.type_ref(p)).collect())
+                    TypeRef::Union(kept.into_iter().map(|p| self.type_at(p, d + 1)).collect())
                 }
             }
             "intersection_type" => {
                 let mut c = n.walk();
-                let parts: Vec<TypeRef> =
-                    n.named_children(&mut c).map(|p| self.type_ref(p)).collect();
+                let parts: Vec<TypeRef> = n
+                    .named_children(&mut c)
+                    .map(|p| self.type_at(p, d + 1))
+                    .collect();
                 TypeRef::Intersection(parts)
             }
             "this_type" => TypeRef::This,
@@ -2926,7 +3019,10 @@ impl<'s> Extractor<'s> {
                             {
                                 continue;
                             }
-                            ps.push(p.child_by_field_name("type").map(|t| self.type_ref(t)));
+                            ps.push(
+                                p.child_by_field_name("type")
+                                    .map(|t| self.type_at(t, d + 1)),
+                            );
                         }
                     }
                 }
@@ -2944,7 +3040,8 @@ impl<'s> Extractor<'s> {
                             if let Some(name) = m.child_by_field_name("name") {
                                 props.push((
                                     self.spec_name(name),
-                                    m.child_by_field_name("type").map(|t| self.type_ref(t)),
+                                    m.child_by_field_name("type")
+                                        .map(|t| self.type_at(t, d + 1)),
                                 ));
                             }
                         }
@@ -2971,6 +3068,26 @@ fn collect_infers(n: Node, src: &str, out: &mut Vec<String>) {
     let kids: Vec<Node> = n.named_children(&mut c).collect();
     for k in kids {
         collect_infers(k, src, out);
+    }
+}
+
+/// How many levels a receiver description has.
+fn expr_depth(e: &Expr) -> usize {
+    let mut d = 0;
+    let mut cur = e;
+    loop {
+        match cur {
+            Expr::Member(b, _)
+            | Expr::Call(b)
+            | Expr::New(b)
+            | Expr::Elem(b)
+            | Expr::Await(b)
+            | Expr::JsxProps(b) => {
+                d += 1;
+                cur = b;
+            }
+            _ => return d,
+        }
     }
 }
 

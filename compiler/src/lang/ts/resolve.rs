@@ -115,7 +115,7 @@ enum Lookup {
     },
 }
 
-const MAX_DEPTH: usize = 24;
+const MAX_DEPTH: usize = 64;
 
 /// Members every object has from `Object.prototype`, and every function from
 /// `Function.prototype`: missing from a declaration, they are not a resolution failure.
@@ -434,6 +434,8 @@ impl<'f> Resolver<'f> {
             return *b;
         }
         if depth > MAX_DEPTH {
+            // Cut: what is computed above this point must not be kept.
+            self.export_cut.set(true);
             return Bound::Missing;
         }
         // Cut cycles: a module that re-exports itself, directly or not, finds nothing the
@@ -589,6 +591,7 @@ impl<'f> Resolver<'f> {
 
     fn bind_res(&self, m: usize, res: &NameRes, meaning: Meaning, depth: usize) -> Bound {
         if depth > MAX_DEPTH {
+            self.export_cut.set(true);
             return Bound::Missing;
         }
         match res {
