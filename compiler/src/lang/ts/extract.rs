@@ -406,10 +406,28 @@ impl<'s> Extractor<'s> {
                 if want_type && value_only {
                     continue;
                 }
+                // A value name skips scopes that declare the name only as a type.
+                let type_only = v.iter().all(|r| {
+                    matches!(r, NameRes::Decl(d) if matches!(
+                        self.file.decls[*d].kind,
+                        SymbolKind::Interface | SymbolKind::TypeAlias
+                    ))
+                });
+                if !want_type && type_only {
+                    continue;
+                }
                 return self.pick(v, want_type).clone();
             }
         }
         NameRes::Unbound(name.to_string())
+    }
+
+    /// A name in an export list or `export default`: any meaning (a value first, else a type).
+    fn lookup_any(&self, name: &str) -> NameRes {
+        match self.lookup(name, false) {
+            NameRes::Unbound(_) => self.lookup(name, true),
+            r => r,
+        }
     }
 
     /// Of several bindings of one name in one scope (declaration merging, or a value and a type
@@ -585,6 +603,14 @@ impl<'s> Extractor<'s> {
             "internal_module" | "module" => {
                 self.declare_namespace(s, parent, prefix, exported && parent_exported)
             }
+            // `var` in a block or loop at module level is a module-level name.
+            "for_statement" | "for_in_statement" | "if_statement" | "else_clause"
+            | "while_statement" | "do_statement" | "try_statement" | "catch_clause"
+            | "finally_clause" | "statement_block" | "labeled_statement"
+                if top && parent.is_none() =>
+            {
+                self.declare_block_vars(s, prefix);
+            }
             "function_declaration" | "generator_function_declaration" | "function_signature" => {
                 let Some(name) = s.child_by_field_name("name") else {
                     return;
@@ -751,6 +777,26 @@ impl<'s> Extractor<'s> {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// The `var` declarations nested in a module-level compound statement (not in functions
+    /// or classes).
+    fn declare_block_vars(&mut self, n: Node, prefix: &str) {
+        let mut c = n.walk();
+        let kids: Vec<Node> = n.named_children(&mut c).collect();
+        for k in kids {
+            match k.kind() {
+                "variable_declaration" => self.declare_statement(k, None, prefix, true, false),
+                "function_declaration"
+                | "generator_function_declaration"
+                | "function_expression"
+                | "arrow_function"
+                | "class_declaration"
+                | "class"
+                | "method_definition" => {}
+                _ => self.declare_block_vars(k, prefix),
+            }
         }
     }
 
@@ -2565,7 +2611,7 @@ impl<'s> Extractor<'s> {
         if let Some(v) = n.child_by_field_name("value") {
             if v.kind() == "identifier" && is_default && self.scopes.len() == 1 {
                 let name = self.t(v).to_string();
-                let res = self.lookup(&name, false);
+                let res = self.lookup_any(&name);
                 self.push_ref(v, Use::Export, RefTarget::Name(res.clone(), name));
                 self.file.exports.push(("default".into(), res));
             } else {
@@ -2601,7 +2647,7 @@ impl<'s> Extractor<'s> {
                         let alias = sp
                             .child_by_field_name("alias")
                             .map_or(name.clone(), |a| self.spec_name(a));
-                        let res = self.lookup(&name, false);
+                        let res = self.lookup_any(&name);
                         self.push_ref(nn, Use::Export, RefTarget::Name(res.clone(), name));
                         if self.scopes.len() == 1 {
                             self.file.exports.push((alias, res));
