@@ -16,6 +16,43 @@ pub struct ConfigFile {
 
 use tree_sitter::Node;
 
+/// The source text of a node.
+pub(crate) fn text<'s>(n: Node, src: &'s str) -> &'s str {
+    &src[n.byte_range()]
+}
+
+/// A node's start: 1-based line, 0-based byte column.
+pub(crate) fn pos(n: Node) -> (u32, u32) {
+    let p = n.start_position();
+    (p.row as u32 + 1, p.column as u32)
+}
+
+/// A node's named children.
+pub(crate) fn kids<'t>(n: Node<'t>) -> Vec<Node<'t>> {
+    let mut c = n.walk();
+    n.named_children(&mut c).collect()
+}
+
+/// Source text as a signature: whitespace runs collapsed to one space, cut to 160 bytes on a
+/// character boundary.
+pub(crate) fn collapse(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for w in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+    if out.len() > 160 {
+        let mut cut = 160;
+        while !out.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        out.truncate(cut);
+    }
+    out
+}
+
 /// A span: 1-based lines, 0-based byte columns, byte offsets.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Span {

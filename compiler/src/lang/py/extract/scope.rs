@@ -1,0 +1,248 @@
+//! Python's scopes (names bound in a function body, LEGB lookup) and the recording of name and member references.
+
+use super::*;
+
+impl Extractor<'_> {
+    pub(super) fn new_local(&mut self) -> usize {
+        self.file.locals.push(Local::default());
+        self.file.locals.len() - 1
+    }
+
+    /// The names a function body binds: assignment, `for`, `with`, `except` and walrus
+    /// targets, imports, nested `def` and `class` names, `del`; not inside nested functions,
+    /// classes, lambdas or comprehensions (walrus targets there bind here).
+    pub(super) fn collect_bound(&self, n: Node, out: &mut Vec<String>) {
+        self.collect_bound_at(n, out, 0);
+    }
+
+    pub(super) fn collect_bound_at(&self, n: Node, out: &mut Vec<String>, d: usize) {
+        if d > MAX_DEPTH {
+            return;
+        }
+        for k in kids(n) {
+            match k.kind() {
+                "function_definition" | "class_definition" => {
+                    if let Some(nm) = k.child_by_field_name("name") {
+                        out.push(self.t(nm).to_string());
+                    }
+                }
+                "decorated_definition" => {
+                    if let Some(d) = k.child_by_field_name("definition")
+                        && let Some(nm) = d.child_by_field_name("name")
+                    {
+                        out.push(self.t(nm).to_string());
+                    }
+                }
+                "lambda" => {}
+                "assignment" | "augmented_assignment" => {
+                    if let Some(l) = k.child_by_field_name("left") {
+                        target_names(l, self.src, out);
+                    }
+                    if let Some(r) = k.child_by_field_name("right") {
+                        self.collect_bound_expr(r, out);
+                        if r.kind() == "assignment" {
+                            self.collect_bound_at(k, out, d + 1);
+                        }
+                    }
+                }
+                "for_statement" | "for_in_clause" => {
+                    if k.kind() == "for_statement"
+                        && let Some(l) = k.child_by_field_name("left")
+                    {
+                        target_names(l, self.src, out);
+                    }
+                    self.collect_bound_at(k, out, d + 1);
+                }
+                "with_item" | "as_pattern" => {
+                    if let Some(a) = k.child_by_field_name("alias") {
+                        target_names(a, self.src, out);
+                    }
+                    self.collect_bound_at(k, out, d + 1);
+                }
+                "except_clause" => {
+                    if let Some(a) = k.child_by_field_name("alias") {
+                        target_names(a, self.src, out);
+                    }
+                    for c in kids(k) {
+                        if c.kind() == "as_pattern"
+                            && let Some(a) = c.child_by_field_name("alias")
+                        {
+                            target_names(a, self.src, out);
+                        }
+                    }
+                    self.collect_bound_at(k, out, d + 1);
+                }
+                "named_expression" => {
+                    if let Some(nm) = k.child_by_field_name("name") {
+                        out.push(self.t(nm).to_string());
+                    }
+                    self.collect_bound_at(k, out, d + 1);
+                }
+                "import_statement" | "import_from_statement" => {
+                    for c in kids(k) {
+                        match c.kind() {
+                            "dotted_name" if Some(c) != k.child_by_field_name("module_name") => {
+                                if let Some(f) = c.named_child(0) {
+                                    out.push(
+                                        self.t(if k.kind() == "import_statement" { f } else { c })
+                                            .to_string(),
+                                    );
+                                }
+                            }
+                            "aliased_import" => {
+                                if let Some(a) = c.child_by_field_name("alias") {
+                                    out.push(self.t(a).to_string());
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                "delete_statement" => target_names_any(k, self.src, out),
+                "case_pattern" => case_captures(k, self.src, out),
+                "list_comprehension"
+                | "set_comprehension"
+                | "dictionary_comprehension"
+                | "generator_expression" => self.collect_bound_expr(k, out),
+                _ => self.collect_bound_at(k, out, d + 1),
+            }
+        }
+    }
+
+    /// Walrus targets inside an expression (comprehensions included) bind in the function.
+    pub(super) fn collect_bound_expr(&self, n: Node, out: &mut Vec<String>) {
+        self.collect_bound_expr_at(n, out, 0);
+    }
+
+    pub(super) fn collect_bound_expr_at(&self, n: Node, out: &mut Vec<String>, d: usize) {
+        if d > MAX_DEPTH {
+            return;
+        }
+        if n.kind() == "named_expression"
+            && let Some(nm) = n.child_by_field_name("name")
+        {
+            out.push(self.t(nm).to_string());
+        }
+        if n.kind() == "lambda" {
+            return;
+        }
+        for k in kids(n) {
+            self.collect_bound_expr_at(k, out, d + 1);
+        }
+    }
+
+    pub(super) fn lookup(&self, name: &str) -> NameRes {
+        let n = self.scopes.len();
+        let mut i = n;
+        let mut skip_own_for_nonlocal = false;
+        while i > 0 {
+            i -= 1;
+            let s = &self.scopes[i];
+            if s.globals.contains(name) {
+                return self.module_lookup(name);
+            }
+            if s.nonlocals.contains(name) && i == n - 1 {
+                skip_own_for_nonlocal = true;
+                continue;
+            }
+            if skip_own_for_nonlocal && i == n - 1 {
+                continue;
+            }
+            match s.kind {
+                ScopeKind::Module => return self.module_lookup(name),
+                // A class body's names are visible only to the code directly in it.
+                ScopeKind::Class(_) if i != n - 1 => continue,
+                _ => {
+                    if let Some(r) = s.names.get(name) {
+                        return r.clone();
+                    }
+                }
+            }
+        }
+        self.module_lookup(name)
+    }
+
+    pub(super) fn module_lookup(&self, name: &str) -> NameRes {
+        self.scopes[0]
+            .names
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| NameRes::Unbound(name.to_string()))
+    }
+
+    pub(super) fn push_ref(&mut self, at: Node, usage: Use, target: RefTarget) {
+        let (line, column) = pos(at);
+        self.file.refs.push(Ref {
+            line,
+            column,
+            from: self.owner,
+            usage,
+            target,
+        });
+    }
+
+    pub(super) fn decl_of(&self, n: Node) -> Option<usize> {
+        self.decl_at.get(&(n.start_byte(), n.kind_id())).copied()
+    }
+
+    pub(super) fn with_owner(&mut self, d: Option<usize>, f: impl FnOnce(&mut Self)) {
+        let saved = self.owner;
+        if d.is_some() {
+            self.owner = d;
+        }
+        f(self);
+        self.owner = saved;
+    }
+
+    // ---------------------------------------------------------------- walk
+
+    pub(super) fn name_ref(&mut self, n: Node, usage: Use) {
+        let name = self.t(n);
+        let res = self.lookup(name);
+        if let NameRes::Local(_) = res {
+            return;
+        }
+        self.push_ref(n, usage, RefTarget::Name(res, name.to_string()));
+    }
+
+    pub(super) fn member_ref(&mut self, n: Node, usage: Use) -> Expr {
+        self.depth += 1;
+        let e = if self.depth > MAX_DEPTH {
+            self.file.has_error = true;
+            Expr::Unknown
+        } else {
+            self.member_ref_inner(n, usage)
+        };
+        self.depth -= 1;
+        e
+    }
+
+    pub(super) fn member_ref_inner(&mut self, n: Node, usage: Use) -> Expr {
+        let obj = n.child_by_field_name("object");
+        let attr = n.child_by_field_name("attribute");
+        let base = match obj {
+            Some(o) => match o.kind() {
+                "attribute" => self.member_ref(o, Use::Value),
+                "identifier" => {
+                    self.name_ref(o, Use::Value);
+                    self.expr_of(o)
+                }
+                _ => {
+                    self.walk(o);
+                    self.expr_of(o)
+                }
+            },
+            None => Expr::Unknown,
+        };
+        let Some(a) = attr else {
+            return Expr::Unknown;
+        };
+        let name = self.t(a).to_string();
+        self.push_ref(a, usage, RefTarget::Member(base.clone(), name.clone()));
+        // A long chain keeps a bounded description: its deep end is unknown.
+        if expr_depth(&base) >= MAX_EXPR {
+            return Expr::Unknown;
+        }
+        Expr::Member(Box::new(base), name)
+    }
+}

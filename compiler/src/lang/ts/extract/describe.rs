@@ -1,0 +1,252 @@
+//! Descriptions of receivers and written types for phase 2 (bounded in depth).
+
+use super::*;
+
+impl Extractor<'_> {
+    pub(super) fn expr_of(&self, n: Node) -> Expr {
+        self.expr_at(n, 0)
+    }
+
+    pub(super) fn expr_at(&self, n: Node, d: usize) -> Expr {
+        if d > MAX_EXPR {
+            return Expr::Unknown;
+        }
+        match n.kind() {
+            "identifier" => {
+                let name = self.t(n);
+                if name == "undefined" {
+                    return Expr::External;
+                }
+                Expr::Name(self.lookup(name, false))
+            }
+            "this" => Expr::This(self.this_class.flatten()),
+            "super" => Expr::Super(self.this_class.flatten()),
+            "member_expression" => {
+                match (
+                    n.child_by_field_name("object"),
+                    n.child_by_field_name("property"),
+                ) {
+                    (Some(o), Some(p)) => {
+                        Expr::Member(Box::new(self.expr_at(o, d + 1)), self.t(p).to_string())
+                    }
+                    _ => Expr::Unknown,
+                }
+            }
+            "call_expression" => match n.child_by_field_name("function") {
+                Some(f) => {
+                    if self.require_of(n).is_some() {
+                        return Expr::Unknown;
+                    }
+                    Expr::Call(Box::new(self.expr_at(f, d + 1)))
+                }
+                None => Expr::Unknown,
+            },
+            "new_expression" => match n.child_by_field_name("constructor") {
+                Some(c) => Expr::New(Box::new(self.expr_at(c, d + 1))),
+                None => Expr::Unknown,
+            },
+            "parenthesized_expression" | "non_null_expression" => n
+                .named_child(0)
+                .map_or(Expr::Unknown, |c| self.expr_at(c, d + 1)),
+            "await_expression" => n.named_child(0).map_or(Expr::Unknown, |c| {
+                Expr::Await(Box::new(self.expr_at(c, d + 1)))
+            }),
+            "as_expression" | "satisfies_expression" => {
+                let ty = n.named_child(1);
+                match ty {
+                    Some(t) if n.kind() == "as_expression" => {
+                        if self.t(t) == "const" {
+                            n.named_child(0)
+                                .map_or(Expr::Unknown, |c| self.expr_at(c, d + 1))
+                        } else {
+                            Expr::Typed(self.type_at(t, d + 1))
+                        }
+                    }
+                    _ => n
+                        .named_child(0)
+                        .map_or(Expr::Unknown, |c| self.expr_at(c, d + 1)),
+                }
+            }
+            "type_assertion" => n
+                .named_child(0)
+                .map_or(Expr::Unknown, |t| Expr::Typed(self.type_at(t, d + 1))),
+            "subscript_expression" => {
+                let idx_is_number = n
+                    .child_by_field_name("index")
+                    .is_some_and(|i| i.kind() == "number");
+                match n.child_by_field_name("object") {
+                    Some(o) if idx_is_number => Expr::Elem(Box::new(self.expr_at(o, d + 1))),
+                    _ => Expr::Unknown,
+                }
+            }
+            "string"
+            | "template_string"
+            | "number"
+            | "true"
+            | "false"
+            | "null"
+            | "array"
+            | "regex"
+            | "arrow_function"
+            | "function_expression"
+            | "binary_expression"
+            | "unary_expression" => Expr::External,
+            _ => Expr::Unknown,
+        }
+    }
+
+    pub(super) fn type_ref(&self, n: Node) -> TypeRef {
+        self.type_at(n, 0)
+    }
+
+    pub(super) fn type_at(&self, n: Node, d: usize) -> TypeRef {
+        if d > MAX_EXPR {
+            return TypeRef::Unknown;
+        }
+        match n.kind() {
+            "type_annotation" | "parenthesized_type" | "readonly_type" => n
+                .named_child(0)
+                .map_or(TypeRef::Unknown, |c| self.type_at(c, d + 1)),
+            "type_identifier" => TypeRef::Named {
+                head: self.lookup(self.t(n), true),
+                path: Vec::new(),
+                args: Vec::new(),
+            },
+            "nested_type_identifier" => {
+                let mut path = Vec::new();
+                let mut cur = Some(n);
+                let mut head = None;
+                while let Some(c) = cur {
+                    match c.kind() {
+                        "nested_type_identifier" => {
+                            if let Some(nm) = c.child_by_field_name("name") {
+                                path.push(self.t(nm).to_string());
+                            }
+                            cur = c.child_by_field_name("module");
+                        }
+                        "nested_identifier" | "member_expression" => {
+                            if let Some(p) = c.child_by_field_name("property") {
+                                path.push(self.t(p).to_string());
+                            }
+                            cur = c.child_by_field_name("object");
+                        }
+                        "identifier" => {
+                            head = Some(self.lookup(self.t(c), false));
+                            cur = None;
+                        }
+                        _ => return TypeRef::Unknown,
+                    }
+                }
+                path.reverse();
+                match head {
+                    Some(head) => TypeRef::Named {
+                        head,
+                        path,
+                        args: Vec::new(),
+                    },
+                    None => TypeRef::Unknown,
+                }
+            }
+            "generic_type" => {
+                let base = n
+                    .child_by_field_name("name")
+                    .map_or(TypeRef::Unknown, |b| self.type_at(b, d + 1));
+                let args: Vec<TypeRef> = n
+                    .child_by_field_name("type_arguments")
+                    .map(|a| {
+                        let mut c = a.walk();
+                        a.named_children(&mut c)
+                            .map(|t| self.type_at(t, d + 1))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                match base {
+                    TypeRef::Named { head, path, .. } => TypeRef::Named { head, path, args },
+                    other => other,
+                }
+            }
+            "array_type" => n.named_child(0).map_or(TypeRef::Unknown, |c| {
+                TypeRef::Array(Box::new(self.type_at(c, d + 1)))
+            }),
+            "union_type" => {
+                // `T | null | undefined` is T; any other union is not one type.
+                let mut c = n.walk();
+                let parts: Vec<Node> = n.named_children(&mut c).collect();
+                let mut flat = Vec::new();
+                for p in parts {
+                    flatten_union(p, &mut flat);
+                }
+                let kept: Vec<Node> = flat
+                    .into_iter()
+                    .filter(|p| {
+                        let nullish = matches!(p.kind(), "null" | "undefined")
+                            || (matches!(p.kind(), "literal_type" | "predefined_type")
+                                && matches!(self.t(*p), "null" | "undefined"));
+                        !nullish
+                    })
+                    .collect();
+                if kept.len() == 1 {
+                    self.type_at(kept[0], d + 1)
+                } else {
+                    TypeRef::Union(kept.into_iter().map(|p| self.type_at(p, d + 1)).collect())
+                }
+            }
+            "intersection_type" => {
+                let mut c = n.walk();
+                let parts: Vec<TypeRef> = n
+                    .named_children(&mut c)
+                    .map(|p| self.type_at(p, d + 1))
+                    .collect();
+                TypeRef::Intersection(parts)
+            }
+            "this_type" => TypeRef::This,
+            // `any` and `unknown` say nothing about the value.
+            "predefined_type" if matches!(self.t(n), "any" | "unknown") => TypeRef::Unknown,
+            "function_type" => {
+                let mut ps = Vec::new();
+                if let Some(params) = n.child_by_field_name("parameters") {
+                    let mut c = params.walk();
+                    for p in params.named_children(&mut c) {
+                        if matches!(p.kind(), "required_parameter" | "optional_parameter") {
+                            if p.child_by_field_name("pattern")
+                                .is_some_and(|x| x.kind() == "this")
+                            {
+                                continue;
+                            }
+                            ps.push(
+                                p.child_by_field_name("type")
+                                    .map(|t| self.type_at(t, d + 1)),
+                            );
+                        }
+                    }
+                }
+                TypeRef::Fn(ps)
+            }
+            "predefined_type" | "literal_type" | "template_literal_type" | "tuple_type" => {
+                TypeRef::External
+            }
+            "object_type" => {
+                let mut props = Vec::new();
+                let mut c = n.walk();
+                for m in n.named_children(&mut c) {
+                    match m.kind() {
+                        "property_signature" => {
+                            if let Some(name) = m.child_by_field_name("name") {
+                                props.push((
+                                    self.spec_name(name),
+                                    m.child_by_field_name("type")
+                                        .map(|t| self.type_at(t, d + 1)),
+                                ));
+                            }
+                        }
+                        // Signatures and index signatures: members no name lists.
+                        "method_signature" | "comment" => {}
+                        _ => return TypeRef::External,
+                    }
+                }
+                TypeRef::Object(props)
+            }
+            _ => TypeRef::Unknown,
+        }
+    }
+}

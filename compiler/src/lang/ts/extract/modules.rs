@@ -1,0 +1,265 @@
+//! Module syntax and JSX: imports, `require`, exports, re-exports, CommonJS exports and JSX elements.
+
+use super::*;
+
+impl Extractor<'_> {
+    pub(super) fn import_refs_of_require(&mut self, pattern: Node) {
+        let mut c = pattern.walk();
+        let props: Vec<Node> = pattern.named_children(&mut c).collect();
+        for p in props {
+            let key = match p.kind() {
+                "shorthand_property_identifier_pattern" => p,
+                "pair_pattern" => match p.child_by_field_name("key") {
+                    Some(k) => k,
+                    None => continue,
+                },
+                _ => continue,
+            };
+            let (line, column) = pos(key);
+            if let Some(i) = self
+                .file
+                .imports
+                .iter()
+                .position(|im| im.line == line && im.column == column)
+            {
+                self.push_ref(key, Use::Import, RefTarget::Imported(i));
+            }
+        }
+    }
+
+    pub(super) fn walk_import(&mut self, n: Node) {
+        let (sl, el) = (
+            n.start_position().row as u32 + 1,
+            n.end_position().row as u32 + 1,
+        );
+        let ids: Vec<usize> = self
+            .file
+            .imports
+            .iter()
+            .enumerate()
+            .filter(|(_, im)| im.line >= sl && im.line <= el && im.kind != ImportKind::Namespace)
+            .map(|(i, _)| i)
+            .collect();
+        for i in ids {
+            let im = &self.file.imports[i];
+            let (line, column) = (im.line, im.column);
+            self.file.refs.push(Ref {
+                line,
+                column,
+                from: None,
+                usage: Use::Import,
+                target: RefTarget::Imported(i),
+            });
+        }
+    }
+
+    pub(super) fn walk_export(&mut self, n: Node) {
+        if let Some(d) = n.child_by_field_name("declaration") {
+            let mut c = n.walk();
+            let decorators: Vec<Node> = n
+                .named_children(&mut c)
+                .filter(|k| k.kind() == "decorator")
+                .collect();
+            for dec in decorators {
+                self.walk(dec);
+            }
+            self.walk(d);
+            return;
+        }
+        if n.child_by_field_name("source").is_some() {
+            let (sl, _) = pos(n);
+            let el = n.end_position().row as u32 + 1;
+            let hits: Vec<(usize, usize)> = self
+                .file
+                .reexports
+                .iter()
+                .enumerate()
+                .flat_map(|(ri, r)| {
+                    r.items
+                        .iter()
+                        .enumerate()
+                        .filter(move |(_, it)| it.line >= sl && it.line <= el)
+                        .map(move |(ii, _)| (ri, ii))
+                })
+                .collect();
+            for (ri, ii) in hits {
+                let it = &self.file.reexports[ri].items[ii];
+                let (line, column) = (it.line, it.column);
+                self.file.refs.push(Ref {
+                    line,
+                    column,
+                    from: None,
+                    usage: Use::Reexport,
+                    target: RefTarget::Reexported(ri, ii),
+                });
+            }
+            return;
+        }
+        let is_default = has_child(n, "default");
+        if let Some(v) = n.child_by_field_name("value") {
+            if v.kind() == "identifier" && is_default && self.scopes.len() == 1 {
+                let name = self.t(v).to_string();
+                let res = self.lookup_any(&name);
+                self.push_ref(v, Use::Export, RefTarget::Name(res.clone(), name));
+                self.file.exports.push(("default".into(), res));
+            } else {
+                let decl = self.decl_of(v);
+                if matches!(v.kind(), "class") {
+                    self.walk_class(v);
+                } else {
+                    self.with_owner(decl, |x| x.walk(v));
+                }
+                if let Some(d) = decl
+                    && self.file.decls[d].value.is_none()
+                {
+                    self.file.decls[d].value = Some(self.expr_of(v));
+                }
+            }
+            return;
+        }
+        let mut c = n.walk();
+        let kids: Vec<Node> = n.named_children(&mut c).collect();
+        for k in kids {
+            match k.kind() {
+                "export_clause" => {
+                    let mut cc = k.walk();
+                    let specs: Vec<Node> = k.named_children(&mut cc).collect();
+                    for sp in specs {
+                        if sp.kind() != "export_specifier" {
+                            continue;
+                        }
+                        let Some(nn) = sp.child_by_field_name("name") else {
+                            continue;
+                        };
+                        let name = self.spec_name(nn);
+                        let alias = sp
+                            .child_by_field_name("alias")
+                            .map_or(name.clone(), |a| self.spec_name(a));
+                        let res = self.lookup_any(&name);
+                        self.push_ref(nn, Use::Export, RefTarget::Name(res.clone(), name));
+                        if self.scopes.len() == 1 {
+                            self.file.exports.push((alias, res));
+                        }
+                    }
+                }
+                "decorator" | "comment" => {}
+                _ => {
+                    // `export = expr`.
+                    if has_child(n, "=") {
+                        if k.kind() == "identifier" {
+                            self.name_ref(k, Use::Export);
+                        } else {
+                            self.walk(k);
+                        }
+                        if self.scopes.len() == 1 {
+                            self.file.export_equals = Some(self.expr_of(k));
+                        }
+                    } else {
+                        self.walk(k);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Top-level `module.exports = …` and `exports.x = …`.
+    pub(super) fn walk_top_assignment(&mut self, n: Node) {
+        let left = n.child_by_field_name("left");
+        let right = n.child_by_field_name("right");
+        let decl = self.decl_of(n);
+        if let Some(r) = right {
+            self.with_owner(decl, |x| x.walk(r));
+        }
+        let (Some(l), Some(r)) = (left, right) else {
+            return;
+        };
+        let lt = self.t(l);
+        if lt == "module.exports" {
+            let r = unwrap_parens(r);
+            if r.kind() == "object" {
+                let mut c = r.walk();
+                let props: Vec<Node> = r.named_children(&mut c).collect();
+                for p in props {
+                    match p.kind() {
+                        "shorthand_property_identifier" => {
+                            let nm = self.t(p).to_string();
+                            let res = self.lookup(&nm, false);
+                            self.file.exports.push((nm, res));
+                        }
+                        "pair" => {
+                            if let (Some(k), Some(v)) =
+                                (p.child_by_field_name("key"), p.child_by_field_name("value"))
+                                && v.kind() == "identifier"
+                            {
+                                let key = self.spec_name(k);
+                                let vn = self.t(v).to_string();
+                                let res = self.lookup(&vn, false);
+                                self.file.exports.push((key, res));
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                self.file.export_equals = Some(Expr::External);
+            } else {
+                self.file.export_equals = Some(self.expr_of(r));
+            }
+        } else if let Some(d) = decl {
+            if self.file.decls[d].value.is_none() {
+                self.file.decls[d].value = Some(self.expr_of(r));
+            }
+        } else {
+            self.walk(l);
+        }
+    }
+
+    pub(super) fn walk_jsx(&mut self, n: Node) {
+        let name = n.child_by_field_name("name");
+        let mut comp = Expr::Unknown;
+        if let Some(nm) = name {
+            match nm.kind() {
+                "identifier" => {
+                    let t = self.t(nm);
+                    // Lower-case tags are intrinsic elements.
+                    if t.starts_with(|c: char| c.is_ascii_uppercase()) {
+                        let res = self.lookup(t, false);
+                        self.push_ref(nm, Use::Jsx, RefTarget::Name(res.clone(), t.to_string()));
+                        comp = Expr::Name(res);
+                    }
+                }
+                "member_expression" => comp = self.member_ref(nm, Use::Jsx),
+                _ => {}
+            }
+        }
+        if let Some(t) = n.child_by_field_name("type_arguments") {
+            self.walk(t);
+        }
+        let mut c = n.walk();
+        let attrs: Vec<Node> = n.named_children(&mut c).collect();
+        for a in attrs {
+            match a.kind() {
+                "jsx_attribute" => {
+                    let mut cc = a.walk();
+                    let parts: Vec<Node> = a.named_children(&mut cc).collect();
+                    for (i, p) in parts.into_iter().enumerate() {
+                        if i == 0 && p.kind() == "property_identifier" {
+                            if comp != Expr::Unknown {
+                                let pn = self.t(p).to_string();
+                                self.push_ref(
+                                    p,
+                                    Use::Value,
+                                    RefTarget::Member(Expr::JsxProps(Box::new(comp.clone())), pn),
+                                );
+                            }
+                        } else {
+                            self.walk(p);
+                        }
+                    }
+                }
+                _ if Some(a) == name => {}
+                "type_arguments" => {}
+                _ => self.walk(a),
+            }
+        }
+    }
+}

@@ -1,0 +1,877 @@
+//! The walk: every statement and expression with its lexical scopes, recording references.
+
+use super::*;
+
+impl Extractor<'_> {
+    /// Parameters, then the body, in a new function scope.
+    pub(super) fn walk_function(&mut self, n: Node, this_class: Option<Option<usize>>) {
+        let decl = self.decl_of(n);
+        self.scopes.push(Scope::default());
+        // A named function expression's name is visible inside it, and only there.
+        if decl.is_none()
+            && matches!(
+                n.kind(),
+                "function_expression" | "function" | "generator_function"
+            )
+            && let Some(name) = n.child_by_field_name("name")
+        {
+            let l = self.new_local(None, None);
+            let nm = self.t(name).to_string();
+            self.bind(&nm, NameRes::Local(l));
+        }
+        let saved_this = self.this_class;
+        if let Some(t) = this_class {
+            self.this_class = Some(t);
+        }
+        let callback = self.callback.take();
+        self.with_owner(decl, |x| {
+            x.bind_type_params(n);
+            let params = x.walk_params(n, callback.as_ref());
+            let ret = n.child_by_field_name("return_type").map(|r| {
+                x.walk(r);
+                x.type_ref(r)
+            });
+            if let Some(d) = decl {
+                let dd = &mut x.file.decls[d];
+                if dd.ret.is_none() {
+                    dd.ret = ret;
+                }
+                if dd.params.is_empty() {
+                    dd.params = params;
+                }
+            }
+            if let Some(body) = n.child_by_field_name("body") {
+                if body.kind() == "statement_block" {
+                    x.hoist(body, true);
+                    x.walk_children(body);
+                } else {
+                    x.walk(body);
+                }
+            }
+        });
+        self.this_class = saved_this;
+        self.scopes.pop();
+    }
+
+    /// Binds and walks the parameters of a function-like node; returns their written types.
+    pub(super) fn walk_params(
+        &mut self,
+        n: Node,
+        callback: Option<&Context>,
+    ) -> Vec<Option<TypeRef>> {
+        let mut out = Vec::new();
+        let ctx = |param: usize| {
+            callback.map(|c| match c {
+                Context::Argument(callee, arg) => Expr::CallbackParam {
+                    callee: Box::new(callee.clone()),
+                    arg: *arg,
+                    param,
+                },
+                Context::Typed(t) => Expr::ContextParam {
+                    ty: t.clone(),
+                    param,
+                },
+            })
+        };
+        if let Some(params) = n.child_by_field_name("parameters") {
+            let mut c = params.walk();
+            let ps: Vec<Node> = params.named_children(&mut c).collect();
+            let mut i = 0;
+            for p in ps {
+                if matches!(p.kind(), "comment" | "decorator") {
+                    continue;
+                }
+                let is_this = p
+                    .child_by_field_name("pattern")
+                    .is_some_and(|x| x.kind() == "this");
+                let ty = self.walk_parameter(p, ctx(i));
+                if !is_this {
+                    out.push(ty);
+                    i += 1;
+                }
+            }
+        } else if let Some(p) = n.child_by_field_name("parameter") {
+            self.bind_pattern(p, None, ctx(0));
+            out.push(None);
+        }
+        out
+    }
+
+    pub(super) fn walk_parameter(&mut self, p: Node, contextual: Option<Expr>) -> Option<TypeRef> {
+        match p.kind() {
+            "required_parameter" | "optional_parameter" => {
+                let ty = p.child_by_field_name("type").map(|t| {
+                    self.walk(t);
+                    self.type_ref(t)
+                });
+                if let Some(v) = p.child_by_field_name("value") {
+                    self.walk(v);
+                }
+                let mut c = p.walk();
+                let decorators: Vec<Node> = p
+                    .named_children(&mut c)
+                    .filter(|k| k.kind() == "decorator")
+                    .collect();
+                for d in decorators {
+                    self.walk(d);
+                }
+                if let Some(pat) = p.child_by_field_name("pattern") {
+                    if pat.kind() == "this" {
+                        return ty;
+                    }
+                    // A parameter property: the field's type is the parameter's.
+                    if let Some(d) = self.decl_of(p) {
+                        self.file.decls[d].ty = ty.clone();
+                    }
+                    let value = if ty.is_some() { None } else { contextual };
+                    self.bind_pattern(pat, ty.clone(), value);
+                }
+                ty
+            }
+            _ => {
+                self.bind_pattern(p, None, contextual);
+                None
+            }
+        }
+    }
+
+    pub(super) fn walk_class(&mut self, n: Node) {
+        let decl = self.decl_of(n);
+        self.scopes.push(Scope::default());
+        // A class expression's name is visible inside it.
+        if decl.is_none()
+            && let Some(name) = n.child_by_field_name("name")
+        {
+            let l = self.new_local(None, None);
+            let nm = self.t(name).to_string();
+            self.bind(&nm, NameRes::Local(l));
+        }
+        let saved_this = self.this_class;
+        self.with_owner(decl, |x| {
+            x.bind_type_params(n);
+            let mut c = n.walk();
+            let kids: Vec<Node> = n.named_children(&mut c).collect();
+            for k in kids {
+                match k.kind() {
+                    "decorator" => x.walk(k),
+                    "class_heritage" => x.walk_heritage(k, decl),
+                    _ => {}
+                }
+            }
+            x.this_class = Some(decl);
+            if let Some(body) = n.child_by_field_name("body") {
+                let mut c = body.walk();
+                let members: Vec<Node> = body.named_children(&mut c).collect();
+                for m in members {
+                    x.walk_member(m, decl);
+                }
+            }
+        });
+        self.this_class = saved_this;
+        self.scopes.pop();
+    }
+
+    pub(super) fn walk_heritage(&mut self, h: Node, decl: Option<usize>) {
+        let mut c = h.walk();
+        let clauses: Vec<Node> = h.named_children(&mut c).collect();
+        for cl in clauses {
+            match cl.kind() {
+                "extends_clause" => {
+                    if let Some(v) = cl.child_by_field_name("value") {
+                        self.heritage(v, Use::Extends, decl);
+                    }
+                    if let Some(ta) = cl.child_by_field_name("type_arguments") {
+                        self.walk(ta);
+                    }
+                }
+                "implements_clause" | "extends_type_clause" => {
+                    let u = if cl.kind() == "implements_clause" {
+                        Use::Implements
+                    } else {
+                        Use::Extends
+                    };
+                    let mut cc = cl.walk();
+                    let ts: Vec<Node> = cl.named_children(&mut cc).collect();
+                    for t in ts {
+                        self.heritage(t, u, decl);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// One name of an `extends` or `implements` clause: a reference, and a heritage type of
+    /// the declaration.
+    pub(super) fn heritage(&mut self, t: Node, usage: Use, decl: Option<usize>) {
+        let head = match t.kind() {
+            "generic_type" => {
+                if let Some(a) = t.child_by_field_name("type_arguments") {
+                    self.walk(a);
+                }
+                t.child_by_field_name("name").unwrap_or(t)
+            }
+            _ => t,
+        };
+        let tr = match head.kind() {
+            "identifier" | "type_identifier" => {
+                let name = self.t(head).to_string();
+                let res = self.lookup(&name, true);
+                self.push_ref(head, usage, RefTarget::Name(res.clone(), name));
+                TypeRef::Named {
+                    head: res,
+                    path: Vec::new(),
+                    args: Vec::new(),
+                }
+            }
+            "member_expression" | "nested_type_identifier" | "nested_identifier" => {
+                let e = self.member_chain(head, usage);
+                expr_type(e)
+            }
+            _ => {
+                self.walk(t);
+                TypeRef::Unknown
+            }
+        };
+        if let Some(d) = decl {
+            let (line, column) = pos(head);
+            let dd = &mut self.file.decls[d];
+            dd.heritage_at.push((line, column));
+            if usage == Use::Implements {
+                dd.implements.push(tr);
+            } else {
+                dd.extends.push(tr);
+            }
+        }
+    }
+
+    /// A qualified name `a.b.c` in a heritage clause or type: refs for every part.
+    pub(super) fn member_chain(&mut self, n: Node, last_use: Use) -> Expr {
+        match n.kind() {
+            "identifier" | "type_identifier" => {
+                let name = self.t(n).to_string();
+                let res = self.lookup(&name, false);
+                self.push_ref(n, Use::Value, RefTarget::Name(res.clone(), name));
+                Expr::Name(res)
+            }
+            "member_expression" | "nested_identifier" | "nested_type_identifier" => {
+                let (obj, prop) = match n.kind() {
+                    "nested_type_identifier" => (
+                        n.child_by_field_name("module"),
+                        n.child_by_field_name("name"),
+                    ),
+                    _ => (
+                        n.child_by_field_name("object"),
+                        n.child_by_field_name("property"),
+                    ),
+                };
+                let (Some(obj), Some(prop)) = (obj, prop) else {
+                    return Expr::Unknown;
+                };
+                let base = self.member_chain(obj, Use::Value);
+                let name = self.t(prop).to_string();
+                self.push_ref(
+                    prop,
+                    last_use,
+                    RefTarget::Member(base.clone(), name.clone()),
+                );
+                Expr::Member(Box::new(base), name)
+            }
+            _ => {
+                self.walk(n);
+                Expr::Unknown
+            }
+        }
+    }
+
+    pub(super) fn walk_member(&mut self, m: Node, class: Option<usize>) {
+        let decl = self.decl_of(m);
+        match m.kind() {
+            "method_definition" => {
+                if let Some(n) = m.child_by_field_name("name")
+                    && n.kind() == "computed_property_name"
+                {
+                    self.with_owner(decl, |x| x.walk(n));
+                }
+                self.walk_function(m, Some(class))
+            }
+            "method_signature" | "abstract_method_signature" => {
+                self.scopes.push(Scope::default());
+                self.with_owner(decl, |x| {
+                    x.bind_type_params(m);
+                    let ps = x.walk_params(m, None);
+                    if let Some(d) = decl
+                        && x.file.decls[d].params.is_empty()
+                    {
+                        x.file.decls[d].params = ps;
+                    }
+                    if let Some(r) = m.child_by_field_name("return_type") {
+                        x.walk(r);
+                        let tr = x.type_ref(r);
+                        if let Some(d) = decl
+                            && x.file.decls[d].ret.is_none()
+                        {
+                            x.file.decls[d].ret = Some(tr);
+                        }
+                    }
+                });
+                self.scopes.pop();
+            }
+            "public_field_definition" => {
+                self.with_owner(decl, |x| {
+                    let mut c = m.walk();
+                    let decorators: Vec<Node> = m
+                        .named_children(&mut c)
+                        .filter(|k| k.kind() == "decorator")
+                        .collect();
+                    for d in decorators {
+                        x.walk(d);
+                    }
+                    if let Some(n) = m.child_by_field_name("name")
+                        && n.kind() == "computed_property_name"
+                    {
+                        x.walk(n);
+                    }
+                    let ty = m.child_by_field_name("type").map(|t| {
+                        x.walk(t);
+                        x.type_ref(t)
+                    });
+                    let value = m.child_by_field_name("value").map(|v| {
+                        x.walk(v);
+                        x.expr_of(v)
+                    });
+                    if let Some(d) = decl {
+                        x.file.decls[d].ty = ty;
+                        x.file.decls[d].value = value;
+                    }
+                });
+            }
+            "class_static_block" => {
+                if let Some(b) = m.child_by_field_name("body").or_else(|| m.named_child(0)) {
+                    self.scopes.push(Scope::default());
+                    self.hoist(b, true);
+                    self.walk_children(b);
+                    self.scopes.pop();
+                }
+            }
+            _ => self.walk(m),
+        }
+    }
+
+    pub(super) fn walk(&mut self, n: Node) {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            self.file.has_error = true;
+        } else {
+            self.walk_inner(n);
+        }
+        self.depth -= 1;
+    }
+
+    pub(super) fn walk_inner(&mut self, n: Node) {
+        match n.kind() {
+            "comment"
+            | "string"
+            | "number"
+            | "regex"
+            | "true"
+            | "false"
+            | "null"
+            | "undefined"
+            | "hash_bang_line"
+            | "html_comment"
+            | "statement_identifier"
+            | "predefined_type"
+            | "literal_type"
+            | "this_type"
+            | "property_identifier"
+            | "private_property_identifier"
+            | "import" => {}
+            "import_statement" => self.walk_import(n),
+            "export_statement" => self.walk_export(n),
+            "function_declaration" | "generator_function_declaration" => {
+                self.walk_function(n, Some(None))
+            }
+            "function_expression" | "function" | "generator_function" => {
+                self.walk_function(n, Some(None))
+            }
+            "arrow_function" => self.walk_function(n, None),
+            "function_type" | "constructor_type" | "call_signature" | "construct_signature" => {
+                self.scopes.push(Scope::default());
+                self.bind_type_params(n);
+                self.walk_params(n, None);
+                if let Some(r) = n
+                    .child_by_field_name("return_type")
+                    .or_else(|| n.child_by_field_name("type"))
+                {
+                    self.walk(r);
+                }
+                self.scopes.pop();
+            }
+            "index_signature" => {
+                self.scopes.push(Scope::default());
+                let mut c = n.walk();
+                let kids: Vec<Node> = n.named_children(&mut c).collect();
+                for k in &kids {
+                    if k.kind() == "mapped_type_clause"
+                        && let Some(name) = k.child_by_field_name("name")
+                    {
+                        let l = self.new_local(None, None);
+                        let nm = self.t(name).to_string();
+                        self.bind(&nm, NameRes::Local(l));
+                    }
+                }
+                for k in kids {
+                    if k.kind() == "mapped_type_clause" {
+                        let mut cc = k.walk();
+                        let parts: Vec<Node> = k.named_children(&mut cc).collect();
+                        for p in parts {
+                            if Some(p) != k.child_by_field_name("name") {
+                                self.walk(p);
+                            }
+                        }
+                    } else if k.kind() == "identifier" {
+                        // `[key: string]`: the parameter name.
+                    } else {
+                        self.walk(k);
+                    }
+                }
+                self.scopes.pop();
+            }
+            "conditional_type" => {
+                self.scopes.push(Scope::default());
+                let mut infers = Vec::new();
+                collect_infers(n, self.src, &mut infers);
+                for nm in infers {
+                    let l = self.new_local(None, None);
+                    self.bind(&nm, NameRes::Local(l));
+                }
+                self.walk_children(n);
+                self.scopes.pop();
+            }
+            "infer_type" => {
+                let mut c = n.walk();
+                let kids: Vec<Node> = n.named_children(&mut c).skip(1).collect();
+                for k in kids {
+                    self.walk(k);
+                }
+            }
+            "function_signature" => {
+                self.scopes.push(Scope::default());
+                let decl = self.decl_of(n);
+                self.with_owner(decl, |x| {
+                    x.bind_type_params(n);
+                    let fp = x.walk_params(n, None);
+                    if let Some(r) = n.child_by_field_name("return_type") {
+                        x.walk(r);
+                        let tr = x.type_ref(r);
+                        if let Some(d) = decl
+                            && x.file.decls[d].ret.is_none()
+                        {
+                            x.file.decls[d].ret = Some(tr);
+                            x.file.decls[d].params = fp;
+                        }
+                    }
+                });
+                self.scopes.pop();
+            }
+            "class_declaration" | "abstract_class_declaration" | "class" => self.walk_class(n),
+            "interface_declaration" => {
+                let decl = self.decl_of(n);
+                self.scopes.push(Scope::default());
+                self.with_owner(decl, |x| {
+                    x.bind_type_params(n);
+                    let mut c = n.walk();
+                    let kids: Vec<Node> = n.named_children(&mut c).collect();
+                    for k in kids {
+                        if k.kind() == "extends_type_clause" {
+                            x.walk_heritage_clause(k, decl);
+                        }
+                    }
+                    if let Some(body) = n.child_by_field_name("body") {
+                        x.walk_type_members(body);
+                    }
+                });
+                self.scopes.pop();
+            }
+            "type_alias_declaration" => {
+                let decl = self.decl_of(n);
+                self.scopes.push(Scope::default());
+                self.with_owner(decl, |x| {
+                    x.bind_type_params(n);
+                    if let Some(v) = n.child_by_field_name("value") {
+                        if v.kind() == "object_type" {
+                            x.walk_type_members(v);
+                        } else {
+                            x.walk(v);
+                            let tr = x.type_ref(v);
+                            if let Some(d) = decl {
+                                x.file.decls[d].ty = Some(tr);
+                            }
+                        }
+                    }
+                });
+                self.scopes.pop();
+            }
+            "enum_declaration" => {
+                let decl = self.decl_of(n);
+                // Inside the body, the enum's members are in scope (`B = A << 1`).
+                self.scopes.push(Scope::default());
+                if let Some(d) = decl {
+                    let members: Vec<(String, usize)> = self.file.decls[d]
+                        .members
+                        .iter()
+                        .flat_map(|(k, v)| v.iter().map(move |x| (k.clone(), *x)))
+                        .collect();
+                    for (k, x) in members {
+                        self.bind(&k, NameRes::Decl(x));
+                    }
+                }
+                if let Some(body) = n.child_by_field_name("body") {
+                    let mut c = body.walk();
+                    let ms: Vec<Node> = body.named_children(&mut c).collect();
+                    for m in ms {
+                        if m.kind() == "enum_assignment"
+                            && let Some(v) = m.child_by_field_name("value")
+                        {
+                            let md = self.decl_of(m).or(decl);
+                            self.with_owner(md, |x| x.walk(v));
+                        }
+                    }
+                }
+                self.scopes.pop();
+            }
+            "switch_body" => {
+                // One scope for every case: `let`/`const` in a case is the switch's.
+                self.scopes.push(Scope::default());
+                let mut c = n.walk();
+                let cases: Vec<Node> = n.named_children(&mut c).collect();
+                for case in &cases {
+                    self.hoist(*case, false);
+                }
+                for case in cases {
+                    self.walk(case);
+                }
+                self.scopes.pop();
+            }
+            "internal_module" | "module" => {
+                let decl = self.decl_of(n);
+                if let Some(body) = n.child_by_field_name("body") {
+                    self.scopes.push(Scope::default());
+                    // The namespace's members are in scope inside it.
+                    if let Some(d) = decl {
+                        let members: Vec<(String, usize)> = self.file.decls[d]
+                            .members
+                            .iter()
+                            .flat_map(|(k, v)| v.iter().map(move |x| (k.clone(), *x)))
+                            .collect();
+                        for (k, x) in members {
+                            self.bind(&k, NameRes::Decl(x));
+                        }
+                    } else {
+                        self.hoist(body, true);
+                    }
+                    self.with_owner(decl, |x| {
+                        let mut c = body.walk();
+                        let ss: Vec<Node> = body.named_children(&mut c).collect();
+                        for s in ss {
+                            if s.kind() == "export_statement" {
+                                if let Some(d) = s.child_by_field_name("declaration") {
+                                    x.walk(d);
+                                } else {
+                                    x.walk_children(s);
+                                }
+                            } else {
+                                x.walk(s);
+                            }
+                        }
+                    });
+                    self.scopes.pop();
+                }
+            }
+            "ambient_declaration" => self.walk_children(n),
+            "lexical_declaration" | "variable_declaration" => {
+                let mut c = n.walk();
+                let vds: Vec<Node> = n.named_children(&mut c).collect();
+                for vd in vds {
+                    if vd.kind() == "variable_declarator" {
+                        self.walk_declarator(vd);
+                    } else {
+                        self.walk(vd);
+                    }
+                }
+            }
+            "statement_block" => {
+                self.scopes.push(Scope::default());
+                self.hoist(n, false);
+                self.walk_children(n);
+                self.scopes.pop();
+            }
+            "for_statement" => {
+                self.scopes.push(Scope::default());
+                if let Some(init) = n.child_by_field_name("initializer")
+                    && matches!(init.kind(), "lexical_declaration" | "variable_declaration")
+                {
+                    self.declare_locals(init);
+                }
+                self.walk_children(n);
+                self.scopes.pop();
+            }
+            "for_in_statement" => {
+                self.scopes.push(Scope::default());
+                let right = n.child_by_field_name("right");
+                if let Some(r) = right {
+                    self.walk(r);
+                }
+                let of = n
+                    .child_by_field_name("operator")
+                    .is_some_and(|o| self.t(o) == "of");
+                if let Some(l) = n.child_by_field_name("left") {
+                    if n.child_by_field_name("kind").is_some() {
+                        let value = match (of, right) {
+                            (true, Some(r)) => Some(Expr::Elem(Box::new(self.expr_of(r)))),
+                            _ => None,
+                        };
+                        self.bind_pattern(l, None, value);
+                    } else {
+                        self.walk(l);
+                    }
+                }
+                if let Some(b) = n.child_by_field_name("body") {
+                    self.walk(b);
+                }
+                self.scopes.pop();
+            }
+            "catch_clause" => {
+                self.scopes.push(Scope::default());
+                if let Some(p) = n.child_by_field_name("parameter") {
+                    self.bind_pattern(p, None, None);
+                }
+                if let Some(t) = n.child_by_field_name("type") {
+                    self.walk(t);
+                }
+                if let Some(b) = n.child_by_field_name("body") {
+                    self.walk(b);
+                }
+                self.scopes.pop();
+            }
+            "identifier" => self.name_ref(n, Use::Value),
+            "shorthand_property_identifier" => self.name_ref(n, Use::Value),
+            "type_identifier" => self.type_name_ref(n),
+            "nested_type_identifier" => {
+                self.member_chain(n, Use::Type);
+            }
+            "type_query" => {
+                if let Some(e) = n.named_child(0) {
+                    match e.kind() {
+                        "identifier" => self.name_ref(e, Use::TypeOf),
+                        "member_expression" => {
+                            self.member_ref(e, Use::TypeOf);
+                        }
+                        _ => self.walk(e),
+                    }
+                }
+            }
+            "member_expression" => {
+                self.member_ref(n, Use::Value);
+            }
+            "call_expression" => {
+                let f = n.child_by_field_name("function");
+                if let Some(f) = f {
+                    let f = unwrap_parens(f);
+                    match f.kind() {
+                        "identifier" => self.name_ref(f, Use::Call),
+                        "member_expression" => {
+                            self.member_ref(f, Use::Call);
+                        }
+                        _ => self.walk(f),
+                    }
+                }
+                if let Some(t) = n.child_by_field_name("type_arguments") {
+                    self.walk(t);
+                }
+                if let Some(args) = n.child_by_field_name("arguments") {
+                    let callee = f.map_or(Expr::Unknown, |f| self.expr_of(f));
+                    self.walk_arguments(args, callee);
+                }
+            }
+            "new_expression" => {
+                if let Some(c) = n.child_by_field_name("constructor") {
+                    match c.kind() {
+                        "identifier" => self.name_ref(c, Use::Call),
+                        "member_expression" => {
+                            self.member_ref(c, Use::Call);
+                        }
+                        _ => self.walk(c),
+                    }
+                }
+                if let Some(t) = n.child_by_field_name("type_arguments") {
+                    self.walk(t);
+                }
+                if let Some(args) = n.child_by_field_name("arguments") {
+                    let callee = n
+                        .child_by_field_name("constructor")
+                        .map_or(Expr::Unknown, |c| self.expr_of(c));
+                    self.walk_arguments(args, callee);
+                }
+            }
+            "pair" => {
+                // Keys are not references, computed keys are.
+                if let Some(k) = n.child_by_field_name("key")
+                    && k.kind() == "computed_property_name"
+                {
+                    self.walk(k);
+                }
+                if let Some(v) = n.child_by_field_name("value") {
+                    self.walk(v);
+                }
+            }
+            "method_definition" => self.walk_function(n, Some(None)),
+            "jsx_opening_element" | "jsx_self_closing_element" => self.walk_jsx(n),
+            "jsx_closing_element" => {
+                if let Some(nm) = n.child_by_field_name("name").or_else(|| n.named_child(0)) {
+                    match nm.kind() {
+                        "identifier"
+                            if self.t(nm).starts_with(|c: char| c.is_ascii_uppercase()) =>
+                        {
+                            self.name_ref(nm, Use::Jsx)
+                        }
+                        "member_expression" => {
+                            self.member_ref(nm, Use::Jsx);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            "assignment_expression" if self.owner.is_none() && self.scopes.len() == 1 => {
+                self.walk_top_assignment(n);
+            }
+            "labeled_statement" => {
+                if let Some(b) = n.child_by_field_name("body") {
+                    self.walk(b);
+                } else {
+                    self.walk_children(n);
+                }
+            }
+            "break_statement" | "continue_statement" => {}
+            _ => self.walk_children(n),
+        }
+    }
+
+    pub(super) fn walk_heritage_clause(&mut self, clause: Node, decl: Option<usize>) {
+        let mut c = clause.walk();
+        let ts: Vec<Node> = clause.named_children(&mut c).collect();
+        for t in ts {
+            self.heritage(t, Use::Extends, decl);
+        }
+    }
+
+    pub(super) fn walk_type_members(&mut self, body: Node) {
+        let mut c = body.walk();
+        let ms: Vec<Node> = body.named_children(&mut c).collect();
+        for m in ms {
+            let decl = self.decl_of(m);
+            match m.kind() {
+                "property_signature" => {
+                    self.with_owner(decl, |x| {
+                        if let Some(t) = m.child_by_field_name("type") {
+                            x.walk(t);
+                            let tr = x.type_ref(t);
+                            if let Some(d) = decl
+                                && x.file.decls[d].ty.is_none()
+                            {
+                                x.file.decls[d].ty = Some(tr);
+                            }
+                        }
+                    });
+                }
+                "method_signature" => self.walk_member(m, None),
+                _ => self.walk(m),
+            }
+        }
+    }
+
+    /// The arguments of a call of `callee`; a function written as an argument gets its
+    /// parameters typed from the callee's declaration.
+    pub(super) fn walk_arguments(&mut self, args: Node, callee: Expr) {
+        let mut c = args.walk();
+        let xs: Vec<Node> = args.named_children(&mut c).collect();
+        let mut i = 0;
+        for a in xs {
+            match a.kind() {
+                "comment" => continue,
+                "identifier" => self.name_ref(a, Use::Argument),
+                "member_expression" => {
+                    self.member_ref(a, Use::Argument);
+                }
+                "arrow_function" | "function_expression" | "function" => {
+                    if callee != Expr::Unknown {
+                        self.callback = Some(Context::Argument(callee.clone(), i));
+                    }
+                    self.walk(a);
+                    self.callback = None;
+                }
+                _ => self.walk(a),
+            }
+            i += 1;
+        }
+    }
+
+    pub(super) fn walk_declarator(&mut self, vd: Node) {
+        let decl_here = self.decl_of(vd);
+        let name = vd.child_by_field_name("name");
+        let is_require = vd
+            .child_by_field_name("value")
+            .and_then(|v| self.require_of(v))
+            .is_some();
+        let top_require = is_require && self.scopes.len() == 1 && self.owner.is_none();
+        if top_require {
+            // Bound as an import; its specifier and names are walked as imports.
+            if let Some(n) = name
+                && n.kind() == "object_pattern"
+            {
+                self.import_refs_of_require(n);
+            }
+            return;
+        }
+        let ty = vd.child_by_field_name("type").map(|t| {
+            self.with_owner(decl_here, |x| x.walk(t));
+            self.type_ref(t)
+        });
+        let value = vd.child_by_field_name("value").map(|v| {
+            if let Some(t) = &ty
+                && matches!(
+                    v.kind(),
+                    "arrow_function" | "function_expression" | "function"
+                )
+            {
+                self.callback = Some(Context::Typed(t.clone()));
+            }
+            self.with_owner(decl_here, |x| x.walk(v));
+            self.callback = None;
+            self.expr_of(v)
+        });
+        let Some(name) = name else { return };
+        if name.kind() == "identifier" {
+            let nm = self.t(name).to_string();
+            match self.lookup(&nm, false) {
+                NameRes::Decl(d) if decl_here == Some(d) => {
+                    self.file.decls[d].ty = ty;
+                    self.file.decls[d].value = value;
+                }
+                NameRes::Local(l) => {
+                    self.file.locals[l].ty = ty;
+                    self.file.locals[l].value = value;
+                }
+                _ => {}
+            }
+        } else {
+            // Destructuring: each name is the member of the value it reads.
+            let src = match ty {
+                Some(t) => Some(Expr::Typed(t)),
+                None => value,
+            };
+            self.with_owner(decl_here, |x| x.pattern(name, src, false));
+        }
+    }
+}
