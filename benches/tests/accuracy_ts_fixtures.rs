@@ -6,117 +6,41 @@
 //!
 //! Run with `--nocapture` to see the full report.
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::Guard;
 
-use kivgraph_benches::accuracy::{self, Oracle, Report, Thresholds};
-use kivgraph_compile::{CompileOptions, RepoSpec};
-use kivgraph_format::{Generation, IndexDir};
+use kivgraph_benches::accuracy::Thresholds;
 
 /// A little below today's figures (exact precision 100 % = 490/490, recall 100 % = 494/494,
 /// exact recall 99.19 % = 490/494): three wrong exact edges, five lost uses or six uses demoted
 /// to candidates fail the build.
-const THRESHOLDS: Thresholds = Thresholds {
-    min_exact_precision: Some(99.5),
-    min_recall: Some(99.0),
-    min_exact_recall: Some(98.0),
-};
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn oracle() -> Oracle {
-    Oracle::read(&workspace().join("benches/accuracy/ts/fixtures.oracle.jsonl")).unwrap()
-}
-
-/// The fixture repositories, named as the oracle names them; the pair is compiled together so
-/// that the cross-repository imports bind.
-fn compile_fixtures(out: &Path) -> Generation {
-    let fixtures = workspace().join("fixtures/ts");
-    let repos = [
+const GUARD: Guard = Guard {
+    fixtures: "ts",
+    repos: &[
         ("shop", "shop"),
         ("ui", "ui"),
         ("legacy", "legacy"),
         ("corelib", "pair/corelib"),
         ("webapp", "pair/webapp"),
-    ]
-    .iter()
-    .map(|(name, dir)| {
-        RepoSpec::parse(&format!("{name}={}", fixtures.join(dir).display())).unwrap()
-    })
-    .collect();
-    kivgraph_compile::compile(&CompileOptions {
-        out: out.to_path_buf(),
-        repos,
-        fault: None,
-        progress: false,
-    })
-    .unwrap();
-    Generation::open_current(&IndexDir::new(out))
-        .unwrap()
-        .expect("a published generation")
-}
-
-fn measure() -> Report {
-    let dir = tempfile::tempdir().unwrap();
-    let generation = compile_fixtures(dir.path());
-    accuracy::score(&oracle(), &generation)
-}
+    ],
+    oracle: "ts/fixtures.oracle.jsonl",
+    regenerate: "benches/accuracy/ts/run.sh fixtures",
+    min_uses: 400,
+    thresholds: Thresholds {
+        min_exact_precision: Some(99.5),
+        min_recall: Some(99.0),
+        min_exact_recall: Some(98.0),
+    },
+};
 
 #[test]
 fn typescript_fixtures_meet_the_accuracy_thresholds() {
-    let report = measure();
-    println!("{}", report.render());
-    eprintln!("typescript fixtures: {}", report.headline());
-
-    let f = &report.files;
-    assert_eq!(
-        (f.stale, f.missing_in_graph, f.not_compiled_by_graph),
-        (0, 0, 0),
-        "the oracle output is stale or the file selection differs; run \
-         benches/accuracy/ts/run.sh fixtures: {:?}",
-        f.examples
-    );
-    assert!(report.corpus.oracle_uses > 400, "{:?}", report.corpus);
-    assert_eq!(
-        report.declarations.mapped.hit, report.declarations.mapped.of,
-        "{:?}",
-        report.declarations.unmapped_examples
-    );
-    let failures = THRESHOLDS.check(&report);
-    assert!(failures.is_empty(), "{failures:#?}\n{}", report.render());
-    let m = &report.structural.method_of;
-    assert!(m.recall_all.of > 0, "METHOD_OF: nothing measured");
-    assert_eq!(
-        m.exact_precision.hit, m.exact_precision.of,
-        "METHOD_OF: {m:?}"
-    );
+    GUARD.assert_met();
 }
 
-/// The guard is not vacuous: truth that no longer has some of the uses the graph binds exactly
-/// makes those edges wrong, and uses the graph cannot have lower recall.
+/// The guard is not vacuous: 20 uses the graph cannot have, or 6 fewer uses of what it
+/// binds exactly, miss the thresholds.
 #[test]
 fn the_typescript_guard_fails_on_a_regression() {
-    let dir = tempfile::tempdir().unwrap();
-    let generation = compile_fixtures(dir.path());
-
-    let mut lost = oracle();
-    let extra: Vec<_> = lost.uses.iter().take(20).cloned().collect();
-    for mut u in extra {
-        u.col += 10_000;
-        lost.uses.push(u);
-    }
-    let failures = THRESHOLDS.check(&accuracy::score(&lost, &generation));
-    assert!(
-        failures.iter().any(|f| f.contains("recall (all edges)")),
-        "{failures:?}"
-    );
-
-    let mut wrong = oracle();
-    wrong.uses.drain(..6);
-    let failures = THRESHOLDS.check(&accuracy::score(&wrong, &generation));
-    assert!(
-        failures.iter().any(|f| f.contains("exact precision")),
-        "{failures:?}"
-    );
+    GUARD.assert_fails_on_regression(20, 6);
 }

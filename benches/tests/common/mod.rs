@@ -1,0 +1,116 @@
+//! The accuracy guards of the TypeScript and Python fixtures share everything but their data:
+//! compile the fixture repositories, score them against committed oracle output, check the
+//! thresholds, and show that the guard is not vacuous.
+
+use std::path::{Path, PathBuf};
+
+use kivgraph_benches::accuracy::{self, Oracle, Report, Thresholds};
+use kivgraph_compile::{CompileOptions, RepoSpec};
+use kivgraph_format::{Generation, IndexDir};
+
+/// One language's fixtures and the oracle output committed for them.
+pub struct Guard {
+    /// Under `fixtures/`.
+    pub fixtures: &'static str,
+    /// Repository name (as the oracle names it) and directory under `fixtures`.
+    pub repos: &'static [(&'static str, &'static str)],
+    /// Under `benches/accuracy/`.
+    pub oracle: &'static str,
+    /// The command that regenerates `oracle`.
+    pub regenerate: &'static str,
+    pub thresholds: Thresholds,
+    /// Fewer oracle uses than this means the committed output is not what it should be.
+    pub min_uses: u64,
+}
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+impl Guard {
+    pub fn oracle(&self) -> Oracle {
+        Oracle::read(&workspace().join("benches/accuracy").join(self.oracle)).unwrap()
+    }
+
+    /// Every repository in one generation, so that the pairs' cross-repository imports bind.
+    pub fn compile(&self, out: &Path) -> Generation {
+        let root = workspace().join("fixtures").join(self.fixtures);
+        let repos = self
+            .repos
+            .iter()
+            .map(|(name, dir)| {
+                RepoSpec::parse(&format!("{name}={}", root.join(dir).display())).unwrap()
+            })
+            .collect();
+        kivgraph_compile::compile(&CompileOptions {
+            out: out.to_path_buf(),
+            repos,
+            fault: None,
+            progress: false,
+        })
+        .unwrap();
+        Generation::open_current(&IndexDir::new(out))
+            .unwrap()
+            .expect("a published generation")
+    }
+
+    /// The fixtures meet the thresholds, every declaration maps, and METHOD_OF is exact.
+    pub fn assert_met(&self) -> Report {
+        let dir = tempfile::tempdir().unwrap();
+        let report = accuracy::score(&self.oracle(), &self.compile(dir.path()));
+        println!("{}", report.render());
+        eprintln!("{} fixtures: {}", self.fixtures, report.headline());
+        let f = &report.files;
+        assert_eq!(
+            (f.stale, f.missing_in_graph, f.not_compiled_by_graph),
+            (0, 0, 0),
+            "the oracle output is stale or the file selection differs; run {}: {:?}",
+            self.regenerate,
+            f.examples
+        );
+        assert!(
+            report.corpus.oracle_uses > self.min_uses,
+            "{:?}",
+            report.corpus
+        );
+        assert_eq!(
+            report.declarations.mapped.hit, report.declarations.mapped.of,
+            "{:?}",
+            report.declarations.unmapped_examples
+        );
+        let failures = self.thresholds.check(&report);
+        assert!(failures.is_empty(), "{failures:#?}\n{}", report.render());
+        let m = &report.structural.method_of;
+        assert!(m.recall_all.of > 0, "METHOD_OF: nothing measured");
+        assert_eq!(
+            m.exact_precision.hit, m.exact_precision.of,
+            "METHOD_OF: {m:?}"
+        );
+        report
+    }
+
+    /// Truth with uses the graph cannot have lowers recall below the threshold, and truth that
+    /// lost uses the graph binds exactly makes those edges wrong.
+    pub fn assert_fails_on_regression(&self, lost_uses: usize, dropped_uses: usize) {
+        let dir = tempfile::tempdir().unwrap();
+        let generation = self.compile(dir.path());
+        let mut lost = self.oracle();
+        let extra: Vec<_> = lost.uses.iter().take(lost_uses).cloned().collect();
+        for mut u in extra {
+            u.col += 10_000;
+            lost.uses.push(u);
+        }
+        let failures = self.thresholds.check(&accuracy::score(&lost, &generation));
+        assert!(
+            failures.iter().any(|f| f.contains("recall (all edges)")),
+            "{failures:?}"
+        );
+        let mut wrong = self.oracle();
+        wrong.uses.drain(..dropped_uses);
+        let failures = self.thresholds.check(&accuracy::score(&wrong, &generation));
+        assert!(
+            failures.iter().any(|f| f.contains("exact precision")),
+            "{failures:?}"
+        );
+    }
+}
