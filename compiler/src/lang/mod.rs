@@ -53,6 +53,56 @@ pub(crate) fn collapse(s: &str) -> String {
     out
 }
 
+/// What one member type of a written union says about a member name.
+pub(crate) enum UnionPart<T> {
+    /// It declares the name: these declarations, `exact` when nothing else is possible.
+    Declares(Vec<T>, bool),
+    /// It is fully known and lacks the name.
+    Lacks,
+    /// Its members are not known.
+    Unknown,
+}
+
+/// What a member name denotes on a value of a written union type.
+pub(crate) enum UnionHit<T> {
+    /// The declarations found, exact when exactly one member type declares the name and every
+    /// other one is known to lack it (narrowing cannot pick anything else).
+    Found(Vec<T>, bool),
+    /// Every member type is known and none declares it.
+    Lacks,
+    /// None declares it, and some member type is not known.
+    Unknown,
+}
+
+/// Folds the answers of a union's member types (TypeScript and Python alike).
+pub(crate) fn union_hit<T: PartialEq>(
+    parts: impl IntoIterator<Item = UnionPart<T>>,
+) -> UnionHit<T> {
+    let mut found: Vec<T> = Vec::new();
+    let mut all_known = true;
+    let mut declaring = 0;
+    for p in parts {
+        match p {
+            UnionPart::Declares(v, exact) => {
+                declaring += 1;
+                all_known &= exact;
+                for x in v {
+                    if !found.contains(&x) {
+                        found.push(x);
+                    }
+                }
+            }
+            UnionPart::Lacks => {}
+            UnionPart::Unknown => all_known = false,
+        }
+    }
+    match (found.is_empty(), all_known) {
+        (true, true) => UnionHit::Lacks,
+        (true, false) => UnionHit::Unknown,
+        (false, _) => UnionHit::Found(found, all_known && declaring == 1),
+    }
+}
+
 /// A span: 1-based lines, 0-based byte columns, byte offsets.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Span {

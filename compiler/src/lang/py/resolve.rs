@@ -16,6 +16,7 @@ use super::{
 use crate::facts::{
     Edge, FactSet, FileId, Package, PackageEdge, RepoId, Symbol, SymbolId, Unresolved,
 };
+use crate::lang::{UnionHit, UnionPart, union_hit};
 
 const STDLIB: &str = include_str!("stdlib.txt");
 
@@ -862,32 +863,18 @@ impl<'f> Resolver<'f> {
             Recv::Seq(_) | Recv::External => Hit::External,
             Recv::Unknown => Hit::Unknown,
             Recv::Union(parts) => {
-                let mut found: Vec<(usize, usize)> = Vec::new();
-                let mut all_known = true;
-                let mut declaring = 0;
-                for p in parts {
-                    match self.members_named(p, name, depth + 1) {
-                        Hit::Decls(v, exact) => {
-                            declaring += 1;
-                            all_known &= exact;
-                            for x in v {
-                                if !found.contains(&x) {
-                                    found.push(x);
-                                }
-                            }
-                        }
-                        Hit::NotFound { closed: true } => {}
-                        _ => all_known = false,
-                    }
+                let answers = parts
+                    .iter()
+                    .map(|p| match self.members_named(p, name, depth + 1) {
+                        Hit::Decls(v, exact) => UnionPart::Declares(v, exact),
+                        Hit::NotFound { closed: true } => UnionPart::Lacks,
+                        _ => UnionPart::Unknown,
+                    });
+                match union_hit(answers) {
+                    UnionHit::Found(v, exact) => Hit::Decls(v, exact),
+                    UnionHit::Lacks => Hit::NotFound { closed: true },
+                    UnionHit::Unknown => Hit::External,
                 }
-                if found.is_empty() {
-                    return if all_known {
-                        Hit::NotFound { closed: true }
-                    } else {
-                        Hit::External
-                    };
-                }
-                Hit::Decls(found, all_known && declaring == 1)
             }
         }
     }
