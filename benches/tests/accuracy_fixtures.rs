@@ -51,6 +51,7 @@ fn compile_fixtures(out: &Path) -> Generation {
         repos,
         fault: None,
         progress: false,
+        rust_sysroot: kivgraph_compile::RustSysroot::Off,
     })
     .unwrap();
     Generation::open_current(&IndexDir::new(out))

@@ -71,6 +71,7 @@ fn a_typescript_generation_is_scored_against_it() {
         repos: vec![RepoSpec::parse(&format!("demo={}", repo.display())).unwrap()],
         fault: None,
         progress: false,
+        rust_sysroot: kivgraph_compile::RustSysroot::Off,
     })
     .unwrap();
     let generation = Generation::open_current(&IndexDir::new(&out))

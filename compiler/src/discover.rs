@@ -32,14 +32,16 @@ pub struct Discovered {
     /// `go.mod` files: (directory, module path).
     pub go_modules: Vec<(String, String)>,
     /// Project files the front ends read (`package.json`, `tsconfig*.json`, `jsconfig*.json`,
-    /// `pyproject.toml`, `setup.cfg`): (path, text).
+    /// `pyproject.toml`, `setup.cfg`, `Cargo.toml`, `pubspec.yaml`, and the
+    /// `.dart_tool/package_config.json` beside a `pubspec.yaml`): (path, text).
     pub configs: Vec<(String, String)>,
 }
 
 fn is_config(name: &str) -> bool {
-    matches!(name, "package.json" | "pyproject.toml" | "setup.cfg")
-        || ((name.starts_with("tsconfig") || name.starts_with("jsconfig"))
-            && name.ends_with(".json"))
+    matches!(
+        name,
+        "package.json" | "pyproject.toml" | "setup.cfg" | "Cargo.toml" | "pubspec.yaml"
+    ) || ((name.starts_with("tsconfig") || name.starts_with("jsconfig")) && name.ends_with(".json"))
 }
 
 struct Found {
@@ -129,6 +131,23 @@ pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
         }
     }
 
+    // `.dart_tool` is hidden, so the walk never enters it: the package configuration that
+    // `dart pub get` writes beside a `pubspec.yaml` is read explicitly.
+    let pubspec_dirs: Vec<String> = config_paths
+        .iter()
+        .filter(|p| p.rsplit('/').next() == Some("pubspec.yaml"))
+        .map(|p| p.rsplit_once('/').map_or("", |(d, _)| d).to_string())
+        .collect();
+    for dir in pubspec_dirs {
+        let rel = if dir.is_empty() {
+            ".dart_tool/package_config.json".to_string()
+        } else {
+            format!("{dir}/.dart_tool/package_config.json")
+        };
+        if std::fs::symlink_metadata(root.join(&rel)).is_ok_and(|m| m.is_file()) {
+            config_paths.push(rel);
+        }
+    }
     for rel in config_paths {
         match std::fs::symlink_metadata(root.join(&rel)) {
             Ok(m) if m.len() <= MAX_FILE_BYTES => {
@@ -155,7 +174,6 @@ pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
         })
         .collect();
 
-    let mut unsupported: std::collections::BTreeMap<Language, usize> = Default::default();
     for (f, data) in read {
         facts.repos[repo].languages.insert(f.language);
         let id = facts.files.len();
@@ -213,31 +231,15 @@ pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
                                     .push((f.language, id, f.rel.clone(), SourceText(text)));
                             }
                         }
-                        Ok(text)
-                            if matches!(
-                                f.language,
-                                Language::TypeScript | Language::JavaScript | Language::Python
-                            ) =>
-                        {
+                        Ok(text) => {
                             out.sources
                                 .push((f.language, id, f.rel.clone(), SourceText(text)));
-                        }
-                        Ok(_) => {
-                            file.status = FileStatus::LanguageNotSupported;
-                            *unsupported.entry(f.language).or_default() += 1;
                         }
                     }
                 }
             }
         }
         facts.files.push(file);
-    }
-    for (lang, n) in unsupported {
-        facts.diagnostics.push(Diagnostic {
-            repository: repo_name.clone(),
-            path: String::new(),
-            message: format!("{n} {lang} file(s) discovered and counted, not compiled: {lang} resolution is not available in this version"),
-        });
     }
     out
 }

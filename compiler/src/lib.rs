@@ -127,6 +127,139 @@ pub struct CompileOptions {
     pub fault: Option<FaultPoint>,
     /// Report phases on stderr.
     pub progress: bool,
+    /// Whether the Rust standard library is located in the toolchain (SPEC section 14.1).
+    pub rust_sysroot: RustSysroot,
+}
+
+/// Where the Rust standard library comes from when Rust files are compiled.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum RustSysroot {
+    /// From the toolchain on `PATH` (`rustc --print sysroot`), as the derived repository
+    /// `rust:<release>`, when its `rust-src` component is installed and no derived repository
+    /// was given; otherwise every use of `std`, `core`, `alloc`, `proc_macro` or `test` is an
+    /// unresolved `SYSROOT_SOURCE_MISSING` record.
+    #[default]
+    Auto,
+    /// Never located: only a derived repository given explicitly provides the standard library.
+    Off,
+}
+
+/// What discovery hands to the front ends, over all repositories.
+#[derive(Default)]
+struct Inputs {
+    go: Vec<lang::go::GoInput>,
+    go_modules: BTreeMap<(usize, String), String>,
+    ts: Vec<lang::ts::TsInput>,
+    py: Vec<lang::py::PyInput>,
+    rust: Vec<lang::rs::RsInput>,
+    dart: Vec<lang::dart::DartInput>,
+    configs: Vec<lang::ConfigFile>,
+    /// Why the standard library is not in the graph, when Rust is compiled without it.
+    sysroot_missing: Option<String>,
+}
+
+/// Registers one repository in `facts` and discovers its files into `inputs`.
+fn add_repository(facts: &mut FactSet, inputs: &mut Inputs, spec: &RepoSpec, progress_on: bool) {
+    // A derived repository has no commit, branch or dirty flag: nothing clones it.
+    let head = if spec.derived {
+        None
+    } else {
+        kivgraph_format::git::read_head(&spec.root).ok().flatten()
+    };
+    let repo = facts.repos.len();
+    facts.repos.push(facts::Repo {
+        derived: spec.derived,
+        name: spec.name.clone(),
+        root: spec.root.to_string_lossy().into_owned(),
+        commit: head.as_ref().map(|h| h.commit.clone()),
+        branch: head.as_ref().and_then(|h| h.branch.clone()),
+        dirty: if spec.derived {
+            None
+        } else {
+            head.as_ref().and_then(|_| git_dirty(&spec.root))
+        },
+        languages: Default::default(),
+    });
+    progress(
+        progress_on,
+        &format!("discovering {} ({})", spec.name, spec.root.display()),
+    );
+    let found = discover::discover(facts, repo, &spec.root);
+    for (dir, module) in found.go_modules {
+        inputs.go_modules.insert((repo, dir), module);
+    }
+    for (path, text) in found.configs {
+        inputs.configs.push(lang::ConfigFile { repo, path, text });
+    }
+    for (lang, file, path, text) in found.sources {
+        match lang {
+            Language::Go => inputs.go.push(lang::go::GoInput {
+                repo,
+                file,
+                path,
+                text,
+            }),
+            Language::TypeScript | Language::JavaScript => inputs.ts.push(lang::ts::TsInput {
+                repo,
+                file,
+                path,
+                language: lang,
+                text,
+            }),
+            Language::Python => inputs.py.push(lang::py::PyInput {
+                repo,
+                file,
+                path,
+                text,
+            }),
+            Language::Rust => inputs.rust.push(lang::rs::RsInput {
+                repo,
+                file,
+                path,
+                text,
+            }),
+            Language::Dart => inputs.dart.push(lang::dart::DartInput {
+                repo,
+                file,
+                path,
+                text,
+            }),
+        }
+    }
+}
+
+/// The toolchain's standard library sources as the derived repository `rust:<release>`: the
+/// `library` directory of `rustc --print sysroot`'s `lib/rustlib/src/rust`, and the release
+/// that `rustc --version` prints. Fails with the reason when either is missing.
+fn locate_rust_sysroot() -> Result<RepoSpec, String> {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let run = |args: &[&str]| -> Result<String, String> {
+        let out = std::process::Command::new(&rustc)
+            .args(args)
+            .stderr(std::process::Stdio::null())
+            .output()
+            .map_err(|e| format!("no Rust toolchain found ({e})"))?;
+        if !out.status.success() {
+            return Err(format!("`rustc {}` failed", args.join(" ")));
+        }
+        Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+    };
+    let sysroot = PathBuf::from(run(&["--print", "sysroot"])?);
+    let library = sysroot.join("lib/rustlib/src/rust/library");
+    if !library.join("std").is_dir() {
+        return Err(format!(
+            "the toolchain's rust-src component is not installed (no {})",
+            library.display()
+        ));
+    }
+    let version = run(&["--version"])?;
+    let release = version
+        .split_whitespace()
+        .nth(1)
+        .filter(|r| r.chars().next().is_some_and(|c| c.is_ascii_digit()))
+        .ok_or_else(|| format!("cannot read the release from {version:?}"))?;
+    RepoSpec::parse_derived(&format!("rust:{release}={}", library.display()))
+        .map_err(|e| e.to_string())
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -193,64 +326,34 @@ pub fn compile(opts: &CompileOptions) -> Result<Summary, CompileError> {
     let lock = index.lock()?;
 
     let mut facts = facts::FactSet::default();
-    let mut go_inputs = Vec::new();
-    let mut go_modules = BTreeMap::new();
-    let mut ts_inputs = Vec::new();
-    let mut py_inputs = Vec::new();
-    let mut configs = Vec::new();
+    let mut inputs = Inputs::default();
     for spec in &opts.repos {
-        // A derived repository has no commit, branch or dirty flag: nothing clones it.
-        let head = if spec.derived {
-            None
-        } else {
-            kivgraph_format::git::read_head(&spec.root).ok().flatten()
-        };
-        let repo = facts.repos.len();
-        facts.repos.push(facts::Repo {
-            derived: spec.derived,
-            name: spec.name.clone(),
-            root: spec.root.to_string_lossy().into_owned(),
-            commit: head.as_ref().map(|h| h.commit.clone()),
-            branch: head.as_ref().and_then(|h| h.branch.clone()),
-            dirty: head.as_ref().and_then(|_| git_dirty(&spec.root)),
-            languages: Default::default(),
-        });
-        progress(
-            opts.progress,
-            &format!("discovering {} ({})", spec.name, spec.root.display()),
-        );
-        let found = discover::discover(&mut facts, repo, &spec.root);
-        for (dir, module) in found.go_modules {
-            go_modules.insert((repo, dir), module);
-        }
-        for (path, text) in found.configs {
-            configs.push(lang::ConfigFile { repo, path, text });
-        }
-        for (lang, file, path, text) in found.sources {
-            match lang {
-                Language::Go => go_inputs.push(lang::go::GoInput {
-                    repo,
-                    file,
-                    path,
-                    text,
-                }),
-                Language::TypeScript | Language::JavaScript => ts_inputs.push(lang::ts::TsInput {
-                    repo,
-                    file,
-                    path,
-                    language: lang,
-                    text,
-                }),
-                Language::Python => py_inputs.push(lang::py::PyInput {
-                    repo,
-                    file,
-                    path,
-                    text,
-                }),
-                _ => {}
-            }
-        }
+        add_repository(&mut facts, &mut inputs, spec, opts.progress);
     }
+    // The standard library enters as the derived repository `rust:<release>` when Rust is
+    // compiled, none was given with --derived, and the toolchain has its sources.
+    if !inputs.rust.is_empty()
+        && opts.rust_sysroot == RustSysroot::Auto
+        && !opts.repos.iter().any(|r| r.derived)
+    {
+        match locate_rust_sysroot() {
+            Ok(spec) => add_repository(&mut facts, &mut inputs, &spec, opts.progress),
+            Err(why) => inputs.sysroot_missing = Some(why),
+        }
+    } else if opts.rust_sysroot == RustSysroot::Off {
+        inputs.sysroot_missing =
+            Some("the standard library's sources were not requested (--rust-sysroot off)".into());
+    }
+    let Inputs {
+        go: go_inputs,
+        go_modules,
+        ts: ts_inputs,
+        py: py_inputs,
+        rust: rs_inputs,
+        dart: dart_inputs,
+        configs,
+        sysroot_missing,
+    } = inputs;
     let t_discover = t0.elapsed();
     progress(
         opts.progress,
@@ -270,6 +373,23 @@ pub fn compile(opts: &CompileOptions) -> Result<Summary, CompileError> {
         &format!("parsing and resolving {} Python files", py_inputs.len()),
     );
     lang::py::compile(&mut facts, py_inputs, &configs);
+    progress(
+        opts.progress,
+        &format!("parsing and resolving {} Rust files", rs_inputs.len()),
+    );
+    lang::rs::compile(
+        &mut facts,
+        rs_inputs,
+        &configs,
+        sysroot_missing
+            .as_deref()
+            .unwrap_or("the toolchain's rust-src is not installed"),
+    );
+    progress(
+        opts.progress,
+        &format!("parsing and resolving {} Dart files", dart_inputs.len()),
+    );
+    lang::dart::compile(&mut facts, dart_inputs, &configs);
     let finished = facts.finish().map_err(CompileError::Facts)?;
     let t_resolve = t0.elapsed();
 

@@ -31,9 +31,20 @@ struct Cli {
     /// are withheld from query answers unless asked for.
     #[arg(long = "derived", value_name = "rust:RELEASE=PATH")]
     derived: Vec<String>,
+    /// Where the Rust standard library comes from: `auto` indexes the toolchain's rust-src as
+    /// the derived repository `rust:<release>` when it is installed and no --derived
+    /// repository is given; `off` never looks for it.
+    #[arg(long = "rust-sysroot", value_enum, default_value_t = SysrootArg::Auto)]
+    rust_sysroot: SysrootArg,
     /// Repositories to compile, as `[NAME=]PATH`.
     #[arg(value_name = "[NAME=]PATH")]
     repos: Vec<String>,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum SysrootArg {
+    Auto,
+    Off,
 }
 
 #[derive(Subcommand)]
@@ -103,6 +114,10 @@ fn run() -> anyhow::Result<()> {
         repos,
         fault,
         progress: !cli.json && std::io::stderr().is_terminal(),
+        rust_sysroot: match cli.rust_sysroot {
+            SysrootArg::Auto => kivgraph_compile::RustSysroot::Auto,
+            SysrootArg::Off => kivgraph_compile::RustSysroot::Off,
+        },
     };
     let summary = kivgraph_compile::compile(&opts)?;
     if cli.json {

@@ -1,7 +1,7 @@
 //! Broken input yields facts plus diagnostics, never a failed build: binary, oversized, non-UTF-8
 //! and unparsable source files are recorded with their status, and the rest still compiles.
 
-use kivgraph_compile::{CompileOptions, RepoSpec, compile};
+use kivgraph_compile::{CompileOptions, RepoSpec, RustSysroot, compile};
 use kivgraph_format::{FileStatus, Generation, IndexDir};
 
 #[test]
@@ -53,6 +53,7 @@ fn unusable_files_are_recorded_not_fatal() {
         repos: vec![spec],
         fault: None,
         progress: false,
+        rust_sysroot: RustSysroot::Off,
     })
     .unwrap();
     let messages: Vec<String> = summary
@@ -64,7 +65,6 @@ fn unusable_files_are_recorded_not_fatal() {
         "binary.go: binary",
         "latin1.go: not valid UTF-8",
         "huge.go: oversized",
-        ": 1 dart file(s)",
         "binary.ts: binary",
         "latin1.js: not valid UTF-8",
         "package.json: package.json is not valid JSON",
@@ -92,7 +92,7 @@ fn unusable_files_are_recorded_not_fatal() {
     assert_eq!(status("binary.go"), FileStatus::Binary);
     assert_eq!(status("latin1.go"), FileStatus::NotUtf8);
     assert_eq!(status("huge.go"), FileStatus::Oversized);
-    assert_eq!(status("app.dart"), FileStatus::LanguageNotSupported);
+    assert_eq!(status("app.dart"), FileStatus::Indexed);
     assert_eq!(status("broken.py"), FileStatus::Partial);
     assert_eq!(status("broken.ts"), FileStatus::Partial);
     assert_eq!(status("binary.ts"), FileStatus::Binary);
@@ -132,6 +132,7 @@ fn reserved_and_duplicate_names_are_refused() {
         repos: vec![a.clone(), a],
         fault: None,
         progress: false,
+        rust_sysroot: RustSysroot::Off,
     })
     .unwrap_err();
     assert!(err.to_string().contains("given twice"), "{err}");
@@ -175,6 +176,7 @@ fn deep_nesting_is_cut_not_fatal() {
         repos: vec![RepoSpec::parse(&format!("deep={}", p.display())).unwrap()],
         fault: None,
         progress: false,
+        rust_sysroot: RustSysroot::Off,
     })
     .unwrap();
     let generation = Generation::open_current(&IndexDir::new(out.path()))

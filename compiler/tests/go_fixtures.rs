@@ -14,7 +14,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::annotations::{Facts, FixtureRepo, assert_annotations_hold};
-use kivgraph_compile::{CompileOptions, RepoSpec, compile};
+use kivgraph_compile::{CompileOptions, RepoSpec, RustSysroot, compile};
 use kivgraph_format::{Generation, NONE};
 
 /// Annotations this version is known to get wrong, as `file:line: annotation` with the reason.
@@ -82,6 +82,7 @@ fn excluded_files_contribute_nothing() {
         repos: vec![spec],
         fault: None,
         progress: false,
+        rust_sysroot: RustSysroot::Off,
     })
     .unwrap();
     let generation = Generation::open_current(&kivgraph_format::IndexDir::new(out.path()))

@@ -197,6 +197,36 @@ vocabulary! {
         PyDeclaration = 18 => "PY_DECLARATION",
         PyNameOnly = 19 => "PY_NAME_ONLY",
         PyImportDependency = 20 => "PY_IMPORT_DEPENDENCY",
+        /// A Rust name bound through local (block, closure, pattern) or module scope, textual
+        /// `macro_rules!` scope included.
+        RustScope = 21 => "RUST_SCOPE",
+        /// A Rust path bound through `use`, `crate`/`self`/`super`/`$crate`, an extern crate,
+        /// or `Type::item` once `Type` resolved.
+        RustPath = 22 => "RUST_PATH",
+        /// A Rust member `x.m` or `x.f` whose receiver's type is written in the code (`self`
+        /// included).
+        RustReceiverTyped = 23 => "RUST_RECEIVER_TYPED",
+        /// A Rust fact read off declarations (method-of, implements).
+        RustDeclaration = 24 => "RUST_DECLARATION",
+        /// A Rust method or field matched by name only, receiver type unknown.
+        RustNameOnly = 25 => "RUST_NAME_ONLY",
+        /// A module dependency read from a Rust `use`, path or `extern crate`.
+        RustUseDependency = 26 => "RUST_USE_DEPENDENCY",
+        /// A Dart name bound through the lexical scopes of a library (its parts included).
+        DartScope = 27 => "DART_SCOPE",
+        /// A Dart name bound through an `import` (prefixed or not, `show`/`hide` honoured) or an
+        /// `export` chain.
+        DartImport = 28 => "DART_IMPORT",
+        /// A Dart member `x.m` whose receiver's type is written in the code (`this` and `super`
+        /// included).
+        DartReceiverTyped = 29 => "DART_RECEIVER_TYPED",
+        /// A Dart fact read off declarations (method-of, extends, implements, with, overrides,
+        /// part-of).
+        DartDeclaration = 30 => "DART_DECLARATION",
+        /// A Dart member matched by name only, receiver type unknown.
+        DartNameOnly = 31 => "DART_NAME_ONLY",
+        /// A library dependency read from a Dart `import`, `export` or `part` directive.
+        DartImportDependency = 32 => "DART_IMPORT_DEPENDENCY",
     }
 }
 
@@ -228,6 +258,8 @@ mod tests {
         assert_eq!(SymbolKind::Variable.code(), 33);
         assert_eq!(Language::Dart.code(), 6);
         assert_eq!(Provenance::GoNameOnly.code(), 5);
+        assert_eq!(Provenance::RustPath.code(), 22);
+        assert_eq!(Provenance::DartImportDependency.code(), 32);
         assert!(EdgeKind::Overrides.is_reference());
         assert!(!EdgeKind::MethodOf.is_reference());
     }

@@ -30,6 +30,7 @@ fn main() -> anyhow::Result<()> {
         repos: repos.clone(),
         fault: None,
         progress: false,
+        rust_sysroot: kivgraph_compile::RustSysroot::Off,
     })?;
     let compile_s = t.elapsed().as_secs_f64();
     let peak = kivgraph_benches::peak_rss_kib();

@@ -47,6 +47,7 @@ impl Guard {
             repos,
             fault: None,
             progress: false,
+            rust_sysroot: kivgraph_compile::RustSysroot::Off,
         })
         .unwrap();
         Generation::open_current(&IndexDir::new(out))

@@ -1,11 +1,14 @@
 //! Language front ends. Each turns discovered source text into facts.
 
+pub mod dart;
 pub mod go;
 pub mod py;
+pub mod rs;
 pub mod ts;
 
 /// A project file discovery found (`package.json`, `tsconfig*.json`, `jsconfig*.json`,
-/// `pyproject.toml`, `setup.cfg`); each front end reads the ones it knows.
+/// `pyproject.toml`, `setup.cfg`, `Cargo.toml`, `pubspec.yaml`,
+/// `.dart_tool/package_config.json`); each front end reads the ones it knows.
 #[derive(Debug, Clone)]
 pub struct ConfigFile {
     pub repo: crate::facts::RepoId,

@@ -11,7 +11,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use kivgraph_compile::{CompileOptions, RepoSpec, compile};
+use kivgraph_compile::{CompileOptions, RepoSpec, RustSysroot, compile};
 use kivgraph_format::{Confidence, EdgeKind, Generation};
 
 /// A published generation under test.
@@ -32,6 +32,7 @@ impl Facts {
             repos: specs,
             fault: None,
             progress: false,
+            rust_sysroot: RustSysroot::Off,
         })
         .unwrap();
         Facts {
