@@ -107,19 +107,18 @@ pub fn parse_annotations(text: &str, marker: &str) -> Vec<(u32, String, Want)> {
         for piece in line[pos..].split(" ; ") {
             let piece = piece.trim();
             let (tag, rest) = piece.split_once(':').unwrap_or((piece, ""));
-            let words: Vec<&str> = rest.split_whitespace().collect();
+            let words = split_words(rest);
             let want = match tag.strip_prefix(marker) {
                 Some("want") => {
-                    let (package, qn) = words[1]
-                        .rsplit_once(':')
-                        .expect("TARGET is package:qualified_name");
+                    let (package, qn) =
+                        split_target(&words[1]).expect("TARGET is package:qualified_name");
                     Want::Edge {
                         kind: words[0].to_string(),
                         package: package.to_string(),
                         qn: qn.to_string(),
                         confidence: words
                             .get(2)
-                            .unwrap_or(&"EXACT_DECLARATION_MAPPED")
+                            .map_or("EXACT_DECLARATION_MAPPED", String::as_str)
                             .to_string(),
                     }
                 }
@@ -136,6 +135,41 @@ pub fn parse_annotations(text: &str, marker: &str) -> Vec<(u32, String, Want)> {
         }
     }
     out
+}
+
+/// The words of an annotation: split at whitespace, except inside double quotes, which let a
+/// target hold spaces (`"geo:<Circle as Shape>::area"`, `"geo:impl Shape for Circle"`).
+fn split_words(rest: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    for c in rest.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            c if c.is_whitespace() && !quoted => {
+                if !cur.is_empty() {
+                    words.push(std::mem::take(&mut cur));
+                }
+            }
+            c => cur.push(c),
+        }
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
+    words
+}
+
+/// Splits `package:qualified_name` at the last `:` that is not half of a `::`, so that Rust
+/// paths (`geo::shapes:Circle::area`, `bin:geo::cli:Cli::run`) and Dart URIs
+/// (`package:shop/cart.dart:Cart.total`) split where the package name ends.
+fn split_target(t: &str) -> Option<(&str, &str)> {
+    let b = t.as_bytes();
+    (0..b.len()).rev().find_map(|i| {
+        let single =
+            b[i] == b':' && (i == 0 || b[i - 1] != b':') && b.get(i + 1).is_none_or(|&n| n != b':');
+        single.then(|| (&t[..i], &t[i + 1..]))
+    })
 }
 
 /// Checks one claim against the edges and unresolved records whose occurrence is `path:line` in
