@@ -1,8 +1,7 @@
 //! Compile throughput: compiles the given repositories into a temporary index with
 //! `kivgraph-compile`'s library, then runs a parse-only pass over the same source files (Go,
-//! TypeScript/JavaScript and Python, each with the grammar the compiler uses for it: TSX for
-//! `.tsx`/`.jsx`)
-//! with the same parallelism (the floor no compiler can beat), and prints both.
+//! TypeScript/JavaScript, Python, Rust and Dart, each with the grammar the compiler uses for it:
+//! TSX for `.tsx`/`.jsx`) with the same parallelism (the floor no compiler can beat), and prints both.
 //!
 //! Measures: wall time of discovery + parsing + resolution + writing + publishing, lines and
 //! files per second, generation size on disk, peak RSS of the compile. Leaves out: process start,
@@ -52,6 +51,8 @@ fn main() -> anyhow::Result<()> {
                 kivgraph_format::Language::TypeScript.code(),
                 kivgraph_format::Language::JavaScript.code(),
                 kivgraph_format::Language::Python.code(),
+                kivgraph_format::Language::Rust.code(),
+                kivgraph_format::Language::Dart.code(),
             ]
             .contains(&f.language)
     };
@@ -88,6 +89,10 @@ fn main() -> anyhow::Result<()> {
                     tree_sitter_go::LANGUAGE.into()
                 } else if *language == kivgraph_format::Language::Python.code() {
                     tree_sitter_python::LANGUAGE.into()
+                } else if *language == kivgraph_format::Language::Rust.code() {
+                    tree_sitter_rust::LANGUAGE.into()
+                } else if *language == kivgraph_format::Language::Dart.code() {
+                    tree_sitter_dart::LANGUAGE.into()
                 } else if jsx {
                     tree_sitter_typescript::LANGUAGE_TSX.into()
                 } else {
@@ -111,13 +116,15 @@ fn main() -> anyhow::Result<()> {
             .sum()
     };
     println!(
-        "corpus: {} repositories, {} source files ({} Go, {} TypeScript, {} JavaScript, {} Python), {} lines, {} bytes",
+        "corpus: {} repositories, {} source files ({} Go, {} TypeScript, {} JavaScript, {} Python, {} Rust, {} Dart), {} lines, {} bytes",
         summary.repositories.len(),
         summary.source_files,
         per_language("go"),
         per_language("typescript"),
         per_language("javascript"),
         per_language("python"),
+        per_language("rust"),
+        per_language("dart"),
         summary.source_lines,
         summary.source_bytes
     );
