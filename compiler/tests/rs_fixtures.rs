@@ -221,6 +221,12 @@ const INLINE: &[(&str, &str, &str, &str)] = &[
         "crates/geo-core/src/dispatch.rs",
         "geo-core",
     ),
+    (
+        "geo",
+        "geo_core::dispatch::anonymous",
+        "crates/geo-core/src/dispatch.rs",
+        "geo-core",
+    ),
 ];
 
 /// The packages of the stand-in standard library, as `(package name, file)`; the Cargo package
@@ -244,7 +250,6 @@ const SYSROOT_FILES: &[(&str, &str)] = &[
     ),
     ("std::prelude", "std/src/prelude/mod.rs"),
     ("std::prelude::v1", "std/src/prelude/v1.rs"),
-    ("std::prelude::rust_2018", "std/src/prelude/mod.rs"),
     ("std::prelude::rust_2021", "std/src/prelude/mod.rs"),
     ("std::prelude::rust_2024", "std/src/prelude/mod.rs"),
 ];
@@ -746,6 +751,7 @@ fn rs_crates_packages_and_provenances() {
             K::StaticMethod,
         ),
         ("geo", "geo_core::dispatch::outer::inner", "up", K::Function),
+        ("geo", "geo_core::dispatch", "Fig", K::TypeAlias),
         ("geo", "geo_core::layout::grid", "Grid::origin", K::Field),
         ("geo", "render", "Render::render", K::TraitMethod),
         ("geo", "render", "impl Render for Circle", K::Implementation),
@@ -797,6 +803,7 @@ fn rs_crates_packages_and_provenances() {
         ("geo", "geo_core::scope", "scale"),
         ("geo", "geo_core::scope", "clamp"),
         ("geo", "geo_core::scope", "nested_fn::offset"),
+        ("geo", "geo_core::scope", "early::double"),
         ("geo", "geo_core::dispatch", "counted::point"),
         ("geo", "geo_core::dispatch", "point"),
         ("geo", "geo_core::units::convert", "Ft"),
