@@ -65,12 +65,17 @@ pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
         .require_git(false)
         .sort_by_file_name(|a, b| a.cmp(b))
         // Installed dependencies and caches are not part of a repository.
+        // So is Cargo's build output: a `target` directory beside a `Cargo.toml`.
         .filter_entry(|e| {
-            !(e.file_type().is_some_and(|t| t.is_dir())
-                && matches!(
+            let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+            !(is_dir
+                && (matches!(
                     e.file_name().to_str(),
                     Some("node_modules" | "__pycache__" | "site-packages" | "venv")
-                ))
+                ) || (e.file_name() == "target"
+                    && e.path()
+                        .parent()
+                        .is_some_and(|p| p.join("Cargo.toml").is_file()))))
         })
         .build();
     for entry in walker {
