@@ -149,6 +149,13 @@ List<Account> starterChart(Currency currency) => [
         creditLimit: Money.major(5000, currency),
       ),
       IncomeAccount(id: const AccountId('income:sales'), name: 'Sales', currency: currency),
+      ClientIncome(
+        id: const AccountId('income:clients:acme'),
+        name: 'ACME consulting',
+        currency: currency,
+        client: 'ACME',
+        hourlyRate: Money.major(120, currency),
+      ),
       ExpenseAccount(id: const AccountId('expenses:rent'), name: 'Rent', currency: currency),
       ExpenseAccount(
         id: const AccountId('expenses:software'),

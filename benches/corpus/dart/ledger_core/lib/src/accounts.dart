@@ -131,7 +131,9 @@ sealed class Account extends BalanceHolder
 }
 
 /// Tag helpers for accounts that are categorised by users.
-mixin Taggable on Account {
+mixin Taggable {
+  Set<String> get tags;
+
   bool hasTag(String tag) => tags.contains(tag.toLowerCase());
 
   void addTag(String tag) => tags.add(tag.toLowerCase());
@@ -252,6 +254,7 @@ class ChartOfAccounts extends InMemoryRepository<Account> {
   }
 
   @override
+  @Audited()
   Account? remove(String key) {
     final removed = super.remove(key);
     if (removed != null) _byName.remove(removed.name.toLowerCase());

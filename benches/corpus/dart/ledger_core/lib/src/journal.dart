@@ -4,7 +4,6 @@
 /// `journal_entry.dart`, querying in `journal_query.dart`.
 library ledger_core.journal;
 
-import 'dart:async';
 import 'dart:collection';
 
 import 'accounts.dart';
@@ -94,13 +93,14 @@ class Journal extends IterableBase<JournalEntry> with Observable<JournalEvent> {
   }
 
   /// Posts the reversal of transaction [id] under [newId].
-  JournalEntry reverse(TransactionId id, {required TransactionId newId, DateTime? on}) {
+  @Audited()
+  JournalEntry reverse(TransactionId id, {required TransactionId newId, DateTime? at}) {
     final original =
         byId(id) ?? (throw NotFoundException(Transaction, id.display));
     if (original.isReversed) {
       throw LedgerStateError('${id.display} was already reversed');
     }
-    final reversal = post(original.transaction.reversal(newId, on ?? DateTime.now()));
+    final reversal = post(original.transaction.reversal(newId, at ?? DateTime.now()));
     original._reversedBy = reversal;
     emit(EntryReversed(original, reversal));
     return reversal;

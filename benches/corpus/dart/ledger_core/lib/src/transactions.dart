@@ -235,10 +235,10 @@ class Transaction extends Timestamped implements Entity, Comparable<Transaction>
   }
 
   /// A transaction that undoes this one.
-  Transaction reversal(TransactionId newId, DateTime on) => Transaction(
+  Transaction reversal(TransactionId newId, DateTime reversedOn) => Transaction(
         id: newId,
         kind: kind,
-        date: on,
+        date: reversedOn,
         description: 'Reversal of ${id.display}',
         postings: [for (final p in postings) p.negate()],
       );
