@@ -67,10 +67,10 @@ pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
         // Installed dependencies and caches are not part of a repository.
         .filter_entry(|e| {
             !(e.file_type().is_some_and(|t| t.is_dir())
-                && matches!(
+                && (matches!(
                     e.file_name().to_str(),
                     Some("node_modules" | "__pycache__" | "site-packages" | "venv")
-                ))
+                ) || is_dart_build_output(e.path())))
         })
         .build();
     for entry in walker {
@@ -242,6 +242,14 @@ pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
         facts.files.push(file);
     }
     out
+}
+
+/// A `build/` directory beside a `pubspec.yaml` is Dart build output, not source.
+fn is_dart_build_output(dir: &Path) -> bool {
+    dir.file_name().is_some_and(|n| n == "build")
+        && dir
+            .parent()
+            .is_some_and(|p| p.join("pubspec.yaml").is_file())
 }
 
 /// The go tool ignores `testdata` directories and names starting with `_` or `.`.
