@@ -672,6 +672,11 @@ impl<'s> Extractor<'s> {
                     self.from = saved;
                 }
                 "member_declaration" => {
+                    let fresh = self.file.decls.len();
+                    let metadata: Vec<Node> = kids(m)
+                        .into_iter()
+                        .filter(|k| k.kind() == "annotation")
+                        .collect();
                     for k in kids(m) {
                         match k.kind() {
                             "declaration" | "method_declaration" => {
@@ -680,6 +685,17 @@ impl<'s> Extractor<'s> {
                             _ => {}
                         }
                     }
+                    // Metadata before a member belongs to it.
+                    let owner = if self.file.decls.len() > fresh {
+                        fresh
+                    } else {
+                        class
+                    };
+                    let saved = self.from.replace(owner);
+                    for a in metadata {
+                        self.annotation(a);
+                    }
+                    self.from = saved;
                 }
                 _ => {}
             }
@@ -889,6 +905,8 @@ impl<'s> Extractor<'s> {
             match p.kind() {
                 "formal_parameter" => self.param(p),
                 "optional_formal_parameters" => self.params(p),
+                // Defaults of optional parameters sit beside the parameter.
+                _ if list.kind() == "optional_formal_parameters" => self.expr(p, Use::Value),
                 _ => {}
             }
         }
@@ -1151,14 +1169,14 @@ impl<'s> Extractor<'s> {
             }
             "qualified_name" => {
                 let ks = kids(n);
-                if ks.len() == 2 {
-                    Expr::Member(
-                        Box::new(self.describe(ks[0], depth + 1)),
-                        self.t(ks[1]).to_string(),
-                    )
-                } else {
-                    Expr::Unknown
+                let Some(first) = ks.first() else {
+                    return Expr::Unknown;
+                };
+                let mut e = self.name_expr(self.t(*first));
+                for k in &ks[1..] {
+                    e = Expr::Member(Box::new(e), self.t(*k).to_string());
                 }
+                e
             }
             "call_expression" => match n.child_by_field_name("function") {
                 Some(f) => Expr::Call(Box::new(self.describe(f, depth + 1))),
@@ -1581,13 +1599,68 @@ impl<'s> Extractor<'s> {
                 }
             }
             "object_pattern" => {
-                for k in kids(p) {
-                    match k.kind() {
-                        "type_identifier" | "type" => {
-                            self.ty(k, Use::Type);
+                // `p.C(name: pattern, :var name)`: the type, then a getter per field.
+                let ids: Vec<Node> = kids(p)
+                    .into_iter()
+                    .filter(|k| k.kind() == "type_identifier")
+                    .collect();
+                let tref = match ids.as_slice() {
+                    [c] => Some((None, *c)),
+                    [pre, c, ..] => Some((Some(self.t(*pre).to_string()), *c)),
+                    [] => None,
+                };
+                let recv = match tref {
+                    Some((prefix, c)) => {
+                        let name = self.t(c).to_string();
+                        if prefix.is_none() && self.lookup_type_param(&name) {
+                            Expr::Unknown
+                        } else {
+                            self.push_ref(
+                                c,
+                                Use::Type,
+                                Target::TypeName(prefix.clone(), name.clone()),
+                            );
+                            Expr::Cast(TypeRef::Named {
+                                prefix,
+                                name,
+                                args: Vec::new(),
+                            })
                         }
-                        "label" => {}
-                        _ => self.pattern(k),
+                    }
+                    None => Expr::Unknown,
+                };
+                let mut c = p.walk();
+                let all: Vec<Node> = p.children(&mut c).collect();
+                let mut field: Option<Node> = None;
+                let mut colon = false;
+                for k in all {
+                    match k.kind() {
+                        "type_identifier" | "type_arguments" => {}
+                        "label" => field = kids(k).into_iter().find(|x| x.kind() == "identifier"),
+                        ":" => colon = true,
+                        x if is_pattern(x) => {
+                            let at = match (field.take(), colon) {
+                                (Some(f), _) => Some(f),
+                                (None, true) => {
+                                    if k.kind() == "variable_pattern" {
+                                        k.child_by_field_name("name")
+                                    } else {
+                                        kids(k)
+                                            .into_iter()
+                                            .find(|v| v.kind() == "variable_pattern")
+                                            .and_then(|v| v.child_by_field_name("name"))
+                                    }
+                                }
+                                _ => None,
+                            };
+                            colon = false;
+                            if let Some(at) = at {
+                                let nm = self.t(at).to_string();
+                                self.push_ref(at, Use::Value, Target::Member(recv.clone(), nm));
+                            }
+                            self.pattern(k);
+                        }
+                        _ => {}
                     }
                 }
             }
@@ -1874,6 +1947,23 @@ impl<'s> Extractor<'s> {
                 }
                 for k in kids(n) {
                     self.expr(k, Use::Value);
+                }
+            }
+            "qualified_name" => {
+                let ks = kids(n);
+                if let Some(first) = ks.first()
+                    && let Expr::Name(name, ctx) = self.name_expr(self.t(*first))
+                {
+                    self.push_ref(*first, Use::Value, Target::Name(name, ctx));
+                }
+                let mut e = ks
+                    .first()
+                    .map_or(Expr::Unknown, |f| self.name_expr(self.t(*f)));
+                for (i, k) in ks.iter().enumerate().skip(1) {
+                    let nm = self.t(*k).to_string();
+                    let u = if i + 1 == ks.len() { usage } else { Use::Value };
+                    self.push_ref(*k, u, Target::Member(e.clone(), nm.clone()));
+                    e = Expr::Member(Box::new(e), nm);
                 }
             }
             "label" | "static_member_shorthand" => {}

@@ -594,6 +594,16 @@ impl<'f> Resolver<'f> {
         if is_core(name) {
             return NameHit::Nothing;
         }
+        if let Some((c, true)) = ctx
+            && self.units[u].df.decls[c].extension
+        {
+            let recv = self.this_recv((u, c), depth + 1);
+            return match self.members_named(u, &recv, name, depth + 1) {
+                Hit::Decls(v, true, _) => NameHit::Decls(v, Provenance::DartReceiverTyped),
+                Hit::Lacks => NameHit::Missing,
+                _ => NameHit::Nothing,
+            };
+        }
         if let Some((c, true)) = ctx {
             match self.lookup_member((u, c), name, false, true, depth + 1) {
                 Hit::Decls(v, _, _) => return NameHit::Decls(v, Provenance::DartReceiverTyped),
@@ -873,6 +883,18 @@ impl<'f> Resolver<'f> {
         }
     }
 
+    /// `this` in a class-like declaration; in an extension, a value of its `on` type.
+    fn this_recv(&self, c: DRef, depth: usize) -> Recv {
+        let d = self.decl(c);
+        if d.extension {
+            return match d.supers.iter().find(|(k, _)| *k == SuperKind::On) {
+                Some((_, t)) => self.type_recv(c.0, t, depth + 1),
+                None => Recv::Unknown,
+            };
+        }
+        Recv::Inst(c)
+    }
+
     /// The value a declaration denotes when named.
     fn value_recv(&self, d: DRef, depth: usize) -> Recv {
         if depth > MAX_DEPTH {
@@ -940,7 +962,7 @@ impl<'f> Resolver<'f> {
                 NameHit::Nothing => Recv::Nothing,
                 _ => Recv::Unknown,
             },
-            Expr::This(c) => Recv::Inst((u, *c)),
+            Expr::This(c) => self.this_recv((u, *c), depth),
             Expr::Super(c) => Recv::SuperOf((u, *c)),
             Expr::Member(b, m) => {
                 let r = self.eval(u, b, depth + 1);
@@ -1333,13 +1355,17 @@ impl<'f> Resolver<'f> {
                 }
                 Target::ThisCtor(c, name) => {
                     let nm = name.clone().unwrap_or_else(|| "new".into());
-                    if let Some(&m) = self.decl((u, *c)).members.get(&nm)
-                        && self.decl((u, m)).ctor
-                    {
+                    let target = match self.decl((u, *c)).members.get(&nm) {
+                        Some(&m) if self.decl((u, m)).ctor => Some((u, m)),
+                        // An extension type's representation: its implicit constructor.
+                        None if name.is_none() => Some((u, *c)),
+                        _ => None,
+                    };
+                    if let Some(t) = target {
                         self.edge(
                             u,
                             from,
-                            (u, m),
+                            t,
                             EdgeKind::CallsDirect,
                             line,
                             column,
@@ -1392,7 +1418,7 @@ impl<'f> Resolver<'f> {
             Some(_) => {}
             None if self.libs[t].export_open => {}
             None => {
-                let pkg = self.libs[t].name.clone();
+                let pkg = self.own_name(u);
                 self.unresolved(
                     u,
                     line,
