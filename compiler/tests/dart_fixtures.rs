@@ -123,11 +123,18 @@ fn dart_libraries_parts_and_provenances() {
         for file in common::annotations::source_files(&root, SUFFIXES) {
             let rel = file.strip_prefix(&root).unwrap().to_str().unwrap();
             if never_walked(rel) {
-                assert_eq!(
-                    facts.file_id(name, rel),
-                    None,
-                    "{name}/{rel} is build output"
-                );
+                // Never walked: not in the graph, or at most listed as excluded.
+                if let Some(fid) = facts.file_id(name, rel) {
+                    assert_eq!(
+                        g.files[fid as usize].status,
+                        FileStatus::BuildExcluded as u8,
+                        "{name}/{rel} is build output"
+                    );
+                    assert!(
+                        g.symbols.iter().all(|x| x.file.to_native() != fid),
+                        "{name}/{rel}: build output has symbols"
+                    );
+                }
                 continue;
             }
             files += 1;
