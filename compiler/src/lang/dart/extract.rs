@@ -1172,6 +1172,9 @@ impl<'s> Extractor<'s> {
                 let Some(first) = ks.first() else {
                     return Expr::Unknown;
                 };
+                if ks.len() > MAX_EXPR {
+                    return Expr::Unknown;
+                }
                 let mut e = self.name_expr(self.t(*first));
                 for k in &ks[1..] {
                     e = Expr::Member(Box::new(e), self.t(*k).to_string());
@@ -1257,6 +1260,13 @@ impl<'s> Extractor<'s> {
 
     /// A type read without recording references (descriptions only).
     fn quiet_ty(&self, n: Node) -> TypeRef {
+        self.quiet_ty_at(n, 0)
+    }
+
+    fn quiet_ty_at(&self, n: Node, depth: usize) -> TypeRef {
+        if depth > MAX_EXPR {
+            return TypeRef::Unknown;
+        }
         let ids: Vec<Node> = kids(n)
             .into_iter()
             .filter(|k| k.kind() == "type_identifier")
@@ -1266,7 +1276,7 @@ impl<'s> Extractor<'s> {
             .filter(|k| k.kind() == "type_arguments")
             .flat_map(kids)
             .filter(|a| a.kind() == "type")
-            .map(|a| self.quiet_ty(a))
+            .map(|a| self.quiet_ty_at(a, depth + 1))
             .collect();
         let named = |prefix: Option<String>, name: String| {
             if prefix.is_none() && (self.lookup_type_param(&name) || name == "dynamic") {
@@ -1963,7 +1973,11 @@ impl<'s> Extractor<'s> {
                     let nm = self.t(*k).to_string();
                     let u = if i + 1 == ks.len() { usage } else { Use::Value };
                     self.push_ref(*k, u, Target::Member(e.clone(), nm.clone()));
-                    e = Expr::Member(Box::new(e), nm);
+                    e = if i < MAX_EXPR {
+                        Expr::Member(Box::new(e), nm)
+                    } else {
+                        Expr::Unknown
+                    };
                 }
             }
             "label" | "static_member_shorthand" => {}
