@@ -610,9 +610,14 @@ impl<'s> Extractor<'s> {
                         let fd = self.new_decl(f, &fnm, SymbolKind::Field, Some(d), None);
                         self.file.decls[fd].ty = ty.clone();
                     }
-                    if let Some(t) = ty {
-                        // Members of the representation type are not members of the type.
-                        let _ = t;
+                    // `extension type X.name(…)`: a named constructor of the representation.
+                    let names: Vec<Node> =
+                        n.child_by_field_name("name").map(kids).unwrap_or_default();
+                    if let Some(c) = names.get(1) {
+                        let cn = self.t(*c).to_string();
+                        let sig = signature(n, k.end_byte(), self.src);
+                        let cd = self.new_decl(*c, &cn, SymbolKind::Method, Some(d), sig);
+                        self.file.decls[cd].ctor = true;
                     }
                 }
                 _ => {}
@@ -959,7 +964,7 @@ impl<'s> Extractor<'s> {
                             Some((c, _)) => {
                                 self.push_ref(
                                     nn,
-                                    Use::Write,
+                                    Use::SuperFormal,
                                     Target::Member(Expr::Super(c), nm.clone()),
                                 );
                                 Some(Expr::Member(Box::new(Expr::Super(c)), nm.clone()))
@@ -1602,7 +1607,17 @@ impl<'s> Extractor<'s> {
                 }
             }
             "constant_pattern" => {
-                for k in kids(p) {
+                let ks = kids(p);
+                if ks.len() >= 2
+                    && ks
+                        .iter()
+                        .all(|k| matches!(k.kind(), "identifier" | "type_identifier"))
+                {
+                    self.chain(&ks, Use::Value);
+                    self.depth -= 1;
+                    return;
+                }
+                for k in ks {
                     if !(k.kind() == "identifier" && self.t(k) == "_") {
                         self.expr(k, Use::Value);
                     }
@@ -1961,24 +1976,7 @@ impl<'s> Extractor<'s> {
             }
             "qualified_name" => {
                 let ks = kids(n);
-                if let Some(first) = ks.first()
-                    && let Expr::Name(name, ctx) = self.name_expr(self.t(*first))
-                {
-                    self.push_ref(*first, Use::Value, Target::Name(name, ctx));
-                }
-                let mut e = ks
-                    .first()
-                    .map_or(Expr::Unknown, |f| self.name_expr(self.t(*f)));
-                for (i, k) in ks.iter().enumerate().skip(1) {
-                    let nm = self.t(*k).to_string();
-                    let u = if i + 1 == ks.len() { usage } else { Use::Value };
-                    self.push_ref(*k, u, Target::Member(e.clone(), nm.clone()));
-                    e = if i < MAX_EXPR {
-                        Expr::Member(Box::new(e), nm)
-                    } else {
-                        Expr::Unknown
-                    };
-                }
+                self.chain(&ks, usage);
             }
             "label" | "static_member_shorthand" => {}
             "switch_expression" => {
@@ -2000,6 +1998,28 @@ impl<'s> Extractor<'s> {
                     self.expr(k, Use::Value);
                 }
             }
+        }
+    }
+
+    /// `a.b.c` written as a list of names: the first bound by scope, each next a member.
+    fn chain(&mut self, ks: &[Node], usage: Use) {
+        if let Some(first) = ks.first()
+            && let Expr::Name(name, ctx) = self.name_expr(self.t(*first))
+        {
+            self.push_ref(*first, Use::Value, Target::Name(name, ctx));
+        }
+        let mut e = ks
+            .first()
+            .map_or(Expr::Unknown, |f| self.name_expr(self.t(*f)));
+        for (i, k) in ks.iter().enumerate().skip(1) {
+            let nm = self.t(*k).to_string();
+            let u = if i + 1 == ks.len() { usage } else { Use::Value };
+            self.push_ref(*k, u, Target::Member(e.clone(), nm.clone()));
+            e = if i < MAX_EXPR {
+                Expr::Member(Box::new(e), nm)
+            } else {
+                Expr::Unknown
+            };
         }
     }
 

@@ -497,6 +497,15 @@ impl<'f> Resolver<'f> {
                             if !imported.contains(&t) {
                                 imported.push(t);
                             }
+                            // The libraries whose declarations the import brings in.
+                            for b in self.libs[t].exported.values().flatten() {
+                                if let Bind::Decl(x) = b {
+                                    let xl = self.units[x.0].lib;
+                                    if !imported.contains(&xl) {
+                                        imported.push(xl);
+                                    }
+                                }
+                            }
                             (
                                 Self::filtered(&self.libs[t].exported, &dir.show, &dir.hide),
                                 self.libs[t].export_open && dir.show.is_none(),
@@ -592,6 +601,12 @@ impl<'f> Resolver<'f> {
             return NameHit::Decls(decls, Provenance::DartImport);
         }
         if is_core(name) {
+            return NameHit::Nothing;
+        }
+        if let Some((c, _)) = ctx
+            && self.units[u].df.decls[c].kind == SymbolKind::Enum
+            && ENUM_MEMBERS.contains(&name)
+        {
             return NameHit::Nothing;
         }
         if let Some((c, true)) = ctx
@@ -813,6 +828,8 @@ impl<'f> Resolver<'f> {
         match recv {
             Recv::Unknown => Hit::Unknown,
             Recv::Nothing | Recv::Returns(_) => Hit::Nothing,
+            // The implicit `loadLibrary()` of a deferred prefix.
+            Recv::Prefix(..) if name == "loadLibrary" => Hit::Nothing,
             Recv::Prefix(l, p) => match self.libs[*l].prefixes.get(p) {
                 Some((ns, open)) => match Self::ns_hit(ns, name) {
                     Some((d, _)) if !d.is_empty() => {
@@ -1152,7 +1169,9 @@ impl<'f> Resolver<'f> {
             {
                 EdgeKind::PassesAsCallback
             }
-            Use::Argument | Use::Value | Use::Annotation | Use::Write => EdgeKind::References,
+            Use::Argument | Use::Value | Use::Annotation | Use::Write | Use::SuperFormal => {
+                EdgeKind::References
+            }
         }
     }
 
@@ -1449,7 +1468,7 @@ impl<'f> Resolver<'f> {
                 self.bind_decls(u, from, v, exact, usage, line, column, prov)
             }
             Hit::Nothing => {}
-            Hit::Lacks | Hit::Unknown if usage == Use::Operator => {}
+            Hit::Lacks | Hit::Unknown if matches!(usage, Use::Operator | Use::SuperFormal) => {}
             Hit::Lacks => self.name_only(u, from, m, usage, line, column, true),
             Hit::Unknown => self.name_only(u, from, m, usage, line, column, false),
         }
@@ -1466,6 +1485,10 @@ impl<'f> Resolver<'f> {
         column: u32,
         typed: bool,
     ) {
+        // Record fields (`$1`) and the members every object has are never compiled.
+        if OBJECT_MEMBERS.contains(&m) || m == "call" || m.starts_with('$') {
+            return;
+        }
         let l = self.units[u].lib;
         let mut cands: Vec<DRef> = Vec::new();
         let mut libs = vec![l];

@@ -24,6 +24,9 @@ pub enum Use {
     Write,
     /// An operator (`a + b`, `a[i]`): bound only on a receiver of written type.
     Operator,
+    /// A super parameter (`super.x`): the field the super constructor initializes, when it
+    /// is one; otherwise a parameter of that constructor, which is no symbol.
+    SuperFormal,
 }
 
 /// The class context of a name: the enclosing class-like declaration, and whether `this`
