@@ -511,7 +511,9 @@ impl<'f> Resolver<'f> {
                                 self.libs[t].export_open && dir.show.is_none(),
                             )
                         }
-                        UriRes::Sdk(s) if s == "dart:core" => (Ns::new(), false),
+                        UriRes::Sdk(s) if s == "dart:core" && dir.prefix.is_none() => {
+                            (Ns::new(), false)
+                        }
                         _ => (Self::opaque(&dir.show), dir.show.is_none()),
                     };
                     for b in ns.values().flatten() {
