@@ -748,31 +748,55 @@ impl<'f> Resolver<'f> {
     }
 
     fn class_open(&self, c: DRef, depth: usize) -> bool {
+        self.class_open_in(c, &mut HashSet::new(), depth)
+    }
+
+    fn class_open_in(&self, c: DRef, seen: &mut HashSet<DRef>, depth: usize) -> bool {
         if depth > MAX_DEPTH {
             return true;
         }
+        if !seen.insert(c) {
+            return false;
+        }
         self.supertypes(c, true, depth).iter().any(|s| match s {
-            Ok(x) => self.class_open(*x, depth + 1),
+            Ok(x) => self.class_open_in(*x, seen, depth + 1),
             Err(()) => true,
         })
     }
 
     /// Looks a member up in a class-like declaration (`own`: its own members too) and then
-    /// its supertypes.
+    /// its supertypes, each visited once.
     fn lookup_member(&self, c: DRef, name: &str, statics: bool, own: bool, depth: usize) -> Hit {
+        self.lookup_member_in(c, name, statics, own, &mut HashSet::new(), depth)
+    }
+
+    fn lookup_member_in(
+        &self,
+        c: DRef,
+        name: &str,
+        statics: bool,
+        own: bool,
+        seen: &mut HashSet<DRef>,
+        depth: usize,
+    ) -> Hit {
         if depth > MAX_DEPTH {
             return Hit::Unknown;
         }
-        if own && let Some(&m) = self.decl(c).members.get(name) {
-            let md = self.decl((c.0, m));
-            if statics || !(md.is_static || md.ctor) {
-                return Hit::Decls(vec![(c.0, m)], true, Provenance::DartReceiverTyped);
+        if own {
+            if !seen.insert(c) {
+                return Hit::Lacks;
+            }
+            if let Some(&m) = self.decl(c).members.get(name) {
+                let md = self.decl((c.0, m));
+                if statics || !(md.is_static || md.ctor) {
+                    return Hit::Decls(vec![(c.0, m)], true, Provenance::DartReceiverTyped);
+                }
             }
         }
         let mut open = false;
         for s in self.supertypes(c, true, depth) {
             match s {
-                Ok(x) => match self.lookup_member(x, name, false, true, depth + 1) {
+                Ok(x) => match self.lookup_member_in(x, name, false, true, seen, depth + 1) {
                     h @ Hit::Decls(..) => return h,
                     Hit::Unknown | Hit::Nothing => open = true,
                     Hit::Lacks => {}
@@ -1216,6 +1240,15 @@ impl<'f> Resolver<'f> {
 
     /// A call of a class calls its unnamed constructor when it declares one.
     fn call_target(&self, d: DRef, usage: Use) -> DRef {
+        let mut d = d;
+        // A typedef of a class constructs the class.
+        if usage == Use::Call
+            && self.decl(d).kind == SymbolKind::TypeAlias
+            && let Some(t) = &self.decl(d).ty
+            && let Ok(c) = self.type_decl(d.0, t, 0)
+        {
+            d = c;
+        }
         let decl = self.decl(d);
         if usage == Use::Call
             && is_classlike(decl.kind)
