@@ -1009,6 +1009,13 @@ impl<'f> Resolver<'f> {
             Expr::Super(c) => Recv::SuperOf((u, *c)),
             Expr::Member(b, m) => {
                 let r = self.eval(u, b, depth + 1);
+                // `xs.first` of a `List<C>`: a `C`.
+                if let Recv::Core(n, Some(elem)) = &r
+                    && matches!(n.as_str(), "List" | "Iterable" | "Set")
+                    && matches!(m.as_str(), "first" | "last" | "single")
+                {
+                    return (**elem).clone();
+                }
                 if let Recv::Core(_, _) = r {
                     // A static of a platform class, or a member of a platform value.
                     if let Hit::Decls(v, true, _) = self.members_named(u, &r, m, depth + 1) {
