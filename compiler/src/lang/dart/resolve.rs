@@ -97,7 +97,7 @@ struct Library {
     prefixes: HashMap<String, (Ns, bool)>,
     imported: Vec<usize>,
     extensions: Vec<DRef>,
-    /// Member name → members of the classes of this library (constructors excluded).
+    /// Member name → instance members of the class-like declarations of this library.
     members: HashMap<String, Vec<DRef>>,
 }
 
@@ -311,7 +311,7 @@ impl<'f> Resolver<'f> {
                         .push((x, d));
                 }
                 for (di, d) in self.units[x].df.decls.iter().enumerate() {
-                    if d.parent.is_some() && !d.ctor {
+                    if d.parent.is_some() && !d.ctor && !d.is_static {
                         self.libs[l]
                             .members
                             .entry(d.name.clone())
@@ -1046,6 +1046,20 @@ impl<'f> Resolver<'f> {
             },
             Expr::Elem(b) => match self.eval(u, b, depth + 1) {
                 Recv::Core(_, Some(inner)) => *inner,
+                Recv::Core(..) | Recv::Nothing => Recv::Nothing,
+                _ => Recv::Unknown,
+            },
+            Expr::Op(l, op) => match self.eval(u, l, depth + 1) {
+                Recv::Core(n, _) if matches!(n.as_str(), "int" | "double" | "num" | "String") => {
+                    Recv::Core(n, None)
+                }
+                r @ Recv::Inst(_) => match self.members_named(u, &r, op, depth + 1) {
+                    Hit::Decls(v, true, _) => match self.value_recv(v[0], depth + 1) {
+                        Recv::Returns(r) => *r,
+                        _ => Recv::Unknown,
+                    },
+                    _ => Recv::Unknown,
+                },
                 Recv::Core(..) | Recv::Nothing => Recv::Nothing,
                 _ => Recv::Unknown,
             },

@@ -66,6 +66,8 @@ pub enum Expr {
     Elem(Box<Expr>),
     /// `new p.C.named()`, `C<T>.named()`: an instance of the class.
     New(TypeRef),
+    /// `a + b`: the left operand and the operator's member name (`operator+`).
+    Op(Box<Expr>, String),
 }
 
 #[derive(Clone, Debug)]

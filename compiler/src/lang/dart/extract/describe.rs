@@ -95,6 +95,23 @@ impl<'s> Extractor<'s> {
             "list_literal" => Expr::Core("List"),
             "set_or_map_literal" => Expr::Core("Map"),
             "symbol_literal" => Expr::Core("Symbol"),
+            "additive_expression"
+            | "multiplicative_expression"
+            | "shift_expression"
+            | "bitwise_and_expression"
+            | "bitwise_or_expression"
+            | "bitwise_xor_expression" => {
+                let ks = kids(n);
+                if ks.len() == 3 {
+                    let op = self.t(ks[1]).split_whitespace().collect::<String>();
+                    Expr::Op(
+                        Box::new(self.describe(ks[0], depth + 1)),
+                        format!("operator{op}"),
+                    )
+                } else {
+                    Expr::Unknown
+                }
+            }
             _ => Expr::Unknown,
         }
     }
