@@ -523,7 +523,9 @@ impl<'s> Extractor<'s> {
         let Some(sig) = sig else {
             // Fields.
             let konst = has_token(n, "const");
+            let saved_ctx = self.ctx.replace((class, !is_static));
             self.fields(n, Some(class), konst, is_static);
+            self.ctx = saved_ctx;
             return;
         };
         let sig_text = signature(n, sig.end_byte(), self.src);
@@ -711,6 +713,7 @@ impl<'s> Extractor<'s> {
     }
 
     pub(super) fn param(&mut self, p: Node) {
+        self.annotations(p);
         for k in kids(p) {
             match k.kind() {
                 "field_formal_parameter" => {
