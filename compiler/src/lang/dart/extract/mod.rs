@@ -36,6 +36,8 @@ struct Extractor<'s> {
     from: Option<usize>,
     ctx: Ctx,
     depth: usize,
+    /// The value a variable pattern directly inside an object pattern's field is bound to.
+    pattern_value: Option<Expr>,
 }
 
 /// Extracts one file.
@@ -67,6 +69,7 @@ pub fn extract(src: &str) -> DartFile {
         from: None,
         ctx: None,
         depth: 0,
+        pattern_value: None,
     };
     x.top_level(root, 0);
     x.file

@@ -282,12 +282,14 @@ impl<'s> Extractor<'s> {
                     .into_iter()
                     .find(|k| k.kind() == "type")
                     .map(|t| self.ty(t, Use::Type));
+                let value = self.pattern_value.take();
                 if let Some(nn) = p.child_by_field_name("name") {
                     let nm = self.t(nn).to_string();
                     if nm != "_" {
                         self.declare_local(
                             &nm,
                             Local {
+                                value: if ty.is_none() { value } else { None },
                                 ty,
                                 ..Local::default()
                             },
@@ -370,9 +372,19 @@ impl<'s> Extractor<'s> {
                             colon = false;
                             if let Some(at) = at {
                                 let nm = self.t(at).to_string();
-                                self.push_ref(at, Use::Value, Target::Member(recv.clone(), nm));
+                                self.push_ref(
+                                    at,
+                                    Use::Value,
+                                    Target::Member(recv.clone(), nm.clone()),
+                                );
+                                // A variable bound to the field has the field's type.
+                                if k.kind() == "variable_pattern" {
+                                    self.pattern_value =
+                                        Some(Expr::Member(Box::new(recv.clone()), nm));
+                                }
                             }
                             self.pattern(k);
+                            self.pattern_value = None;
                         }
                         _ => {}
                     }
