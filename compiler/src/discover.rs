@@ -75,7 +75,8 @@ pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
                 ) || (e.file_name() == "target"
                     && e.path()
                         .parent()
-                        .is_some_and(|p| p.join("Cargo.toml").is_file()))))
+                        .is_some_and(|p| p.join("Cargo.toml").is_file()))
+                    || is_dart_build_output(e.path())))
         })
         .build();
     for entry in walker {
@@ -247,6 +248,14 @@ pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
         facts.files.push(file);
     }
     out
+}
+
+/// A `build/` directory beside a `pubspec.yaml` is Dart build output, not source.
+fn is_dart_build_output(dir: &Path) -> bool {
+    dir.file_name().is_some_and(|n| n == "build")
+        && dir
+            .parent()
+            .is_some_and(|p| p.join("pubspec.yaml").is_file())
 }
 
 /// The go tool ignores `testdata` directories and names starting with `_` or `.`.

@@ -1,0 +1,253 @@
+//! Phase 1 of Dart: one file at a time, in parallel. Reads the directives, declares the file's
+//! top-level declarations and members, and walks every body with Dart's lexical scopes (blocks,
+//! parameters, initializing formals, `catch`, `for`, closures, pattern variables). A name bound
+//! to a local gives nothing; every other name is left to phase 2 with its class context.
+
+use std::collections::HashMap;
+
+use kivgraph_format::SymbolKind;
+use tree_sitter::Node;
+
+use super::syntax::{
+    Ctx, DartFile, Decl, DirKind, Directive, Expr, Local, Ref, SuperKind, Target, TypeRef, Use,
+};
+use crate::lang::{Span, collapse, kids, pos, text};
+
+mod declare;
+mod describe;
+mod types;
+mod walk;
+
+/// Deeper syntax than this is not followed, and the file is `partial`.
+const MAX_DEPTH: usize = 400;
+/// Receiver descriptions keep at most this many levels.
+const MAX_EXPR: usize = 24;
+
+enum Binding {
+    Local(usize),
+    TypeParam,
+}
+
+struct Extractor<'s> {
+    src: &'s str,
+    file: DartFile,
+    scopes: Vec<HashMap<String, Binding>>,
+    /// The innermost enclosing declaration: the source of references.
+    from: Option<usize>,
+    ctx: Ctx,
+    depth: usize,
+    /// The value a variable pattern directly inside an object pattern's field is bound to.
+    pattern_value: Option<Expr>,
+}
+
+/// Extracts one file.
+pub fn extract(src: &str) -> DartFile {
+    let mut parser = tree_sitter::Parser::new();
+    if parser
+        .set_language(&tree_sitter_dart::LANGUAGE.into())
+        .is_err()
+    {
+        return DartFile {
+            has_error: true,
+            ..DartFile::default()
+        };
+    }
+    let Some(tree) = parser.parse(src, None) else {
+        return DartFile {
+            has_error: true,
+            ..DartFile::default()
+        };
+    };
+    let root = tree.root_node();
+    let mut x = Extractor {
+        src,
+        file: DartFile {
+            has_error: root.has_error(),
+            ..DartFile::default()
+        },
+        scopes: vec![HashMap::new()],
+        from: None,
+        ctx: None,
+        depth: 0,
+        pattern_value: None,
+    };
+    x.top_level(root, 0);
+    x.file
+}
+
+fn uri_text(n: Node, src: &str) -> String {
+    let t = text(n, src).trim();
+    let t = t.strip_prefix('r').unwrap_or(t);
+    t.trim_matches(|c| c == '\'' || c == '"').to_string()
+}
+
+fn child_of_kind<'t>(n: Node<'t>, kind: &str) -> Option<Node<'t>> {
+    kids(n).into_iter().find(|k| k.kind() == kind)
+}
+
+fn has_token(n: Node, tok: &str) -> bool {
+    let mut c = n.walk();
+    n.children(&mut c).any(|k| !k.is_named() && k.kind() == tok)
+}
+
+fn is_meta(k: &str) -> bool {
+    matches!(
+        k,
+        "annotation" | "comment" | "documentation_comment" | "block_comment"
+    )
+}
+
+/// The signature: from the first child that is not metadata or a comment up to `end`.
+fn signature(decl: Node, end: usize, src: &str) -> Option<String> {
+    let mut c = decl.walk();
+    let start = decl
+        .children(&mut c)
+        .find(|k| !is_meta(k.kind()))
+        .map_or(decl.start_byte(), |k| k.start_byte());
+    if end <= start {
+        return None;
+    }
+    let s = collapse(src[start..end].trim_end().trim_end_matches(';'));
+    (!s.is_empty()).then_some(s)
+}
+
+const SIGNATURES: &[&str] = &[
+    "function_signature",
+    "getter_signature",
+    "setter_signature",
+    "operator_signature",
+    "constructor_signature",
+    "constant_constructor_signature",
+    "factory_constructor_signature",
+    "redirecting_factory_constructor_signature",
+];
+
+impl<'s> Extractor<'s> {
+    fn t(&self, n: Node) -> &'s str {
+        text(n, self.src)
+    }
+
+    fn deeper(&mut self) -> bool {
+        if self.depth >= MAX_DEPTH {
+            self.file.has_error = true;
+            return false;
+        }
+        self.depth += 1;
+        true
+    }
+
+    fn push_ref(&mut self, at: Node, usage: Use, target: Target) {
+        let (line, column) = pos(at);
+        self.file.refs.push(Ref {
+            line,
+            column,
+            from: self.from,
+            usage,
+            target,
+        });
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn new_decl(
+        &mut self,
+        span_node: Node,
+        name: &str,
+        kind: SymbolKind,
+        parent: Option<usize>,
+        signature: Option<String>,
+    ) -> usize {
+        if let Some(p) = parent {
+            if let Some(&d) = self.file.decls[p].members.get(name)
+                && kind == SymbolKind::Property
+                && self.file.decls[d].kind == SymbolKind::Property
+            {
+                return d;
+            }
+        } else if let Some(&d) = self.file.top.get(name)
+            && kind == SymbolKind::Property
+            && self.file.decls[d].kind == SymbolKind::Property
+        {
+            return d;
+        }
+        let id = self.file.decls.len();
+        let qn = match parent {
+            Some(p) => format!("{}.{}", self.file.decls[p].qn, name),
+            None => name.to_string(),
+        };
+        self.file.decls.push(Decl {
+            name: name.to_string(),
+            qn,
+            kind,
+            parent,
+            span: Span::of(span_node),
+            at: pos(span_node),
+            signature,
+            ty: None,
+            value: None,
+            supers: Vec::new(),
+            members: HashMap::new(),
+            is_static: false,
+            ctor: false,
+            mixin: false,
+            extension: false,
+        });
+        match parent {
+            Some(p) => {
+                self.file.decls[p]
+                    .members
+                    .entry(name.to_string())
+                    .or_insert(id);
+            }
+            None => {
+                self.file.top.entry(name.to_string()).or_insert(id);
+            }
+        }
+        id
+    }
+
+    fn declare_local(&mut self, name: &str, local: Local) -> usize {
+        let id = self.file.locals.len();
+        self.file.locals.push(local);
+        if let Some(s) = self.scopes.last_mut() {
+            s.insert(name.to_string(), Binding::Local(id));
+        }
+        id
+    }
+
+    fn lookup_type_param(&self, name: &str) -> bool {
+        for s in self.scopes.iter().rev() {
+            if let Some(b) = s.get(name) {
+                return matches!(b, Binding::TypeParam);
+            }
+        }
+        false
+    }
+
+    fn lookup(&self, name: &str) -> Option<&Binding> {
+        self.scopes.iter().rev().find_map(|s| s.get(name))
+    }
+
+    fn name_expr(&self, name: &str) -> Expr {
+        match self.lookup(name) {
+            Some(Binding::Local(i)) => Expr::Local(*i),
+            Some(Binding::TypeParam) => Expr::Unknown,
+            None => Expr::Name(name.to_string(), self.ctx),
+        }
+    }
+}
+
+fn is_pattern(k: &str) -> bool {
+    matches!(
+        k,
+        "variable_pattern"
+            | "list_pattern"
+            | "map_pattern"
+            | "record_pattern"
+            | "object_pattern"
+            | "constant_pattern"
+            | "cast_pattern"
+            | "null_check_pattern"
+            | "null_assert_pattern"
+            | "rest_pattern"
+    )
+}

@@ -1,0 +1,180 @@
+//! The description phase 1 leaves for phase 2: a file's directives, declarations, locals and
+//! references, with every name that lexical scope could not bind kept as written.
+
+use std::collections::HashMap;
+
+use kivgraph_format::SymbolKind;
+
+use crate::lang::Span;
+
+/// How a reference uses what it names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Use {
+    Value,
+    Call,
+    Type,
+    /// `extends` and `with`.
+    Extends,
+    Implements,
+    /// Passed as an argument: a tear-off of a function is a callback.
+    Argument,
+    /// Metadata (`@deprecated`, `@Foo(1)`).
+    Annotation,
+    /// The left side of an assignment, or an initializing formal / field initializer.
+    Write,
+    /// An operator (`a + b`, `a[i]`): bound only on a receiver of written type.
+    Operator,
+    /// A super parameter (`super.x`): the field the super constructor initializes, when it
+    /// is one; otherwise a parameter of that constructor, which is no symbol.
+    SuperFormal,
+}
+
+/// The class context of a name: the enclosing class-like declaration, and whether `this`
+/// exists there (an instance member, not a static one or a top-level declaration).
+pub type Ctx = Option<(usize, bool)>;
+
+/// A type as written: `p.C<A, B>`, nullable `?` left out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TypeRef {
+    Named {
+        prefix: Option<String>,
+        name: String,
+        args: Vec<TypeRef>,
+    },
+    /// A type parameter in scope.
+    Param,
+    /// `dynamic`, a function type, a record type: nothing to follow.
+    Unknown,
+}
+
+/// A value as written, for receiver typing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expr {
+    Unknown,
+    /// A literal of a `dart:core` type (`String`, `int`, `List`, …).
+    Core(&'static str),
+    Local(usize),
+    /// A name lexical scope left open: a class member, the library scope, an import.
+    Name(String, Ctx),
+    This(usize),
+    Super(usize),
+    Member(Box<Expr>, String),
+    Call(Box<Expr>),
+    Cast(TypeRef),
+    Await(Box<Expr>),
+    /// An element of `.0` (`for (x in xs)`, `xs[i]`).
+    Elem(Box<Expr>),
+    /// `new p.C.named()`, `C<T>.named()`: an instance of the class.
+    New(TypeRef),
+    /// `a + b`: the left operand and the operator's member name (`operator+`).
+    Op(Box<Expr>, String),
+}
+
+#[derive(Clone, Debug)]
+pub enum Target {
+    /// An identifier lexical scope did not bind.
+    Name(String, Ctx),
+    /// `x.m`.
+    Member(Expr, String),
+    /// A type name (`prefix` when written `p.C`).
+    TypeName(Option<String>, String),
+    /// A constructor named in `new`/`const`/`C.new`/`C<T>.named()`: the class as a type, and
+    /// the constructor's name (`None` for the unnamed one).
+    Ctor(TypeRef, Option<String>),
+    /// `super(…)` / `super.named(…)` in an initializer list of a constructor of class `.0`.
+    SuperCtor(usize, Option<String>),
+    /// `this(…)` / `this.named(…)` redirecting to a constructor of class `.0`.
+    ThisCtor(usize, Option<String>),
+    /// A `show` name of directive `.0`.
+    Shown(usize, String),
+}
+
+#[derive(Clone, Debug)]
+pub struct Ref {
+    pub line: u32,
+    pub column: u32,
+    pub from: Option<usize>,
+    pub usage: Use,
+    pub target: Target,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SuperKind {
+    Extends,
+    With,
+    Implements,
+    /// `on` of a mixin (its superclass constraint) or of an extension (the extended type).
+    On,
+}
+
+#[derive(Clone, Debug)]
+pub struct Decl {
+    pub name: String,
+    pub qn: String,
+    pub kind: SymbolKind,
+    pub parent: Option<usize>,
+    pub span: Span,
+    /// Where its name is written: the occurrence of its structural edges.
+    pub at: (u32, u32),
+    pub signature: Option<String>,
+    /// The written type of a field or variable, the return type of a function, method or
+    /// getter.
+    pub ty: Option<TypeRef>,
+    /// The initializer of a field or variable without a written type.
+    pub value: Option<Expr>,
+    pub supers: Vec<(SuperKind, TypeRef)>,
+    /// Members by name (class-like declarations). A getter and its setter are one.
+    pub members: HashMap<String, usize>,
+    pub is_static: bool,
+    /// A constructor (`C.new`, `C.named`, factories).
+    pub ctor: bool,
+    /// A class-like declaration that is a mixin (`mixin M`).
+    pub mixin: bool,
+    /// An extension (`extension E on T`).
+    pub extension: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DirKind {
+    Import,
+    Export,
+    Part,
+}
+
+#[derive(Clone, Debug)]
+pub struct Directive {
+    pub kind: DirKind,
+    pub uri: String,
+    /// Position of the URI string.
+    pub line: u32,
+    pub column: u32,
+    pub prefix: Option<String>,
+    /// `show` names with their positions; `None` without `show`.
+    pub show: Option<Vec<(String, u32, u32)>>,
+    pub hide: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Local {
+    pub ty: Option<TypeRef>,
+    pub value: Option<Expr>,
+    /// A local function: its return type.
+    pub ret: Option<TypeRef>,
+    pub func: bool,
+}
+
+#[derive(Debug, Default)]
+pub struct DartFile {
+    pub library_name: Option<String>,
+    /// `part of 'uri'` / `part of a.b`: (uri or dotted name, is a uri).
+    pub part_of: Option<(String, bool)>,
+    /// Line of the `part of` directive.
+    pub part_of_line: u32,
+    pub directives: Vec<Directive>,
+    pub decls: Vec<Decl>,
+    pub locals: Vec<Local>,
+    pub refs: Vec<Ref>,
+    /// Top-level names declared in this file.
+    pub top: HashMap<String, usize>,
+    pub has_error: bool,
+}
