@@ -132,6 +132,8 @@ pub enum RefKind {
     /// An argument: `PASSES_AS_CALLBACK` when it names a function.
     Arg,
     Ref,
+    /// `#[derive(X)]`: the trait `X`, else the derive macro `X`.
+    Derive,
 }
 
 #[derive(Debug, Clone)]
@@ -150,6 +152,9 @@ pub struct FRef {
     pub kind: RefKind,
     pub what: What,
     pub pos: (u32, u32),
+    /// Inside a `macro_rules!` expansion: names other than `$crate::…` paths resolve where the
+    /// macro is invoked, not here.
+    pub in_macro_def: bool,
 }
 
 #[derive(Debug, Default)]
@@ -184,6 +189,7 @@ struct Cx<'s> {
     /// Inside a macro's token tree, re-parsed: (line, column) of its first byte in the file,
     /// and the length of the wrapper put before it.
     shift: Option<(u32, u32, u32)>,
+    in_macro_def: bool,
 }
 
 pub fn extract(src: &str) -> RsFile {
@@ -213,6 +219,7 @@ pub fn extract(src: &str) -> RsFile {
         selfc: None,
         too_deep: false,
         shift: None,
+        in_macro_def: false,
     };
     cx.f.mods.push(FMod {
         parent: None,
@@ -301,6 +308,7 @@ impl<'s> Cx<'s> {
                 selfc: self.selfc,
                 too_deep: false,
                 shift: Some((l0, c0 + 1, pre.len() as u32)),
+                in_macro_def: self.in_macro_def || body,
             };
             sub.scopes.push(Scope::default());
             for k in kids(body_node) {
@@ -346,6 +354,7 @@ impl<'s> Cx<'s> {
             kind,
             what,
             pos,
+            in_macro_def: self.in_macro_def,
         });
     }
 
@@ -490,7 +499,7 @@ impl<'s> Cx<'s> {
 
     fn derives(&mut self, a: &Attrs) {
         for (segs, p) in &a.derives {
-            self.push_ref(RefKind::Ref, What::Path(segs.clone(), Ns::Type), *p);
+            self.push_ref(RefKind::Derive, What::Path(segs.clone(), Ns::Type), *p);
         }
     }
 
@@ -2003,6 +2012,15 @@ impl<'s> Cx<'s> {
                         }
                         self.scopes.pop();
                     }
+                }
+            }
+            // `format!("{x}", x = v)`: `x` names an argument, not a value.
+            "assignment_expression"
+                if self.shift.is_some()
+                    && field(e, "left").is_some_and(|l| l.kind() == "identifier") =>
+            {
+                if let Some(r) = field(e, "right") {
+                    self.expr(r, depth + 1);
                 }
             }
             "type_cast_expression" => {

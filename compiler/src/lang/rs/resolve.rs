@@ -21,6 +21,8 @@ pub const RECEIVER_TYPE_UNKNOWN: &str = "RECEIVER_TYPE_UNKNOWN";
 
 const MAX_CANDIDATES: usize = 8;
 const MAX_DEPTH: usize = 48;
+/// Module lookups one reference may make; beyond, the lookup is cut.
+const MAX_STEPS: usize = 100_000;
 const STD_CRATES: &[&str] = &["std", "core", "alloc", "proc_macro", "test"];
 
 /// The standard prelude's names, used when no derived repository provides the standard library.
@@ -193,10 +195,12 @@ enum Rt {
 }
 
 type MemoKey = (ModId, String, Ns, bool);
+/// An extern crate name: its root module, why it is missing, or no crate at all.
+type ExternCrate = Option<Result<ModId, Missing>>;
 /// What a module lookup found: the definitions, whether through a `use`, and why not.
 type Lookup = (Vec<Def>, bool, Option<Missing>);
-/// Per (crate, calls or fields): member name → the symbols of that name.
-type NameIndex = HashMap<(usize, bool), HashMap<String, Vec<SymbolId>>>;
+/// (crate, methods or fields, name) → the members of that name.
+type NameIndex = HashMap<(usize, bool, String), Vec<SymbolId>>;
 /// A structural edge before it is written: source, target, kind, file, position.
 type Structural = (SymbolId, SymbolId, EdgeKind, FileId, (u32, u32));
 
@@ -213,13 +217,18 @@ pub struct Resolver<'f> {
     supers: HashMap<SymbolId, Vec<SymbolId>>,
     macro_index: HashMap<(usize, String), Vec<SymbolId>>,
     memo: RefCell<HashMap<MemoKey, Lookup>>,
+    memo_tmp: RefCell<HashMap<MemoKey, Lookup>>,
+    packages: HashMap<(RepoId, String), PackageId>,
+    steps: Cell<usize>,
     busy: RefCell<HashSet<MemoKey>>,
     cut: Cell<bool>,
     std_roots: HashMap<String, ModId>,
     /// The standard prelude module of each edition (`rust_2021`), `v1` under `""`.
     prelude: HashMap<String, ModId>,
     sysroot_missing: String,
-    name_index: RefCell<NameIndex>,
+    name_index: RefCell<Option<NameIndex>>,
+    crate_sets: RefCell<HashMap<usize, Vec<usize>>>,
+    extern_memo: RefCell<HashMap<(usize, String), ExternCrate>>,
 }
 
 fn ns_idx(ns: Ns) -> usize {
@@ -285,12 +294,17 @@ impl<'f> Resolver<'f> {
             supers: HashMap::new(),
             macro_index: HashMap::new(),
             memo: RefCell::new(HashMap::new()),
+            memo_tmp: RefCell::new(HashMap::new()),
+            packages: HashMap::new(),
+            steps: Cell::new(0),
             busy: RefCell::new(HashSet::new()),
             cut: Cell::new(false),
             std_roots: HashMap::new(),
             prelude: HashMap::new(),
             sysroot_missing: sysroot_missing.to_string(),
-            name_index: RefCell::new(HashMap::new()),
+            name_index: RefCell::new(None),
+            crate_sets: RefCell::new(HashMap::new()),
+            extern_memo: RefCell::new(HashMap::new()),
         }
     }
 
@@ -443,14 +457,7 @@ impl<'f> Resolver<'f> {
                 } else {
                     join(parent_dir(&path), &stem)
                 };
-                let pid = self.facts.packages.len();
-                self.facts.packages.push(Package {
-                    repo,
-                    language: Language::Rust,
-                    name: file_pkg.clone(),
-                    path: path.clone(),
-                    module: Some(cargo_pkg.clone()),
-                });
+                let pid = self.package(repo, &file_pkg, &path, &cargo_pkg);
                 if self.facts.files[file].package.is_none() {
                     self.facts.files[file].package = Some(pid);
                 }
@@ -486,14 +493,7 @@ impl<'f> Resolver<'f> {
             pkg_names[fm] = pname.clone();
             if inline {
                 dirs[fm] = join(&dirs[fp], path_attr.as_deref().unwrap_or(&fname));
-                let pid = self.facts.packages.len();
-                self.facts.packages.push(Package {
-                    repo,
-                    language: Language::Rust,
-                    name: pname.clone(),
-                    path: path.clone(),
-                    module: Some(cargo_pkg.clone()),
-                });
+                let pid = self.package(repo, &pname, &path, &cargo_pkg);
                 let sym = self.push_symbol(
                     repo,
                     pid,
@@ -662,6 +662,24 @@ impl<'f> Resolver<'f> {
         )
     }
 
+    /// The package of a module path; two modules of one path in a repository (`#[cfg]`
+    /// alternatives, like-named crates of two workspace members) share it.
+    fn package(&mut self, repo: RepoId, name: &str, path: &str, cargo: &str) -> PackageId {
+        if let Some(&p) = self.packages.get(&(repo, name.to_string())) {
+            return p;
+        }
+        let pid = self.facts.packages.len();
+        self.facts.packages.push(Package {
+            repo,
+            language: Language::Rust,
+            name: name.to_string(),
+            path: path.to_string(),
+            module: Some(cargo.to_string()),
+        });
+        self.packages.insert((repo, name.to_string()), pid);
+        pid
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn new_module(
         &mut self,
@@ -819,6 +837,7 @@ impl<'f> Resolver<'f> {
             let found = self.lookup_in(std, "prelude", Ns::Type, false, 0).0;
             if let [Def::Mod(p)] = found.as_slice() {
                 for ed in ["rust_2015", "rust_2018", "rust_2021", "rust_2024", "v1"] {
+                    self.fresh();
                     let f2 = self.lookup_in(*p, ed, Ns::Type, false, 0).0;
                     if let [Def::Mod(pm)] = f2.as_slice() {
                         let key = if ed == "v1" { "" } else { &ed[5..] };
@@ -861,15 +880,24 @@ impl<'f> Resolver<'f> {
         if let Some(r) = self.memo.borrow().get(&key) {
             return r.clone();
         }
-        if !self.busy.borrow_mut().insert(key.clone()) {
+        if let Some(r) = self.memo_tmp.borrow().get(&key) {
+            return r.clone();
+        }
+        let steps = self.steps.get() + 1;
+        self.steps.set(steps);
+        if steps > MAX_STEPS || !self.busy.borrow_mut().insert(key.clone()) {
             self.cut.set(true);
             return (Vec::new(), false, None);
         }
         let saved = self.cut.replace(false);
         let r = self.lookup_in_uncached(m, name, ns, ext, depth);
         self.busy.borrow_mut().remove(&key);
+        // A result computed with a cycle cut may lack what the cycle gives: it is kept for the
+        // rest of this reference only.
         if !self.cut.get() {
             self.memo.borrow_mut().insert(key, r.clone());
+        } else {
+            self.memo_tmp.borrow_mut().insert(key, r.clone());
         }
         self.cut.set(self.cut.get() || saved);
         r
@@ -961,6 +989,12 @@ impl<'f> Resolver<'f> {
         (out, true, missing)
     }
 
+    /// Starts the resolution of one reference.
+    fn fresh(&self) {
+        self.memo_tmp.borrow_mut().clear();
+        self.steps.set(0);
+    }
+
     fn real_module(&self, mut m: ModId) -> ModId {
         while self.mods[m].block {
             match self.mods[m].parent {
@@ -978,6 +1012,16 @@ impl<'f> Resolver<'f> {
     /// An extern crate name seen from crate `k`: `Ok(root)`, `Err(missing)`, or `None` when
     /// the name is no crate.
     fn extern_crate(&self, k: usize, name: &str) -> Option<Result<ModId, Missing>> {
+        let key = (k, name.to_string());
+        if let Some(r) = self.extern_memo.borrow().get(&key) {
+            return r.clone();
+        }
+        let r = self.extern_crate_uncached(k, name);
+        self.extern_memo.borrow_mut().insert(key, r.clone());
+        r
+    }
+
+    fn extern_crate_uncached(&self, k: usize, name: &str) -> Option<Result<ModId, Missing>> {
         let c = &self.crates[k].def;
         if STD_CRATES.contains(&name) {
             return Some(match self.std_roots.get(name) {
@@ -1837,48 +1881,64 @@ impl<'f> Resolver<'f> {
         }
     }
 
+    /// The crates whose members are name-only candidates for crate `k`: itself, the library of
+    /// its Cargo package, and the crates its dependencies resolve to.
+    fn crate_set(&self, k: usize) -> Vec<usize> {
+        if let Some(v) = self.crate_sets.borrow().get(&k) {
+            return v.clone();
+        }
+        let mut crates: BTreeSet<usize> = BTreeSet::new();
+        crates.insert(k);
+        let c = &self.crates[k].def;
+        for (ci, o) in self.crates.iter().enumerate() {
+            if o.def.repo == c.repo && o.def.package == c.package && o.def.kind == CrateKind::Lib {
+                crates.insert(ci);
+            }
+        }
+        let deps: Vec<String> = c.deps.keys().cloned().collect();
+        for dep in deps {
+            if let Some(Ok(r)) = self.extern_crate(k, &dep) {
+                crates.insert(self.mods[r].krate);
+            }
+        }
+        let v: Vec<usize> = crates.into_iter().collect();
+        self.crate_sets.borrow_mut().insert(k, v.clone());
+        v
+    }
+
     fn name_only(&self, k: usize, name: &str, call: bool) -> Vec<SymbolId> {
-        let mut idx = self.name_index.borrow_mut();
-        let map = idx.entry((k, call)).or_insert_with(|| {
-            let mut crates: HashSet<usize> = HashSet::new();
-            crates.insert(k);
-            let c = &self.crates[k].def;
-            for (ci, o) in self.crates.iter().enumerate() {
-                if o.def.repo == c.repo
-                    && o.def.package == c.package
-                    && o.def.kind == CrateKind::Lib
-                {
-                    crates.insert(ci);
-                }
-            }
-            for dep in c.deps.keys() {
-                if let Some(Ok(r)) = self.extern_crate(k, dep) {
-                    crates.insert(self.mods[r].krate);
-                }
-            }
-            let mut m: HashMap<String, Vec<SymbolId>> = HashMap::new();
+        if self.name_index.borrow().is_none() {
+            let mut m: NameIndex = HashMap::new();
             for (s, inf) in &self.info {
-                if !crates.contains(&self.mods[inf.module].krate) {
-                    continue;
-                }
                 let kind = self.facts.symbols[*s].kind;
-                let ok = if call {
-                    matches!(kind, SymbolKind::Method | SymbolKind::TraitMethod)
+                let call = if self.is_method(*s) {
+                    true
+                } else if kind == SymbolKind::Field {
+                    false
                 } else {
-                    kind == SymbolKind::Field
+                    continue;
                 };
-                if ok {
-                    m.entry(self.facts.symbols[*s].name.clone())
-                        .or_default()
-                        .push(*s);
+                let krate = self.mods[inf.module].krate;
+                m.entry((krate, call, self.facts.symbols[*s].name.clone()))
+                    .or_default()
+                    .push(*s);
+            }
+            *self.name_index.borrow_mut() = Some(m);
+        }
+        let crates = self.crate_set(k);
+        let idx = self.name_index.borrow();
+        let idx = idx.as_ref().unwrap();
+        let mut out = Vec::new();
+        for c in crates {
+            if let Some(v) = idx.get(&(c, call, name.to_string())) {
+                out.extend(v.iter().copied());
+                if out.len() > MAX_CANDIDATES {
+                    break;
                 }
             }
-            for v in m.values_mut() {
-                v.sort();
-            }
-            m
-        });
-        map.get(name).cloned().unwrap_or_default()
+        }
+        out.sort();
+        out
     }
 
     // ---- impls -------------------------------------------------------------------------
@@ -1887,6 +1947,7 @@ impl<'f> Resolver<'f> {
         for inst in 0..self.insts.len() {
             let pf = self.insts[inst].pf;
             for (ii, imp) in self.files[pf].rs.impls.iter().enumerate() {
+                self.fresh();
                 let Some(sym) = self.insts[inst].syms[imp.item] else {
                     continue;
                 };
@@ -1948,6 +2009,7 @@ impl<'f> Resolver<'f> {
                 };
                 let mut v = Vec::new();
                 for t in &it.supers {
+                    self.fresh();
                     if let Rt::Traits(ts) = self.eval_ty(t, ctx, 0) {
                         v.extend(ts);
                     }
@@ -2129,6 +2191,7 @@ impl<'f> Resolver<'f> {
         // Uses.
         let nu = self.files[pf].rs.uses.len();
         for ui in 0..nu {
+            self.fresh();
             let (module, source_item, public, p, is_glob, segs) = {
                 let u = &self.files[pf].rs.uses[ui];
                 (
@@ -2196,9 +2259,18 @@ impl<'f> Resolver<'f> {
         // References.
         let nr = self.files[pf].rs.refs.len();
         for ri in 0..nr {
-            let (module, source_item, selfc, kind, what, p) = {
+            self.fresh();
+            let (module, source_item, selfc, kind, what, p, in_macro_def) = {
                 let r = &self.files[pf].rs.refs[ri];
-                (r.module, r.source, r.selfc, r.kind, r.what.clone(), r.pos)
+                (
+                    r.module,
+                    r.source,
+                    r.selfc,
+                    r.kind,
+                    r.what.clone(),
+                    r.pos,
+                    r.in_macro_def,
+                )
             };
             let Some(m) = self.insts[inst].mods[module] else {
                 continue;
@@ -2214,12 +2286,24 @@ impl<'f> Resolver<'f> {
             let pkg = self.mods[m].package;
             match what {
                 What::Path(segs, ns) => {
-                    let res = self.resolve_path(ctx, &segs, ns, false, 0);
+                    let mut res = self.resolve_path(ctx, &segs, ns, false, 0);
+                    if kind == RefKind::Derive && !matches!(res, PathRes::Found(..)) {
+                        let as_macro = self.resolve_path(ctx, &segs, Ns::Macro, false, 0);
+                        if matches!(as_macro, PathRes::Found(..)) {
+                            res = as_macro;
+                        }
+                    }
+                    // A macro's expansion resolves its names where it is invoked; only
+                    // `$crate::…` paths are bound here for certain.
+                    let hygienic = !in_macro_def || segs[0] == "$crate";
+                    if !hygienic && matches!(res, PathRes::Missing(_)) {
+                        continue;
+                    }
                     match res {
                         PathRes::Found(v, prov) => {
                             let targets: Vec<SymbolId> =
                                 v.iter().filter_map(|d| self.def_sym(*d)).collect();
-                            let exact = targets.len() == 1;
+                            let exact = targets.len() == 1 && hygienic;
                             for t in targets {
                                 let tk = self.facts.symbols[t].kind;
                                 let ek = match kind {
@@ -2270,7 +2354,7 @@ impl<'f> Resolver<'f> {
                             targets.extend(self.trait_items(*t, &name, 0));
                         }
                     }
-                    let exact = targets.len() == 1;
+                    let exact = targets.len() == 1 && !in_macro_def;
                     for t in targets {
                         let ek = match kind {
                             RefKind::Call => EdgeKind::CallsDirect,
