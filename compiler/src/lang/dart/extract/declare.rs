@@ -8,6 +8,7 @@ impl<'s> Extractor<'s> {
         for n in kids(root) {
             match n.kind() {
                 "library_name" => {
+                    self.annotations(n);
                     if let Some(d) = child_of_kind(n, "dotted_identifier_list") {
                         self.file.library_name = Some(self.t(d).replace(' ', ""));
                     }
