@@ -34,7 +34,7 @@ done
 files=$(for r in "${repos[@]}"; do find "${r#*=}" -name '*.rs'; done | wc -l)
 lines=$(for r in "${repos[@]}"; do find "${r#*=}" -name '*.rs' -print0 | xargs -0 cat; done | wc -l)
 echo "corpus: ${#repos[@]} crates, $files .rs files, $lines lines"
-cargo build --release -q -p kivgraph-benches --bin compile_throughput --bin shares
+cargo build --release -q -p kivgraph-compile -p kivgraph-benches --bin kivgraph-compile --bin compile_throughput --bin shares
 target/release/compile_throughput "${repos[@]}"
 rm -rf "$WORK/index"
 target/release/kivgraph-compile --out "$WORK/index" --rust-sysroot off --json "${repos[@]}" \
