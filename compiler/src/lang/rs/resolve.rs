@@ -1145,7 +1145,19 @@ impl<'f> Resolver<'f> {
                 }
                 a = self.mods[p].parent;
             }
-            if let Some(v) = self.macro_index.get(&(k, name.to_string())) {
+            // The crate's other macros of that name (`#[macro_use]` reach), unless the name is
+            // a standard macro, which a macro outside the textual scope does not shadow.
+            let standard = PRELUDE_MACROS.contains(&name)
+                || ["std", "core", "alloc"].iter().any(|c| {
+                    self.std_roots
+                        .get(*c)
+                        .is_some_and(|&r| self.mods[r].ns[2].contains_key(name))
+                });
+            if let Some(v) = self
+                .macro_index
+                .get(&(k, name.to_string()))
+                .filter(|_| !standard)
+            {
                 return PathRes::Found(
                     v.iter().map(|s| Def::Sym(*s)).collect(),
                     Provenance::RustScope,
