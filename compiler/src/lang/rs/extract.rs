@@ -189,6 +189,8 @@ struct Cx<'s> {
     /// Inside a macro's token tree, re-parsed: (line, column) of its first byte in the file,
     /// and the length of the wrapper put before it.
     shift: Option<(u32, u32, u32)>,
+    /// With `shift`: the file offset of the token tree's first byte.
+    byte_base: usize,
     in_macro_def: bool,
 }
 
@@ -219,6 +221,7 @@ pub fn extract(src: &str) -> RsFile {
         selfc: None,
         too_deep: false,
         shift: None,
+        byte_base: 0,
         in_macro_def: false,
     };
     cx.f.mods.push(FMod {
@@ -259,6 +262,89 @@ impl<'s> Cx<'s> {
             None => (l, c),
             Some((l0, c0, plen)) if l == 1 => (l0, c0 + c.saturating_sub(plen)),
             Some((l0, _, _)) => (l0 + l - 1, c),
+        }
+    }
+
+    /// A byte offset of the text being walked as an offset of the file.
+    fn file_byte(&self, b: usize) -> usize {
+        match self.shift {
+            None => b,
+            Some((_, _, plen)) => self.byte_base + b.saturating_sub(plen as usize),
+        }
+    }
+
+    /// A node's span in the file.
+    fn span(&self, n: Node) -> Span {
+        let mut sp = Span::of(n);
+        if self.shift.is_some() {
+            let (sl, sc) = self.at(n);
+            let e = n.end_position();
+            let (el, ec) = match self.shift {
+                Some((l0, c0, plen)) if e.row == 0 => {
+                    (l0, c0 + (e.column as u32).saturating_sub(plen))
+                }
+                Some((l0, _, _)) => (l0 + e.row as u32, e.column as u32),
+                None => (sp.end_line, sp.end_column),
+            };
+            sp = Span {
+                start_line: sl,
+                start_column: sc,
+                end_line: el,
+                end_column: ec,
+                start_byte: self.file_byte(n.start_byte()) as u32,
+                end_byte: self.file_byte(n.end_byte()) as u32,
+            };
+        }
+        sp
+    }
+
+    /// `cfg_if! { if #[cfg(…)] { items } else { items } }`: the items of every branch, each
+    /// brace group re-parsed as a module body (`#[cfg]` is not evaluated).
+    fn cfg_if_items(&mut self, n: Node, depth: usize) {
+        let Some(tt) = kids(n).into_iter().find(|k| k.kind() == "token_tree") else {
+            return;
+        };
+        for g in kids(tt) {
+            if g.kind() != "token_tree"
+                || !self.t(g).starts_with('{')
+                || g.end_byte() < g.start_byte() + 2
+            {
+                continue;
+            }
+            let inner = &self.src[g.start_byte() + 1..g.end_byte() - 1];
+            let (l0, c0) = self.at(g);
+            let mut parser = Parser::new();
+            if parser
+                .set_language(&tree_sitter_rust::LANGUAGE.into())
+                .is_err()
+            {
+                return;
+            }
+            let snippet = inner.to_string();
+            let Some(tree) = parser.parse(&snippet, None) else {
+                continue;
+            };
+            let root = tree.root_node();
+            if root.has_error() {
+                continue;
+            }
+            let mut sub = Cx {
+                src: &snippet,
+                f: std::mem::take(&mut self.f),
+                scopes: std::mem::take(&mut self.scopes),
+                module: self.module,
+                source: self.source,
+                selfc: self.selfc,
+                too_deep: false,
+                shift: Some((l0, c0 + 1, 0)),
+                byte_base: self.file_byte(g.start_byte() + 1),
+                in_macro_def: self.in_macro_def,
+            };
+            sub.items(root, depth + 1);
+            let too_deep = sub.too_deep;
+            self.f = sub.f;
+            self.scopes = sub.scopes;
+            self.too_deep |= too_deep;
         }
     }
 
@@ -308,6 +394,7 @@ impl<'s> Cx<'s> {
                 selfc: self.selfc,
                 too_deep: false,
                 shift: Some((l0, c0 + 1, pre.len() as u32)),
+                byte_base: self.file_byte(tt.start_byte() + 1),
                 in_macro_def: self.in_macro_def || body,
             };
             sub.scopes.push(Scope::default());
@@ -457,7 +544,7 @@ impl<'s> Cx<'s> {
             name,
             qn,
             kind,
-            span: Span::of(n),
+            span: self.span(n),
             sig,
             exported,
             ty: None,
@@ -605,7 +692,7 @@ impl<'s> Cx<'s> {
                     block: false,
                     path_attr: a.path.clone(),
                     exported,
-                    span: Span::of(n),
+                    span: self.span(n),
                 });
                 let id = self.f.mods.len() - 1;
                 if let Some(b) = body {
@@ -881,7 +968,13 @@ impl<'s> Cx<'s> {
                     source: self.source,
                 });
             }
-            "macro_invocation" => self.expr(n, depth + 1),
+            "macro_invocation" => {
+                let name = field(n, "macro").map(|m| self.t(m)).unwrap_or("");
+                if name == "cfg_if" || name.ends_with("::cfg_if") {
+                    self.cfg_if_items(n, depth + 1);
+                }
+                self.expr(n, depth + 1)
+            }
             "expression_statement" => self.expr(n, depth + 1),
             "foreign_mod_item" => {
                 if let Some(b) = field(n, "body") {
@@ -1432,7 +1525,7 @@ impl<'s> Cx<'s> {
                 block: true,
                 path_attr: None,
                 exported: false,
-                span: Span::of(b),
+                span: self.span(b),
             });
             self.module = self.f.mods.len() - 1;
         }

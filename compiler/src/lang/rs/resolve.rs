@@ -892,9 +892,11 @@ impl<'f> Resolver<'f> {
         let saved = self.cut.replace(false);
         let r = self.lookup_in_uncached(m, name, ns, ext, depth);
         self.busy.borrow_mut().remove(&key);
-        // A result computed with a cycle cut may lack what the cycle gives: it is kept for the
-        // rest of this reference only.
-        if !self.cut.get() {
+        // A result computed with a cycle of globs cut lacks what the cycle gives back; it is
+        // kept all the same (each module of a cycle is searched once per name), which keeps
+        // crates whose modules glob-import each other linear. Only a search cut by the step
+        // budget is kept for the rest of this reference alone.
+        if self.steps.get() <= MAX_STEPS {
             self.memo.borrow_mut().insert(key, r.clone());
         } else {
             self.memo_tmp.borrow_mut().insert(key, r.clone());
@@ -1143,7 +1145,19 @@ impl<'f> Resolver<'f> {
                 }
                 a = self.mods[p].parent;
             }
-            if let Some(v) = self.macro_index.get(&(k, name.to_string())) {
+            // The crate's other macros of that name (`#[macro_use]` reach), unless the name is
+            // a standard macro, which a macro outside the textual scope does not shadow.
+            let standard = PRELUDE_MACROS.contains(&name)
+                || ["std", "core", "alloc"].iter().any(|c| {
+                    self.std_roots
+                        .get(*c)
+                        .is_some_and(|&r| self.mods[r].ns[2].contains_key(name))
+                });
+            if let Some(v) = self
+                .macro_index
+                .get(&(k, name.to_string()))
+                .filter(|_| !standard)
+            {
                 return PathRes::Found(
                     v.iter().map(|s| Def::Sym(*s)).collect(),
                     Provenance::RustScope,
