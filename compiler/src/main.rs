@@ -9,8 +9,7 @@ use clap::{Parser, Subcommand};
 use kivgraph_compile::{CompileOptions, RepoSpec};
 use kivgraph_format::{FaultPoint, IndexDir};
 
-/// Compiles Go, TypeScript/JavaScript, Python and Dart repositories (Rust files are discovered
-/// and counted) into an immutable,
+/// Compiles Go, TypeScript/JavaScript, Python, Rust and Dart repositories into an immutable,
 /// versioned code graph.
 #[derive(Parser)]
 #[command(
