@@ -4,50 +4,15 @@
 //! an external package recorded as unresolved).
 
 mod common;
-use common::{compiler, workspace};
+mod pair;
 
-use std::process::Command;
-
-use kivgraph::{Store, tools};
-use kivgraph_format::IndexDir;
+use pair::Pair;
 use serde_json::{Value, json};
-
-fn compile_pair(out: &std::path::Path) {
-    let pair = workspace().join("fixtures/dart/pair");
-    let status = Command::new(compiler())
-        .arg("--out")
-        .arg(out)
-        .arg(format!("corelib={}", pair.join("corelib").display()))
-        .arg(format!("app={}", pair.join("app").display()))
-        .output()
-        .unwrap();
-    assert!(
-        status.status.success(),
-        "{}",
-        String::from_utf8_lossy(&status.stderr)
-    );
-}
 
 #[test]
 fn dart_answers() {
-    let dir = tempfile::tempdir().unwrap();
-    compile_pair(dir.path());
-    let store = Store::open(IndexDir::new(dir.path()));
-    let root = workspace()
-        .join("fixtures/dart/pair")
-        .canonicalize()
-        .unwrap();
-    // The answer text, with the checkout's path and the clock-dependent field taken out.
-    let call = |tool: &str, args: Value| -> String {
-        let text = tools::call(tool, &args, store.snapshot())
-            .unwrap()
-            .replace(root.to_str().unwrap(), "<pair>");
-        let mut v: Value = serde_json::from_str(&text).unwrap();
-        if let Some(m) = v.as_object_mut() {
-            m.shift_remove("snapshot_age_ms");
-        }
-        serde_json::to_string(&v).unwrap()
-    };
+    let pair = Pair::compile("dart/pair", &[("corelib", "corelib"), ("app", "app")], &[]);
+    let call = |tool: &str, args: Value| pair.answer(tool, args);
 
     let consumers = call(
         "find_cross_repo_consumers",
