@@ -2045,10 +2045,10 @@ impl<'f> Resolver<'f> {
         file: FileId,
         p: (u32, u32),
     ) {
-        // Across repositories through a Cargo dependency; the standard library (a derived
-        // repository) is reached through the toolchain, not a manifest.
-        let tr = self.facts.symbols[target].repo;
-        let cross = self.facts.symbols[source].repo != tr && !self.facts.repos[tr].derived;
+        let cross = self.package_mapped(
+            self.facts.symbols[source].repo,
+            self.facts.symbols[target].repo,
+        );
         let confidence = if cross && confidence == Confidence::ExactDeclarationMapped {
             Confidence::ExactPackageMapped
         } else {
@@ -2174,12 +2174,20 @@ impl<'f> Resolver<'f> {
         }
     }
 
+    /// Whether a binding from repository `from` into `to` went through a Cargo dependency
+    /// (`EXACT_PACKAGE_MAPPED`): across repositories, except into the standard library, a
+    /// derived repository reached through the toolchain, not a manifest.
+    fn package_mapped(&self, from: RepoId, to: RepoId) -> bool {
+        from != to && !self.facts.repos[to].derived
+    }
+
     fn pkg_edge(&mut self, from: PackageId, to_sym: SymbolId) {
         let to = self.facts.symbols[to_sym].package;
         if from == to {
             return;
         }
-        let cross = self.facts.packages[from].repo != self.facts.packages[to].repo;
+        let cross =
+            self.package_mapped(self.facts.packages[from].repo, self.facts.packages[to].repo);
         self.facts.package_edges.push(PackageEdge {
             source: from,
             target: to,
