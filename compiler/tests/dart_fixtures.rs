@@ -522,94 +522,23 @@ fn dart_libraries_parts_and_provenances() {
     );
 
     // Package edges are PACKAGE_DEPENDS_ON read from a directive, package-mapped exactly when
-    // they cross repositories.
-    for e in g.package_edges.iter() {
-        let (a, b) = (
-            &g.packages[e.source.to_native() as usize],
-            &g.packages[e.target.to_native() as usize],
-        );
-        assert_eq!(e.kind, EdgeKind::PackageDependsOn.code());
-        assert_eq!(
-            e.provenance.to_native(),
-            Provenance::DartImportDependency.code()
-        );
-        let across = a.repository.to_native() != b.repository.to_native();
-        let want = if across { mapped } else { exact };
-        assert_eq!(
-            e.confidence,
-            want.code(),
-            "package edge {} -> {}",
-            s(a.name.to_native()),
-            s(b.name.to_native())
-        );
-    }
-
-    // Every edge comes from a Dart rule. Name-only matches, and only they, are candidates;
-    // structural facts, and only they, are STRUCTURAL_CERTAIN; other exact edges are
-    // package-mapped exactly when they cross repositories.
-    let dart_rules = [
-        Provenance::DartScope,
-        Provenance::DartImport,
-        Provenance::DartReceiverTyped,
-        Provenance::DartDeclaration,
-        Provenance::DartNameOnly,
-    ];
-    let mut edges = 0;
-    for (src, sym) in g.symbols.iter().enumerate() {
-        for e in g.forward.row(src as u32) {
-            edges += 1;
-            let p = e.provenance.to_native();
-            let target = &g.symbols[e.other.to_native() as usize];
-            let what = || {
-                format!(
-                    "{} edge {} -> {} ({:?}, {:?})",
-                    EdgeKind::from_code(e.kind).map_or("?", |k| k.as_str()),
-                    s(sym.qualified_name.to_native()),
-                    s(target.qualified_name.to_native()),
-                    Provenance::from_code(p),
-                    Confidence::from_code(e.confidence),
-                )
-            };
-            assert!(dart_rules.iter().any(|r| r.code() == p), "{}", what());
-            // Name-only edges are candidates; any other candidate is one of several targets of
-            // an ambiguous name (two imports, two extensions) at the same occurrence.
-            if p == Provenance::DartNameOnly.code() {
-                assert_eq!(e.confidence, Confidence::Candidate.code(), "{}", what());
-            } else if e.confidence == Confidence::Candidate.code() {
-                let siblings = g
-                    .forward
-                    .row(src as u32)
-                    .iter()
-                    .filter(|o| {
-                        o.confidence == e.confidence
-                            && o.provenance.to_native() == p
-                            && o.file.to_native() == e.file.to_native()
-                            && o.line.to_native() == e.line.to_native()
-                            && o.column.to_native() == e.column.to_native()
-                    })
-                    .count();
-                assert!(
-                    siblings > 1,
-                    "a CANDIDATE edge outside DART_NAME_ONLY has no sibling: {}",
-                    what()
-                );
-            }
-            assert_eq!(
-                p == Provenance::DartDeclaration.code(),
-                e.confidence == Confidence::StructuralCertain.code(),
-                "DART_DECLARATION edges, and only they, are STRUCTURAL_CERTAIN: {}",
-                what()
-            );
-            if e.confidence == exact.code() || e.confidence == mapped.code() {
-                let across = sym.repository.to_native() != target.repository.to_native();
-                assert_eq!(
-                    e.confidence == mapped.code(),
-                    across,
-                    "EXACT_PACKAGE_MAPPED exactly across repositories: {}",
-                    what()
-                );
-            }
-        }
-    }
-    assert!(edges > 400, "only {edges} edges");
+    // they cross repositories. Every edge comes from a Dart rule; besides name-only matches, a
+    // name that two imports or two extensions bind differently gives one candidate per target.
+    common::rules::assert_package_edges(&facts, Provenance::DartImportDependency);
+    common::rules::assert_edge_rules(
+        &facts,
+        &common::rules::EdgeRules {
+            provenances: &[
+                Provenance::DartScope,
+                Provenance::DartImport,
+                Provenance::DartReceiverTyped,
+                Provenance::DartDeclaration,
+                Provenance::DartNameOnly,
+            ],
+            name_only: Provenance::DartNameOnly,
+            declaration: Provenance::DartDeclaration,
+            ambiguous_candidates: true,
+            min_edges: 400,
+        },
+    );
 }

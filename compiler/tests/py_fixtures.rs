@@ -365,77 +365,22 @@ fn py_modules_packages_and_provenances() {
     depends(("app", "acme_app.cli"), invoice, exact);
 
     // Package edges are PACKAGE_DEPENDS_ON from a Python import, package-mapped exactly when
-    // they cross repositories.
-    for e in g.package_edges.iter() {
-        let (a, b) = (
-            &g.packages[e.source.to_native() as usize],
-            &g.packages[e.target.to_native() as usize],
-        );
-        assert_eq!(e.kind, EdgeKind::PackageDependsOn.code());
-        assert_eq!(
-            e.provenance.to_native(),
-            Provenance::PyImportDependency.code()
-        );
-        let across = a.repository.to_native() != b.repository.to_native();
-        let want = if across { mapped } else { exact };
-        assert_eq!(
-            e.confidence,
-            want.code(),
-            "package edge {} -> {}",
-            s(a.name.to_native()),
-            s(b.name.to_native())
-        );
-    }
-
-    // Every edge comes from a Python rule. Name-only matches, and only they, are candidates;
-    // structural facts, and only they, are STRUCTURAL_CERTAIN; other exact edges are
-    // package-mapped exactly when they cross repositories.
-    let py_rules = [
-        Provenance::PyScope,
-        Provenance::PyImport,
-        Provenance::PyReceiverTyped,
-        Provenance::PyDeclaration,
-        Provenance::PyNameOnly,
-    ];
-    let mut edges = 0;
-    for (src, sym) in g.symbols.iter().enumerate() {
-        for e in g.forward.row(src as u32) {
-            edges += 1;
-            let p = e.provenance.to_native();
-            let target = &g.symbols[e.other.to_native() as usize];
-            let what = || {
-                format!(
-                    "{} edge {} -> {} ({:?}, {:?})",
-                    EdgeKind::from_code(e.kind).map_or("?", |k| k.as_str()),
-                    s(sym.qualified_name.to_native()),
-                    s(target.qualified_name.to_native()),
-                    Provenance::from_code(p),
-                    Confidence::from_code(e.confidence),
-                )
-            };
-            assert!(py_rules.iter().any(|r| r.code() == p), "{}", what());
-            assert_eq!(
-                p == Provenance::PyNameOnly.code(),
-                e.confidence == Confidence::Candidate.code(),
-                "PY_NAME_ONLY edges, and only they, are CANDIDATE: {}",
-                what()
-            );
-            assert_eq!(
-                p == Provenance::PyDeclaration.code(),
-                e.confidence == Confidence::StructuralCertain.code(),
-                "PY_DECLARATION edges, and only they, are STRUCTURAL_CERTAIN: {}",
-                what()
-            );
-            if e.confidence == exact.code() || e.confidence == mapped.code() {
-                let across = sym.repository.to_native() != target.repository.to_native();
-                assert_eq!(
-                    e.confidence == mapped.code(),
-                    across,
-                    "EXACT_PACKAGE_MAPPED exactly across repositories: {}",
-                    what()
-                );
-            }
-        }
-    }
-    assert!(edges > 300, "only {edges} edges");
+    // they cross repositories. Every edge comes from a Python rule.
+    common::rules::assert_package_edges(&facts, Provenance::PyImportDependency);
+    common::rules::assert_edge_rules(
+        &facts,
+        &common::rules::EdgeRules {
+            provenances: &[
+                Provenance::PyScope,
+                Provenance::PyImport,
+                Provenance::PyReceiverTyped,
+                Provenance::PyDeclaration,
+                Provenance::PyNameOnly,
+            ],
+            name_only: Provenance::PyNameOnly,
+            declaration: Provenance::PyDeclaration,
+            ambiguous_candidates: false,
+            min_edges: 300,
+        },
+    );
 }

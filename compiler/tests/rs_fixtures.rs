@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 
 use common::annotations::{Facts, FixtureRepo, Want, assert_annotations_hold, parse_annotations};
 use kivgraph_compile::{CompileOptions, RepoSpec, RustSysroot, compile};
-use kivgraph_format::{Confidence, EdgeKind, FileStatus, Language, NONE, Provenance, SymbolKind};
+use kivgraph_format::{FileStatus, Language, NONE, Provenance, SymbolKind};
 
 /// Annotations this version is known to get wrong, as `file:line: annotation` with the reason.
 const KNOWN_GAPS: &[(&str, &str)] = &[];
@@ -856,65 +856,27 @@ fn rs_crates_packages_and_provenances() {
     }
 }
 
-/// Every edge from a fixture repository has a `RUST_*` provenance; name-only matches, and only
-/// they, are `CANDIDATE`; declaration facts, and only they, are `STRUCTURAL_CERTAIN`; other exact
-/// edges are `EXACT_PACKAGE_MAPPED` exactly when they reach another registered (not derived)
-/// repository.
+/// Every edge from a fixture repository has a `RUST_*` provenance; name-only matches are
+/// `CANDIDATE`, and so is each target of a binding that finds several declarations (`#[cfg]`
+/// alternatives, two globs); declaration facts, and only they, are `STRUCTURAL_CERTAIN`; other
+/// exact edges are `EXACT_PACKAGE_MAPPED` exactly when they reach another registered (not
+/// derived) repository; so are package edges.
 fn check_provenances(f: &Facts) {
-    let g = f.generation.graph();
-    let s = |id: u32| g.strings.get(id);
-    let rules = [
-        Provenance::RustScope,
-        Provenance::RustPath,
-        Provenance::RustReceiverTyped,
-        Provenance::RustDeclaration,
-        Provenance::RustNameOnly,
-    ];
-    let mapped = Confidence::ExactPackageMapped.code();
-    let mut edges = 0;
-    for (src, sym) in g.symbols.iter().enumerate() {
-        let from = sym.repository.to_native();
-        if g.repositories[from as usize].derived {
-            continue;
-        }
-        for e in g.forward.row(src as u32) {
-            edges += 1;
-            let p = e.provenance.to_native();
-            let target = &g.symbols[e.other.to_native() as usize];
-            let to = target.repository.to_native();
-            let what = || {
-                format!(
-                    "{} edge {} -> {} ({:?}, {:?})",
-                    EdgeKind::from_code(e.kind).map_or("?", |k| k.as_str()),
-                    s(sym.qualified_name.to_native()),
-                    s(target.qualified_name.to_native()),
-                    Provenance::from_code(p),
-                    Confidence::from_code(e.confidence),
-                )
-            };
-            assert!(rules.iter().any(|r| r.code() == p), "{}", what());
-            assert_eq!(
-                p == Provenance::RustNameOnly.code(),
-                e.confidence == Confidence::Candidate.code(),
-                "RUST_NAME_ONLY edges, and only they, are CANDIDATE: {}",
-                what()
-            );
-            assert_eq!(
-                p == Provenance::RustDeclaration.code(),
-                e.confidence == Confidence::StructuralCertain.code(),
-                "RUST_DECLARATION edges, and only they, are STRUCTURAL_CERTAIN: {}",
-                what()
-            );
-            if e.confidence == Confidence::ExactDeclarationMapped.code() || e.confidence == mapped {
-                let across = from != to && !g.repositories[to as usize].derived;
-                assert_eq!(
-                    e.confidence == mapped,
-                    across,
-                    "EXACT_PACKAGE_MAPPED exactly into another registered repository: {}",
-                    what()
-                );
-            }
-        }
-    }
-    assert!(edges > 50, "only {edges} edges");
+    common::rules::assert_package_edges(f, Provenance::RustUseDependency);
+    common::rules::assert_edge_rules(
+        f,
+        &common::rules::EdgeRules {
+            provenances: &[
+                Provenance::RustScope,
+                Provenance::RustPath,
+                Provenance::RustReceiverTyped,
+                Provenance::RustDeclaration,
+                Provenance::RustNameOnly,
+            ],
+            name_only: Provenance::RustNameOnly,
+            declaration: Provenance::RustDeclaration,
+            ambiguous_candidates: true,
+            min_edges: 50,
+        },
+    );
 }
