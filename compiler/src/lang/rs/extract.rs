@@ -1498,24 +1498,7 @@ impl<'s> Cx<'s> {
         if self.deep(depth) {
             return;
         }
-        let has_items = kids(b).iter().any(|k| {
-            matches!(
-                k.kind(),
-                "function_item"
-                    | "struct_item"
-                    | "enum_item"
-                    | "union_item"
-                    | "trait_item"
-                    | "impl_item"
-                    | "type_item"
-                    | "const_item"
-                    | "static_item"
-                    | "macro_definition"
-                    | "use_declaration"
-                    | "mod_item"
-                    | "extern_crate_declaration"
-            )
-        });
+        let has_items = kids(b).iter().any(|k| is_item(k.kind()));
         let m = self.module;
         if has_items {
             self.f.mods.push(FMod {
@@ -1535,19 +1518,7 @@ impl<'s> Cx<'s> {
         for k in kids(b) {
             match k.kind() {
                 "attribute_item" => attrs.push(k),
-                "function_item"
-                | "struct_item"
-                | "enum_item"
-                | "union_item"
-                | "trait_item"
-                | "impl_item"
-                | "type_item"
-                | "const_item"
-                | "static_item"
-                | "macro_definition"
-                | "use_declaration"
-                | "mod_item"
-                | "extern_crate_declaration" => {
+                kind if is_item(kind) => {
                     let a = self.attrs(&attrs);
                     attrs.clear();
                     // Local items see no locals of the enclosing fn.
@@ -1566,22 +1537,8 @@ impl<'s> Cx<'s> {
             }
         }
         for k in kids(b) {
-            match k.kind() {
-                "function_item"
-                | "struct_item"
-                | "enum_item"
-                | "union_item"
-                | "trait_item"
-                | "impl_item"
-                | "type_item"
-                | "const_item"
-                | "static_item"
-                | "macro_definition"
-                | "use_declaration"
-                | "mod_item"
-                | "extern_crate_declaration"
-                | "attribute_item" => {}
-                _ => self.stmt(k, depth + 1),
+            if !is_item(k.kind()) && k.kind() != "attribute_item" {
+                self.stmt(k, depth + 1);
             }
         }
         self.scopes.pop();
@@ -2163,4 +2120,24 @@ impl<'s> Cx<'s> {
             _ => self.expr(c, depth + 1),
         }
     }
+}
+
+/// Whether a syntax node kind is an item (a declaration a block or module may hold).
+fn is_item(kind: &str) -> bool {
+    matches!(
+        kind,
+        "function_item"
+            | "struct_item"
+            | "enum_item"
+            | "union_item"
+            | "trait_item"
+            | "impl_item"
+            | "type_item"
+            | "const_item"
+            | "static_item"
+            | "macro_definition"
+            | "use_declaration"
+            | "mod_item"
+            | "extern_crate_declaration"
+    )
 }
