@@ -19,6 +19,16 @@ pub struct ConfigFile {
 
 use tree_sitter::Node;
 
+/// The thread pool every front end runs its per-file phase (and Rust its resolution) on: rayon
+/// threads whose 64 MiB stacks hold the walks' recursion up to the depth bounds each front end
+/// enforces, whatever the input.
+pub(crate) fn walk_pool() -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .stack_size(64 << 20)
+        .build()
+        .expect("thread pool")
+}
+
 /// The source text of a node.
 pub(crate) fn text<'s>(n: Node, src: &'s str) -> &'s str {
     &src[n.byte_range()]

@@ -50,10 +50,7 @@ pub fn compile(facts: &mut FactSet, inputs: Vec<DartInput>, configs: &[ConfigFil
         return;
     }
     let packages = project::read(facts, &dart_configs);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .stack_size(64 << 20)
-        .build()
-        .expect("thread pool");
+    let pool = crate::lang::walk_pool();
     let parsed: Vec<(DartInput, syntax::DartFile)> = pool.install(|| {
         inputs
             .into_par_iter()

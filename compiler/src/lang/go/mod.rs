@@ -158,10 +158,7 @@ pub fn compile(
 
     // Extraction recurses over the syntax tree; a pool with roomy stacks plus the extractor's own
     // depth bound keep any input from overflowing a stack.
-    let pool = rayon::ThreadPoolBuilder::new()
-        .stack_size(64 << 20)
-        .build()
-        .expect("thread pool");
+    let pool = crate::lang::walk_pool();
     let parsed: Vec<(ParsedFile, bool)> = pool.install(|| {
         kept.into_par_iter()
             .map(|input| {

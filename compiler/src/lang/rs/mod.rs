@@ -40,10 +40,7 @@ pub fn compile(
     if inputs.is_empty() {
         return;
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .stack_size(64 << 20)
-        .build()
-        .expect("thread pool");
+    let pool = crate::lang::walk_pool();
     let mut parsed: Vec<resolve::Parsed> = pool.install(|| {
         inputs
             .into_par_iter()

@@ -43,10 +43,7 @@ pub fn compile(facts: &mut FactSet, inputs: Vec<TsInput>, configs: &[ConfigFile]
     if inputs.is_empty() {
         return;
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .stack_size(64 << 20)
-        .build()
-        .expect("thread pool");
+    let pool = crate::lang::walk_pool();
     let parsed: Vec<(TsInput, extract::TsFile)> = pool.install(|| {
         inputs
             .into_par_iter()
