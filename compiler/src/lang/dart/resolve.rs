@@ -1310,29 +1310,11 @@ impl<'f> Resolver<'f> {
         for r in &refs {
             let (line, column, from) = (r.line, r.column, r.from);
             match &r.target {
-                Target::Name(n, ctx) => match self.lookup_name(u, n, *ctx, 0) {
-                    NameHit::Decls(v, prov) => {
-                        self.bind_decls(u, from, v, true, r.usage, line, column, prov)
-                    }
-                    NameHit::Nothing | NameHit::Prefix(_) => {}
-                    NameHit::Missing => {
-                        let pkg = self.own_name(u);
-                        self.unresolved(
-                            u,
-                            line,
-                            column,
-                            NAME_NOT_RESOLVED,
-                            pkg,
-                            Some(n.clone()),
-                            None,
-                            from,
-                        );
-                    }
-                },
-                Target::TypeName(prefix, n) => {
-                    let hit = match prefix {
-                        Some(p) => self.resolve_type_name(u, Some(p), n),
-                        None => self.lookup_name(u, n, None, 0),
+                Target::Name(n, _) | Target::TypeName(_, n) => {
+                    let hit = match &r.target {
+                        Target::TypeName(Some(p), _) => self.resolve_type_name(u, Some(p), n),
+                        Target::Name(_, ctx) => self.lookup_name(u, n, *ctx, 0),
+                        _ => self.lookup_name(u, n, None, 0),
                     };
                     match hit {
                         NameHit::Decls(v, prov) => {

@@ -1541,35 +1541,27 @@ impl<'f> Resolver<'f> {
             keep(&mut v);
             return v;
         }
+        // Inherent impls first, then trait impls: the first that declares the name wins.
+        for impls in [&self.inherent, &self.trait_impls] {
+            let mut out: Vec<SymbolId> = impls
+                .get(&s)
+                .into_iter()
+                .flatten()
+                .flat_map(|&ii| {
+                    self.impls[ii]
+                        .members
+                        .get(name)
+                        .into_iter()
+                        .flatten()
+                        .copied()
+                })
+                .collect();
+            keep(&mut out);
+            if !out.is_empty() {
+                return out;
+            }
+        }
         let mut out = Vec::new();
-        for &ii in self.inherent.get(&s).into_iter().flatten() {
-            out.extend(
-                self.impls[ii]
-                    .members
-                    .get(name)
-                    .into_iter()
-                    .flatten()
-                    .copied(),
-            );
-        }
-        keep(&mut out);
-        if !out.is_empty() {
-            return out;
-        }
-        for &ii in self.trait_impls.get(&s).into_iter().flatten() {
-            out.extend(
-                self.impls[ii]
-                    .members
-                    .get(name)
-                    .into_iter()
-                    .flatten()
-                    .copied(),
-            );
-        }
-        keep(&mut out);
-        if !out.is_empty() {
-            return out;
-        }
         let traits: BTreeSet<SymbolId> = self
             .trait_impls
             .get(&s)
