@@ -3,6 +3,8 @@
 #
 #   benches/accuracy/py/run.sh [corpus] [ACCURACY_ARGS...]   # the pinned PyPI corpus (default)
 #   benches/accuracy/py/run.sh fixtures                      # regenerate fixtures.oracle.jsonl
+#   benches/accuracy/py/run.sh prepare                      # only fetch and prepare the corpus
+#                                                              # (WORK/corpus, names in WORK/repos.txt)
 #
 # corpus: (a) creates the virtualenv .venv beside this script (pip, jedi from requirements.txt)
 # and installs the oracle's pinned pyright with `npm ci`, (b) fetches each source distribution
@@ -27,7 +29,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 ws=$(cd "$here/../../.." && pwd)
 mode=corpus
-if [[ $# -gt 0 && ($1 == corpus || $1 == fixtures) ]]; then
+if [[ $# -gt 0 && ($1 == corpus || $1 == fixtures || $1 == prepare) ]]; then
 	mode=$1
 	shift
 fi
@@ -158,6 +160,11 @@ for entry in "${PACKAGES[@]}"; do
 done
 rm -rf "$corpus/.unpack"
 echo "corpus: $total Python lines" >&2
+if [[ $mode == prepare ]]; then
+	printf '%s\n' "${repos[@]}" >"$WORK/repos.txt"
+	echo "wrote $WORK/repos.txt" >&2
+	exit 0
+fi
 if ((total < MIN_PY_LINES)); then
 	echo "the corpus has $total Python lines, under the minimum $MIN_PY_LINES" >&2
 	exit 1

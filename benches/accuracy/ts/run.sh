@@ -3,6 +3,8 @@
 #
 #   benches/accuracy/ts/run.sh [corpus] [ACCURACY_ARGS...]   # the pinned npm corpus (default)
 #   benches/accuracy/ts/run.sh fixtures                      # regenerate fixtures.oracle.jsonl
+#   benches/accuracy/ts/run.sh prepare                      # only fetch and prepare the corpus
+#                                                              # (WORK/corpus, names in WORK/repos.txt)
 #
 # corpus: (a) installs the oracle's pinned TypeScript with `npm ci`, (b) fetches each package of
 # PACKAGES with `npm pack`, unpacks it into WORK/corpus/NAME as its own repository root and
@@ -24,7 +26,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 ws=$(cd "$here/../../.." && pwd)
 mode=corpus
-if [[ $# -gt 0 && ($1 == corpus || $1 == fixtures) ]]; then
+if [[ $# -gt 0 && ($1 == corpus || $1 == fixtures || $1 == prepare) ]]; then
 	mode=$1
 	shift
 fi
@@ -136,6 +138,11 @@ for entry in "${PACKAGES[@]}"; do
 done
 rmdir "$corpus/.unpack"
 echo "corpus: $total_ts TS lines, $total_js JS lines" >&2
+if [[ $mode == prepare ]]; then
+	printf '%s\n' "${repos[@]}" >"$WORK/repos.txt"
+	echo "wrote $WORK/repos.txt" >&2
+	exit 0
+fi
 if ((total_ts < MIN_TS_LINES)); then
 	echo "the corpus has $total_ts TypeScript lines, under the minimum $MIN_TS_LINES" >&2
 	exit 1
