@@ -11,6 +11,8 @@
 #
 # Corpora, each compiled when its sources are present (a missing one is listed as skipped):
 #   fixtures  every repository under fixtures/ (one compile per language, as the tests do)
+#   rust-std  the Rust fixtures with the toolchain's standard library (`--rust-sysroot auto`;
+#             without the rust-src component it is the same as the fixtures' Rust compile)
 #   go-std    the Go standard library at GOSRC (default /usr/share/go-1.19/src; Debian's
 #             golang-1.19-src, see benches/README.md)
 #   ts, py    the accuracy corpora, prepared once with
@@ -21,7 +23,8 @@
 #
 # Environment: WORK (default /tmp/kivgraph-identical; builds and corpora are kept there and
 # reused), CARGO_TARGET_DIR (default the workspace's target/), ONLY (a space-separated subset of
-# the corpus names above). Exit status: 0 when every compiled corpus is identical, 1 otherwise.
+# the corpus names above), PROFILE (release, the default, or debug: quicker to build, slower to
+# compile the corpora; the generations are the same). Exit status: 0 when every compiled corpus is identical, 1 otherwise.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -32,7 +35,16 @@ ws=$(cd "$here/.." && pwd)
 }
 WORK=${WORK:-/tmp/kivgraph-identical}
 GOSRC=${GOSRC:-/usr/share/go-1.19/src}
-ONLY=${ONLY:-fixtures go-std ts py rust dart}
+ONLY=${ONLY:-fixtures rust-std go-std ts py rust dart}
+PROFILE=${PROFILE:-release}
+case $PROFILE in
+release) profile_flag=--release ;;
+debug) profile_flag= ;;
+*)
+	echo "PROFILE is release or debug, not $PROFILE" >&2
+	exit 2
+	;;
+esac
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$ws/target}
 mkdir -p "$WORK/bin"
 
@@ -49,13 +61,15 @@ build() {
 			git -C "$ws" worktree add --detach --force "$src" "$sha" >&2
 		fi
 	fi
-	if [[ $sha == worktree || ! -x $WORK/bin/$sha/kivgraph-compile ]]; then
-		echo "== build kivgraph-compile at $rev ($sha)" >&2
-		(cd "$src" && cargo build --release -q -p kivgraph-compile --bin kivgraph-compile) >&2
-		mkdir -p "$WORK/bin/$sha"
-		cp "$CARGO_TARGET_DIR/release/kivgraph-compile" "$WORK/bin/$sha/kivgraph-compile"
+	local bin=$WORK/bin/$PROFILE-$sha
+	if [[ $sha == worktree || ! -x $bin/kivgraph-compile ]]; then
+		echo "== build kivgraph-compile ($PROFILE) at $rev ($sha)" >&2
+		# shellcheck disable=SC2086 # empty for debug
+		(cd "$src" && cargo build $profile_flag -q -p kivgraph-compile --bin kivgraph-compile) >&2
+		mkdir -p "$bin"
+		cp "$CARGO_TARGET_DIR/$PROFILE/kivgraph-compile" "$bin/kivgraph-compile"
 	fi
-	echo "$WORK/bin/$sha/kivgraph-compile"
+	echo "$bin/kivgraph-compile"
 }
 
 base_bin=$(build "$1")
@@ -74,10 +88,15 @@ if want fixtures; then
 	add fixtures-ts "shop=$f/ts/shop ui=$f/ts/ui legacy=$f/ts/legacy corelib=$f/ts/pair/corelib" \
 		"webapp=$f/ts/pair/webapp"
 	add fixtures-python "shop=$f/python/shop corelib=$f/python/pair/corelib app=$f/python/pair/app"
-	add fixtures-rust "--rust-sysroot auto geo=$f/rust/geo stduse=$f/rust/stduse" \
+	add fixtures-rust "--rust-sysroot off geo=$f/rust/geo stduse=$f/rust/stduse" \
 		"corelib=$f/rust/pair/corelib app=$f/rust/pair/app"
-	add fixtures-rust-nosysroot "--rust-sysroot off geo=$f/rust/geo stduse=$f/rust/stduse"
 	add fixtures-dart "shop=$f/dart/shop corelib=$f/dart/pair/corelib app=$f/dart/pair/app"
+fi
+if want rust-std; then
+	# The Rust fixtures with the toolchain's standard library (rust-src) as rust:<release>.
+	f=$ws/fixtures
+	add rust-std "--rust-sysroot auto geo=$f/rust/geo stduse=$f/rust/stduse" \
+		"corelib=$f/rust/pair/corelib app=$f/rust/pair/app"
 fi
 if want go-std; then
 	if [[ -d $GOSRC ]]; then add go-std "go=$GOSRC"; else skipped+=("go-std (no $GOSRC)"); fi
@@ -113,6 +132,7 @@ fi
 # compile BIN OUT ARGS... -> the generation's directory.
 compile() {
 	local bin=$1 out=$2
+	mkdir -p "$(dirname "$out")"
 	shift 2
 	rm -rf "$out"
 	"$bin" --out "$out" "$@" >/dev/null 2>"$out.stderr" || {

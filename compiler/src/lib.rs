@@ -1,8 +1,10 @@
 #![doc = include_str!("../README.md")]
 
 mod discover;
+mod emit;
 pub mod facts;
 mod lang;
+mod pipeline;
 mod write;
 
 use std::collections::BTreeMap;
@@ -147,12 +149,8 @@ pub enum RustSysroot {
 /// What discovery hands to the front ends, over all repositories.
 #[derive(Default)]
 struct Inputs {
-    go: Vec<lang::go::GoInput>,
+    sources: Vec<pipeline::SourceInput>,
     go_modules: BTreeMap<(usize, String), String>,
-    ts: Vec<lang::ts::TsInput>,
-    py: Vec<lang::py::PyInput>,
-    rust: Vec<lang::rs::RsInput>,
-    dart: Vec<lang::dart::DartInput>,
     configs: Vec<lang::ConfigFile>,
     /// Why the standard library is not in the graph, when Rust is compiled without it.
     sysroot_missing: Option<String>,
@@ -191,40 +189,16 @@ fn add_repository(facts: &mut FactSet, inputs: &mut Inputs, spec: &RepoSpec, pro
     for (path, text) in found.configs {
         inputs.configs.push(lang::ConfigFile { repo, path, text });
     }
-    for (lang, file, path, text) in found.sources {
-        match lang {
-            Language::Go => inputs.go.push(lang::go::GoInput {
+    for (language, file, path, text) in found.sources {
+        inputs.sources.push(pipeline::SourceInput {
+            meta: pipeline::FileMeta {
                 repo,
                 file,
                 path,
-                text,
-            }),
-            Language::TypeScript | Language::JavaScript => inputs.ts.push(lang::ts::TsInput {
-                repo,
-                file,
-                path,
-                language: lang,
-                text,
-            }),
-            Language::Python => inputs.py.push(lang::py::PyInput {
-                repo,
-                file,
-                path,
-                text,
-            }),
-            Language::Rust => inputs.rust.push(lang::rs::RsInput {
-                repo,
-                file,
-                path,
-                text,
-            }),
-            Language::Dart => inputs.dart.push(lang::dart::DartInput {
-                repo,
-                file,
-                path,
-                text,
-            }),
-        }
+                language,
+            },
+            text,
+        });
     }
 }
 
@@ -325,71 +299,7 @@ pub fn compile(opts: &CompileOptions) -> Result<Summary, CompileError> {
     let index = IndexDir::new(&opts.out);
     let lock = index.lock()?;
 
-    let mut facts = facts::FactSet::default();
-    let mut inputs = Inputs::default();
-    for spec in &opts.repos {
-        add_repository(&mut facts, &mut inputs, spec, opts.progress);
-    }
-    // The standard library enters as the derived repository `rust:<release>` when Rust is
-    // compiled, none was given with --derived, and the toolchain has its sources.
-    if !inputs.rust.is_empty()
-        && opts.rust_sysroot == RustSysroot::Auto
-        && !opts.repos.iter().any(|r| r.derived)
-    {
-        match locate_rust_sysroot() {
-            Ok(spec) => add_repository(&mut facts, &mut inputs, &spec, opts.progress),
-            Err(why) => inputs.sysroot_missing = Some(why),
-        }
-    } else if opts.rust_sysroot == RustSysroot::Off {
-        inputs.sysroot_missing =
-            Some("the standard library's sources were not requested (--rust-sysroot off)".into());
-    }
-    let Inputs {
-        go: go_inputs,
-        go_modules,
-        ts: ts_inputs,
-        py: py_inputs,
-        rust: rs_inputs,
-        dart: dart_inputs,
-        configs,
-        sysroot_missing,
-    } = inputs;
-    let t_discover = t0.elapsed();
-    progress(
-        opts.progress,
-        &format!("parsing and resolving {} Go files", go_inputs.len()),
-    );
-    lang::go::compile(&mut facts, go_inputs, &go_modules);
-    progress(
-        opts.progress,
-        &format!(
-            "parsing and resolving {} TypeScript/JavaScript files",
-            ts_inputs.len()
-        ),
-    );
-    lang::ts::compile(&mut facts, ts_inputs, &configs);
-    progress(
-        opts.progress,
-        &format!("parsing and resolving {} Python files", py_inputs.len()),
-    );
-    lang::py::compile(&mut facts, py_inputs, &configs);
-    progress(
-        opts.progress,
-        &format!("parsing and resolving {} Rust files", rs_inputs.len()),
-    );
-    lang::rs::compile(
-        &mut facts,
-        rs_inputs,
-        &configs,
-        sysroot_missing
-            .as_deref()
-            .unwrap_or("the toolchain's rust-src is not installed"),
-    );
-    progress(
-        opts.progress,
-        &format!("parsing and resolving {} Dart files", dart_inputs.len()),
-    );
-    lang::dart::compile(&mut facts, dart_inputs, &configs);
+    let (facts, t_discover) = gather_and_resolve(&opts.repos, opts.rust_sysroot, opts.progress);
     let finished = facts.finish().map_err(CompileError::Facts)?;
     let t_resolve = t0.elapsed();
 
@@ -436,6 +346,49 @@ pub fn compile(opts: &CompileOptions) -> Result<Summary, CompileError> {
         diagnostics: finished.diagnostics.len(),
         diagnostic_sample: finished.diagnostics.iter().take(50).cloned().collect(),
     })
+}
+
+/// Discovers every repository and runs every front end over its files: the fact set of a
+/// compile before it is made canonical, and the time discovery took.
+fn gather_and_resolve(
+    repos: &[RepoSpec],
+    rust_sysroot: RustSysroot,
+    progress_on: bool,
+) -> (FactSet, std::time::Duration) {
+    let t0 = Instant::now();
+    let mut facts = facts::FactSet::default();
+    let mut inputs = Inputs::default();
+    for spec in repos {
+        add_repository(&mut facts, &mut inputs, spec, progress_on);
+    }
+    // The standard library enters as the derived repository `rust:<release>` when Rust is
+    // compiled, none was given with --derived, and the toolchain has its sources.
+    let compiles_rust = inputs
+        .sources
+        .iter()
+        .any(|s| s.meta.language == Language::Rust);
+    if compiles_rust && rust_sysroot == RustSysroot::Auto && !repos.iter().any(|r| r.derived) {
+        match locate_rust_sysroot() {
+            Ok(spec) => add_repository(&mut facts, &mut inputs, &spec, progress_on),
+            Err(why) => inputs.sysroot_missing = Some(why),
+        }
+    } else if rust_sysroot == RustSysroot::Off {
+        inputs.sysroot_missing =
+            Some("the standard library's sources were not requested (--rust-sysroot off)".into());
+    }
+    let t_discover = t0.elapsed();
+    let project = pipeline::Project {
+        configs: &inputs.configs,
+        go_modules: &inputs.go_modules,
+        sysroot_missing: inputs
+            .sysroot_missing
+            .as_deref()
+            .unwrap_or("the toolchain's rust-src is not installed"),
+    };
+    pipeline::compile_all(&mut facts, inputs.sources, &project, |msg| {
+        progress(progress_on, msg)
+    });
+    (facts, t_discover)
 }
 
 /// Where [`publish`] put a generation, and what it holds.

@@ -9,29 +9,17 @@ mod extract;
 mod resolve;
 mod typing;
 
+#[allow(unused_imports)]
+use crate::emit::reason::*;
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
 use kivgraph_format::{FileStatus, Language};
-use rayon::prelude::*;
 
-use crate::discover::SourceText;
 use crate::facts::{FactSet, FileId, PackageId, RepoId, Symbol, SymbolId, Unresolved};
+use crate::pipeline::{FileMeta, FrontEnd, Project, SourceInput};
 use extract::GoFile;
 use resolve::Resolver;
-
-/// Unresolved reasons Go emits (an open vocabulary, documented in the specification).
-pub const STDLIB_NOT_INDEXED: &str = "STDLIB_NOT_INDEXED";
-pub const MODULE_PROVIDER_NOT_FOUND: &str = "MODULE_PROVIDER_NOT_FOUND";
-pub const PACKAGE_NOT_BUILDABLE: &str = "PACKAGE_NOT_BUILDABLE";
-pub const DECLARATION_NOT_FOUND: &str = "DECLARATION_NOT_FOUND";
-pub const RECEIVER_TYPE_UNKNOWN: &str = "RECEIVER_TYPE_UNKNOWN";
-/// Uses of cgo's pseudo-package `C`, whose declarations live in C code.
-pub const CGO_NOT_INDEXED: &str = "CGO_NOT_INDEXED";
-
-/// At most this many same-named members become `CANDIDATE` edges for one unknown receiver;
-/// beyond it the reference is recorded as unresolved instead of fanning out.
-const MAX_CANDIDATES: usize = 8;
 
 const UNIVERSE: &[&str] = &[
     "any",
@@ -80,14 +68,6 @@ const UNIVERSE: &[&str] = &[
     "recover",
 ];
 
-/// One Go file handed over by discovery.
-pub struct GoInput {
-    pub repo: RepoId,
-    pub file: FileId,
-    pub path: String,
-    pub text: SourceText,
-}
-
 pub(super) struct ParsedFile {
     repo: RepoId,
     file: FileId,
@@ -110,91 +90,104 @@ pub(super) struct DeclInfo {
     decl: usize,
 }
 
-/// Compiles the Go files of all repositories into `facts`.
-pub fn compile(
-    facts: &mut FactSet,
-    inputs: Vec<GoInput>,
-    modules: &BTreeMap<(RepoId, String), String>,
-) {
-    // Build constraints first: an excluded file is recorded but never parsed.
-    let mut dirs_seen: BTreeMap<(RepoId, String), (usize, usize)> = BTreeMap::new();
-    let mut kept = Vec::new();
-    for input in inputs {
-        let dir = parent_dir(&input.path).to_string();
-        let name = input.path.rsplit('/').next().unwrap_or(&input.path);
-        let admitted =
-            constraints::file_name_admits(name) && constraints::header_admits(input.text.as_str());
-        let e = dirs_seen.entry((input.repo, dir)).or_default();
-        e.0 += 1;
-        if admitted {
-            e.1 += 1;
-            kept.push(input);
-        } else {
-            facts.files[input.file].status = FileStatus::BuildExcluded;
-        }
-    }
-    for ((repo, dir), (all, admitted)) in &dirs_seen {
-        if *all > 0 && *admitted == 0 {
-            let import_path = import_path_of(modules, *repo, dir, &facts.repos[*repo].name);
-            let abs = if dir.is_empty() {
-                facts.repos[*repo].root.clone()
+/// The Go front end.
+pub(crate) struct Go;
+
+impl FrontEnd for Go {
+    const NAME: &'static str = "Go";
+    const LANGUAGES: &'static [Language] = &[Language::Go];
+    type Parsed = GoFile;
+
+    /// Build constraints: an excluded file is recorded but never parsed, and a directory whose
+    /// every file is excluded is a `PACKAGE_NOT_BUILDABLE` scope.
+    fn admit(facts: &mut FactSet, inputs: Vec<SourceInput>, project: &Project) -> Vec<SourceInput> {
+        let modules = project.go_modules;
+        let mut dirs_seen: BTreeMap<(RepoId, String), (usize, usize)> = BTreeMap::new();
+        let mut kept = Vec::new();
+        for input in inputs {
+            let dir = parent_dir(&input.meta.path).to_string();
+            let name = input
+                .meta
+                .path
+                .rsplit('/')
+                .next()
+                .unwrap_or(&input.meta.path);
+            let admitted = constraints::file_name_admits(name)
+                && constraints::header_admits(input.text.as_str());
+            let e = dirs_seen.entry((input.meta.repo, dir)).or_default();
+            e.0 += 1;
+            if admitted {
+                e.1 += 1;
+                kept.push(input);
             } else {
-                format!("{}/{}", facts.repos[*repo].root, dir)
-            };
-            facts.unresolved.push(Unresolved {
-                repo: *repo,
-                file: None,
-                line: 0,
-                column: 0,
-                language: Language::Go,
-                reason: PACKAGE_NOT_BUILDABLE.into(),
-                requested_package: import_path,
-                requested_symbol: None,
-                detail: Some(format!("build constraints exclude all Go files in {abs}")),
-                source: None,
-            });
+                facts.files[input.meta.file].status = FileStatus::BuildExcluded;
+            }
+        }
+        for ((repo, dir), (all, admitted)) in &dirs_seen {
+            if *all > 0 && *admitted == 0 {
+                let import_path = import_path_of(modules, *repo, dir, &facts.repos[*repo].name);
+                let abs = if dir.is_empty() {
+                    facts.repos[*repo].root.clone()
+                } else {
+                    format!("{}/{}", facts.repos[*repo].root, dir)
+                };
+                facts.unresolved.push(Unresolved {
+                    repo: *repo,
+                    file: None,
+                    line: 0,
+                    column: 0,
+                    language: Language::Go,
+                    reason: PACKAGE_NOT_BUILDABLE.into(),
+                    requested_package: import_path,
+                    requested_symbol: None,
+                    detail: Some(format!("build constraints exclude all Go files in {abs}")),
+                    source: None,
+                });
+            }
+        }
+        kept
+    }
+
+    fn extract(input: &SourceInput) -> GoFile {
+        let mut parser = tree_sitter::Parser::new();
+        parser
+            .set_language(&tree_sitter_go::LANGUAGE.into())
+            .expect("Go grammar is compatible");
+        let src = input.text.as_str().as_bytes();
+        match parser.parse(src, None) {
+            Some(tree) => extract::extract(&tree, src),
+            None => GoFile {
+                has_errors: true,
+                ..Default::default()
+            },
         }
     }
 
-    // Extraction recurses over the syntax tree; a pool with roomy stacks plus the extractor's own
-    // depth bound keep any input from overflowing a stack.
-    let pool = crate::lang::walk_pool();
-    let parsed: Vec<(ParsedFile, bool)> = pool.install(|| {
-        kept.into_par_iter()
-            .map(|input| {
-                let mut parser = tree_sitter::Parser::new();
-                parser
-                    .set_language(&tree_sitter_go::LANGUAGE.into())
-                    .expect("Go grammar is compatible");
-                let src = input.text.as_str().as_bytes();
-                let go = match parser.parse(src, None) {
-                    Some(tree) => extract::extract(&tree, src),
-                    None => GoFile {
-                        has_errors: true,
-                        ..Default::default()
-                    },
-                };
-                let errors = go.has_errors || go.too_deep;
-                (
-                    ParsedFile {
-                        repo: input.repo,
-                        file: input.file,
-                        dir: parent_dir(&input.path).to_string(),
-                        go,
-                    },
-                    errors,
-                )
-            })
-            .collect()
-    });
-    let mut files: Vec<ParsedFile> = Vec::with_capacity(parsed.len());
-    for (p, errors) in parsed {
-        if errors {
-            facts.files[p.file].status = FileStatus::Partial;
-        }
-        files.push(p);
+    fn partial(go: &GoFile) -> bool {
+        go.has_errors || go.too_deep
     }
-    files.sort_by_key(|f| f.file);
+
+    fn resolve(facts: &mut FactSet, parsed: Vec<(FileMeta, GoFile)>, project: &Project) {
+        resolve_all(facts, parsed, project.go_modules);
+    }
+}
+
+/// Phase 2: packages, symbols, scopes and member tables over every parsed file, then every
+/// reference bound.
+fn resolve_all(
+    facts: &mut FactSet,
+    parsed: Vec<(FileMeta, GoFile)>,
+    modules: &BTreeMap<(RepoId, String), String>,
+) {
+    let files: Vec<ParsedFile> = parsed
+        .into_iter()
+        .map(|(meta, go)| ParsedFile {
+            repo: meta.repo,
+            file: meta.file,
+            dir: parent_dir(&meta.path).to_string(),
+            go,
+        })
+        .collect();
 
     // Packages: one per (repository, directory, package clause); `x_test` is its own package.
     let mut pkgs: Vec<Pkg> = Vec::new();

@@ -2,6 +2,7 @@
 //! package scopes, file scopes and written receiver types, and reads structural facts
 //! (METHOD_OF, EMBEDS, IMPLEMENTS) off declarations.
 
+use crate::emit::{self, NameOnly, ReceiverWords, Request, Site};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -9,8 +10,8 @@ use kivgraph_format::{Confidence, EdgeKind, Language, Provenance, SymbolKind};
 
 use super::extract::{self, Target, Ty, Use};
 use super::{
-    CGO_NOT_INDEXED, DECLARATION_NOT_FOUND, DeclInfo, MAX_CANDIDATES, MODULE_PROVIDER_NOT_FOUND,
-    ParsedFile, Pkg, RECEIVER_TYPE_UNKNOWN, STDLIB_NOT_INDEXED, UNIVERSE, is_stdlib,
+    CGO_NOT_INDEXED, DECLARATION_NOT_FOUND, DeclInfo, MODULE_PROVIDER_NOT_FOUND, ParsedFile, Pkg,
+    RECEIVER_TYPE_UNKNOWN, STDLIB_NOT_INDEXED, UNIVERSE, is_stdlib,
 };
 use crate::facts::{Edge, FactSet, FileId, PackageEdge, Symbol, SymbolId, Unresolved};
 
@@ -20,6 +21,13 @@ pub(super) enum Imported {
     Graph(usize),
     External(String),
 }
+
+/// How Go words a `RECEIVER_TYPE_UNKNOWN` record.
+const RECEIVER_WORDS: ReceiverWords = ReceiverWords {
+    unwritten: "the receiver's type is not written in the code",
+    none: "no visible type declares this member",
+    shared: "visible members share the name",
+};
 
 pub(super) struct FileCtx {
     fi: usize,
@@ -417,18 +425,19 @@ impl Resolver<'_> {
     ) {
         let source = self.source_of(ctx, r);
         let f = &self.files[ctx.fi];
-        self.facts.unresolved.push(Unresolved {
+        let site = Site {
             repo: f.repo,
-            file: Some(f.file),
+            file: f.file,
             line: r.line,
             column: r.column,
             language: Language::Go,
-            reason: reason.into(),
-            requested_package: package,
-            requested_symbol: Some(symbol),
+        };
+        let request = Request {
+            package,
+            symbol: Some(symbol),
             detail,
-            source: Some(source),
-        });
+        };
+        emit::unresolved(self.facts, site, reason, request, Some(source));
     }
 
     pub(super) fn bind(
@@ -712,28 +721,23 @@ impl Resolver<'_> {
         }
         cands.sort_unstable();
         cands.dedup();
-        if !cands.is_empty() && cands.len() <= MAX_CANDIDATES {
-            for c in cands {
-                self.bind(ctx, r, c, Confidence::Candidate, Provenance::GoNameOnly);
+        match emit::name_only(cands, &RECEIVER_WORDS) {
+            NameOnly::Candidates(cands) => {
+                for c in cands {
+                    self.bind(ctx, r, c, Confidence::Candidate, Provenance::GoNameOnly);
+                }
             }
-        } else {
-            let pkg = self.pkgs[ctx.pi].import_path.clone();
-            let detail = if cands.is_empty() {
-                "the receiver's type is not written in the code and no visible type declares this member".to_string()
-            } else {
-                format!(
-                    "the receiver's type is not written in the code and {} visible members share the name",
-                    cands.len()
-                )
-            };
-            self.unresolved(
-                ctx,
-                r,
-                RECEIVER_TYPE_UNKNOWN,
-                pkg,
-                name.to_string(),
-                Some(detail),
-            );
+            NameOnly::Unresolved(detail) => {
+                let pkg = self.pkgs[ctx.pi].import_path.clone();
+                self.unresolved(
+                    ctx,
+                    r,
+                    RECEIVER_TYPE_UNKNOWN,
+                    pkg,
+                    name.to_string(),
+                    Some(detail),
+                );
+            }
         }
     }
 

@@ -10,53 +10,35 @@ mod extract;
 mod project;
 mod resolve;
 
-use kivgraph_format::FileStatus;
-use rayon::prelude::*;
+#[allow(unused_imports)]
+use crate::emit::reason::*;
+use kivgraph_format::Language;
 
-use crate::discover::SourceText;
-use crate::facts::{FactSet, FileId, RepoId};
-use crate::lang::ConfigFile;
+use crate::facts::FactSet;
+use crate::pipeline::{FileMeta, FrontEnd, Project, SourceInput};
 
-/// Unresolved reasons Python emits (SPEC section 12.3).
-pub const IMPORT_NOT_RESOLVED: &str = "IMPORT_NOT_RESOLVED";
-pub const STDLIB_NOT_INDEXED: &str = "STDLIB_NOT_INDEXED";
-pub const NAME_NOT_RESOLVED: &str = "NAME_NOT_RESOLVED";
-pub const RECEIVER_TYPE_UNKNOWN: &str = "RECEIVER_TYPE_UNKNOWN";
+/// The Python front end.
+pub(crate) struct Python;
 
-/// At most this many same-named members become `CANDIDATE` edges for one unknown receiver.
-const MAX_CANDIDATES: usize = 8;
+impl FrontEnd for Python {
+    const NAME: &'static str = "Python";
+    const LANGUAGES: &'static [Language] = &[Language::Python];
+    type Parsed = extract::PyFile;
 
-/// One Python file handed over by discovery.
-pub struct PyInput {
-    pub repo: RepoId,
-    pub file: FileId,
-    pub path: String,
-    pub text: SourceText,
-}
-
-/// Compiles the Python files of all repositories into `facts`.
-pub fn compile(facts: &mut FactSet, inputs: Vec<PyInput>, configs: &[ConfigFile]) {
-    if inputs.is_empty() {
-        return;
+    fn extract(input: &SourceInput) -> extract::PyFile {
+        extract::extract(input.text.as_str())
     }
-    let pool = crate::lang::walk_pool();
-    let parsed: Vec<(PyInput, extract::PyFile)> = pool.install(|| {
-        inputs
-            .into_par_iter()
-            .map(|input| {
-                let f = extract::extract(input.text.as_str());
-                (input, f)
-            })
-            .collect()
-    });
-    let mut modules = Vec::with_capacity(parsed.len());
-    for (input, f) in parsed {
-        if f.has_error {
-            facts.files[input.file].status = FileStatus::Partial;
-        }
-        modules.push(resolve::Module::new(input.repo, input.file, input.path, f));
+
+    fn partial(f: &extract::PyFile) -> bool {
+        f.has_error
     }
-    modules.sort_by_key(|m| m.file);
-    let layouts = project::layouts(configs);
-    resolve::Resolver::new(facts, modules, layouts).run();
+
+    fn resolve(facts: &mut FactSet, files: Vec<(FileMeta, extract::PyFile)>, project: &Project) {
+        let modules = files
+            .into_iter()
+            .map(|(m, f)| resolve::Module::new(m.repo, m.file, m.path, f))
+            .collect();
+        let layouts = project::layouts(project.configs);
+        resolve::Resolver::new(facts, modules, layouts).run();
+    }
 }

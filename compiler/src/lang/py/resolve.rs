@@ -2,6 +2,7 @@
 //! repositories, module attributes (re-exports and `*` imports), members through base classes,
 //! and the binding of every reference phase 1 left open.
 
+use crate::emit::{self, NameOnly, ReceiverWords, Request, Site};
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
@@ -9,13 +10,8 @@ use kivgraph_format::{Confidence, EdgeKind, Language, Provenance, SymbolKind};
 
 use super::extract::{Expr, ImportKind, NameRes, PyFile, RefTarget, TypeRef, Use, is_builtin};
 use super::project::{RepoLayout, module_name, normalise};
-use super::{
-    IMPORT_NOT_RESOLVED, MAX_CANDIDATES, NAME_NOT_RESOLVED, RECEIVER_TYPE_UNKNOWN,
-    STDLIB_NOT_INDEXED,
-};
-use crate::facts::{
-    Edge, FactSet, FileId, Package, PackageEdge, RepoId, Symbol, SymbolId, Unresolved,
-};
+use super::{IMPORT_NOT_RESOLVED, NAME_NOT_RESOLVED, RECEIVER_TYPE_UNKNOWN, STDLIB_NOT_INDEXED};
+use crate::facts::{Edge, FactSet, FileId, Package, PackageEdge, RepoId, Symbol, SymbolId};
 use crate::lang::{UnionHit, UnionPart, union_hit};
 
 const STDLIB: &str = include_str!("stdlib.txt");
@@ -81,6 +77,13 @@ const DYNAMIC_BUILTINS: &[&str] = &[
     "cast",
     "deepcopy",
 ];
+
+/// How Python words a `RECEIVER_TYPE_UNKNOWN` record.
+const RECEIVER_WORDS: ReceiverWords = ReceiverWords {
+    unwritten: "the receiver's type is not written",
+    none: "no visible class declares the attribute",
+    shared: "visible class members share the name",
+};
 
 pub struct Module {
     pub repo: RepoId,
@@ -985,18 +988,20 @@ impl<'f> Resolver<'f> {
         source: Option<SymbolId>,
     ) {
         let md = &self.mods[m];
-        self.facts.unresolved.push(Unresolved {
+        let site = Site {
             repo: md.repo,
-            file: Some(md.file),
+            file: md.file,
             line,
             column,
             language: Language::Python,
-            reason: reason.into(),
-            requested_package: package,
-            requested_symbol: symbol,
+        };
+        let request = Request {
+            package,
+            symbol,
             detail,
-            source: Some(source.unwrap_or(md.module_sym)),
-        });
+        };
+        let source = source.unwrap_or(md.module_sym);
+        emit::unresolved(self.facts, site, reason, request, Some(source));
     }
 
     fn own_name(&self, m: usize) -> String {
@@ -1044,11 +1049,7 @@ impl<'f> Resolver<'f> {
     }
 
     fn exact(&self, from: usize, to: usize) -> Confidence {
-        if self.mods[from].repo == self.mods[to].repo {
-            Confidence::ExactDeclarationMapped
-        } else {
-            Confidence::ExactPackageMapped
-        }
+        emit::exact(self.mods[from].repo == self.mods[to].repo)
     }
 
     fn source_of(&self, m: usize, from: Option<usize>) -> SymbolId {
@@ -1125,16 +1126,23 @@ impl<'f> Resolver<'f> {
         } else {
             (confidence.unwrap_or_else(|| self.exact(m, tm)), provenance)
         };
-        self.facts.edges.push(Edge {
-            source: self.source_of(m, from),
-            target,
-            kind: Self::edge_kind(usage, target_kind),
-            confidence,
-            provenance,
-            file: Some(self.mods[m].file),
+        let source = self.source_of(m, from);
+        let md = &self.mods[m];
+        let site = Site {
+            repo: md.repo,
+            file: md.file,
             line,
             column,
-        });
+            language: Language::Python,
+        };
+        let kind = Self::edge_kind(usage, target_kind);
+        emit::edge(
+            self.facts,
+            (source, target),
+            kind,
+            (confidence, provenance),
+            site,
+        );
     }
 
     fn references(&mut self, m: usize) {
@@ -1376,33 +1384,27 @@ impl<'f> Resolver<'f> {
                 cands.extend(v.iter().map(|&d| (sm, d)));
             }
         }
-        if !cands.is_empty() && cands.len() <= MAX_CANDIDATES {
-            for c in cands {
-                self.edge(
-                    m,
-                    from,
-                    c,
-                    usage,
-                    line,
-                    column,
-                    Provenance::PyNameOnly,
-                    Some(Confidence::Candidate),
-                );
+        let detail = match emit::name_only(cands, &RECEIVER_WORDS) {
+            NameOnly::Candidates(cands) => {
+                for c in cands {
+                    self.edge(
+                        m,
+                        from,
+                        c,
+                        usage,
+                        line,
+                        column,
+                        Provenance::PyNameOnly,
+                        Some(Confidence::Candidate),
+                    );
+                }
+                return true;
             }
-            return true;
-        }
+            NameOnly::Unresolved(detail) => detail,
+        };
         if record {
             let own = self.own_name(m);
             let src = self.source_of(m, from);
-            let detail = if cands.is_empty() {
-                "the receiver's type is not written and no visible class declares the attribute"
-                    .to_string()
-            } else {
-                format!(
-                    "the receiver's type is not written and {} visible class members share the name",
-                    cands.len()
-                )
-            };
             self.unresolved(
                 m,
                 line,

@@ -13,57 +13,42 @@ mod resolve;
 
 use std::collections::HashSet;
 
-use kivgraph_format::FileStatus;
-use rayon::prelude::*;
+use kivgraph_format::Language;
 
-use crate::discover::SourceText;
-use crate::facts::{FactSet, FileId, RepoId};
-use crate::lang::ConfigFile;
+use crate::facts::{FactSet, RepoId};
+use crate::pipeline::{FileMeta, FrontEnd, Project, SourceInput};
 
-/// One Rust file handed over by discovery.
-pub struct RsInput {
-    pub repo: RepoId,
-    pub file: FileId,
-    pub path: String,
-    pub text: SourceText,
-}
+/// The Rust front end.
+pub(crate) struct Rust;
 
-/// Compiles the Rust files of all repositories into `facts`. `sysroot_missing` says why the
-/// standard library is not in the graph when no derived repository provides it; it becomes the
-/// detail of the `SYSROOT_SOURCE_MISSING` records.
-pub fn compile(
-    facts: &mut FactSet,
-    inputs: Vec<RsInput>,
-    configs: &[ConfigFile],
-    sysroot_missing: &str,
-) {
-    if inputs.is_empty() {
-        return;
+impl FrontEnd for Rust {
+    const NAME: &'static str = "Rust";
+    const LANGUAGES: &'static [Language] = &[Language::Rust];
+    type Parsed = extract::RsFile;
+
+    fn extract(input: &SourceInput) -> extract::RsFile {
+        extract::extract(input.text.as_str())
     }
-    let pool = crate::lang::walk_pool();
-    let mut parsed: Vec<resolve::Parsed> = pool.install(|| {
-        inputs
-            .into_par_iter()
-            .map(|i| {
-                let rs = extract::extract(i.text.as_str());
-                resolve::Parsed {
-                    repo: i.repo,
-                    file: i.file,
-                    path: i.path,
-                    rs,
-                }
+
+    fn partial(f: &extract::RsFile) -> bool {
+        f.has_error
+    }
+
+    /// `sysroot_missing` says why the standard library is not in the graph when no derived
+    /// repository provides it; it becomes the detail of the `SYSROOT_SOURCE_MISSING` records.
+    fn resolve(facts: &mut FactSet, files: Vec<(FileMeta, extract::RsFile)>, project: &Project) {
+        let parsed: Vec<resolve::Parsed> = files
+            .into_iter()
+            .map(|(m, rs)| resolve::Parsed {
+                repo: m.repo,
+                file: m.file,
+                path: m.path,
+                rs,
             })
-            .collect()
-    });
-    parsed.sort_by_key(|p| p.file);
-    for p in &parsed {
-        if p.rs.has_error {
-            facts.files[p.file].status = FileStatus::Partial;
-        }
+            .collect();
+        let paths: HashSet<(RepoId, String)> =
+            parsed.iter().map(|p| (p.repo, p.path.clone())).collect();
+        let crates = project::crates(facts, project.configs, &paths);
+        resolve::Resolver::new(facts, parsed, crates, project.sysroot_missing).run();
     }
-    let files: HashSet<(RepoId, String)> =
-        parsed.iter().map(|p| (p.repo, p.path.clone())).collect();
-    let crates = project::crates(facts, configs, &files);
-    // Phase 2 recurses through `use` chains (bounded); give it a big stack too.
-    pool.install(|| resolve::Resolver::new(facts, parsed, crates, sysroot_missing).run());
 }

@@ -1,6 +1,9 @@
 //! Phase 2 of Rust: crates and the module tree, symbols, `use` resolution (globs and re-export
 //! chains, cycles cut), impls, and the binding of every reference phase 1 recorded.
 
+use crate::emit::MAX_CANDIDATES;
+#[allow(unused_imports)]
+use crate::emit::reason::*;
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
@@ -13,13 +16,6 @@ use crate::facts::{
     Unresolved,
 };
 
-pub const CRATE_PROVIDER_NOT_FOUND: &str = "CRATE_PROVIDER_NOT_FOUND";
-pub const SYSROOT_SOURCE_MISSING: &str = "SYSROOT_SOURCE_MISSING";
-pub const MODULE_FILE_NOT_FOUND: &str = "MODULE_FILE_NOT_FOUND";
-pub const NAME_NOT_RESOLVED: &str = "NAME_NOT_RESOLVED";
-pub const RECEIVER_TYPE_UNKNOWN: &str = "RECEIVER_TYPE_UNKNOWN";
-
-const MAX_CANDIDATES: usize = 8;
 const MAX_DEPTH: usize = 48;
 /// Module lookups one reference may make; beyond, the lookup is cut.
 const MAX_STEPS: usize = 100_000;

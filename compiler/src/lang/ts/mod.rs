@@ -10,64 +10,38 @@ mod extract;
 mod project;
 mod resolve;
 
-use kivgraph_format::{FileStatus, Language};
-use rayon::prelude::*;
+use crate::emit::MAX_CANDIDATES;
+#[allow(unused_imports)]
+use crate::emit::reason::*;
+use kivgraph_format::Language;
 
-use crate::discover::SourceText;
-use crate::facts::{FactSet, FileId, RepoId};
+use crate::facts::FactSet;
+use crate::pipeline::{FileMeta, FrontEnd, Project, SourceInput};
 
-use crate::lang::ConfigFile;
+/// The TypeScript and JavaScript front end.
+pub(crate) struct TypeScript;
 
-/// Unresolved reasons TypeScript/JavaScript emits (SPEC section 11.3).
-pub const PACKAGE_PROVIDER_NOT_FOUND: &str = "PACKAGE_PROVIDER_NOT_FOUND";
-pub const AMBIGUOUS_PACKAGE_PROVIDER: &str = "AMBIGUOUS_PACKAGE_PROVIDER";
-pub const MODULE_NOT_RESOLVED: &str = "MODULE_NOT_RESOLVED";
-pub const EXPORT_NOT_FOUND: &str = "EXPORT_NOT_FOUND";
-pub const DECLARATION_NOT_FOUND: &str = "DECLARATION_NOT_FOUND";
-pub const RECEIVER_TYPE_UNKNOWN: &str = "RECEIVER_TYPE_UNKNOWN";
+impl FrontEnd for TypeScript {
+    const NAME: &'static str = "TypeScript/JavaScript";
+    const LANGUAGES: &'static [Language] = &[Language::TypeScript, Language::JavaScript];
+    type Parsed = extract::TsFile;
 
-/// At most this many same-named members become `CANDIDATE` edges for one unknown receiver.
-const MAX_CANDIDATES: usize = 8;
-
-/// One TypeScript or JavaScript file handed over by discovery.
-pub struct TsInput {
-    pub repo: RepoId,
-    pub file: FileId,
-    pub path: String,
-    pub language: Language,
-    pub text: SourceText,
-}
-
-/// Compiles the TypeScript and JavaScript files of all repositories into `facts`.
-pub fn compile(facts: &mut FactSet, inputs: Vec<TsInput>, configs: &[ConfigFile]) {
-    if inputs.is_empty() {
-        return;
+    fn extract(input: &SourceInput) -> extract::TsFile {
+        let path = &input.meta.path;
+        let tsx = path.ends_with(".tsx") || path.ends_with(".jsx");
+        extract::extract(input.text.as_str(), tsx)
     }
-    let pool = crate::lang::walk_pool();
-    let parsed: Vec<(TsInput, extract::TsFile)> = pool.install(|| {
-        inputs
-            .into_par_iter()
-            .map(|input| {
-                let tsx = input.path.ends_with(".tsx") || input.path.ends_with(".jsx");
-                let f = extract::extract(input.text.as_str(), tsx);
-                (input, f)
-            })
-            .collect()
-    });
-    let mut modules = Vec::with_capacity(parsed.len());
-    for (input, f) in parsed {
-        if f.has_error {
-            facts.files[input.file].status = FileStatus::Partial;
-        }
-        modules.push(resolve::Module::new(
-            input.repo,
-            input.file,
-            input.path,
-            input.language,
-            f,
-        ));
+
+    fn partial(f: &extract::TsFile) -> bool {
+        f.has_error
     }
-    modules.sort_by_key(|m| m.file);
-    let project = project::Project::new(facts, &modules, configs);
-    resolve::Resolver::new(facts, modules, project).run();
+
+    fn resolve(facts: &mut FactSet, files: Vec<(FileMeta, extract::TsFile)>, project: &Project) {
+        let modules: Vec<resolve::Module> = files
+            .into_iter()
+            .map(|(m, f)| resolve::Module::new(m.repo, m.file, m.path, m.language, f))
+            .collect();
+        let ts_project = project::Project::new(facts, &modules, project.configs);
+        resolve::Resolver::new(facts, modules, ts_project).run();
+    }
 }

@@ -1,0 +1,255 @@
+//! Emission: the confidence policy of every front end, written once.
+//!
+//! A front end decides what a reference binds to; this module decides how that decision is
+//! recorded (the confidences and provenances of SPEC sections 3.4 and 3.5):
+//!
+//! - a reference bound to exactly one declaration by the language's own scope, import and
+//!   written-type rules is `EXACT_DECLARATION_MAPPED` inside a repository and
+//!   `EXACT_PACKAGE_MAPPED` across repositories ([`exact`]);
+//! - a member whose receiver's type is unknown becomes name-only `CANDIDATE` edges when 1 to
+//!   [`MAX_CANDIDATES`] visible declarations share its name, and an unresolved
+//!   `RECEIVER_TYPE_UNKNOWN` record otherwise ([`name_only`]);
+//! - a reference that cannot be followed is an unresolved record with one of the [`reason`]
+//!   codes, never dropped ([`unresolved`]).
+
+use kivgraph_format::{Confidence, EdgeKind, Language, Provenance};
+
+use crate::facts::{Edge, FactSet, FileId, RepoId, SymbolId, Unresolved};
+
+/// At most this many same-named declarations become `CANDIDATE` edges for one reference whose
+/// receiver's type is unknown; beyond it the reference is recorded as unresolved instead of
+/// fanning out.
+pub(crate) const MAX_CANDIDATES: usize = 8;
+
+/// The reasons of unresolved records, every language's (an open vocabulary; SPEC section 6.8
+/// and the sections "Unresolved reasons" of each language say when each is emitted).
+pub(crate) mod reason {
+    /// A member was selected on a value whose type is not written, and 0 or more than
+    /// [`super::MAX_CANDIDATES`] visible declarations share its name.
+    pub(crate) const RECEIVER_TYPE_UNKNOWN: &str = "RECEIVER_TYPE_UNKNOWN";
+    /// A name no scope declares.
+    pub(crate) const NAME_NOT_RESOLVED: &str = "NAME_NOT_RESOLVED";
+    /// A name an import or path leads to, which the module reached does not declare.
+    pub(crate) const DECLARATION_NOT_FOUND: &str = "DECLARATION_NOT_FOUND";
+    /// A standard library that is not part of the graph (Go, Python).
+    pub(crate) const STDLIB_NOT_INDEXED: &str = "STDLIB_NOT_INDEXED";
+    /// Go: a required module that no registered repository provides.
+    pub(crate) const MODULE_PROVIDER_NOT_FOUND: &str = "MODULE_PROVIDER_NOT_FOUND";
+    /// Go: a directory whose every file build constraints exclude.
+    pub(crate) const PACKAGE_NOT_BUILDABLE: &str = "PACKAGE_NOT_BUILDABLE";
+    /// Go: uses of cgo's pseudo-package `C`, whose declarations live in C code.
+    pub(crate) const CGO_NOT_INDEXED: &str = "CGO_NOT_INDEXED";
+    /// TypeScript, Dart: a package no registered repository provides.
+    pub(crate) const PACKAGE_PROVIDER_NOT_FOUND: &str = "PACKAGE_PROVIDER_NOT_FOUND";
+    /// TypeScript: a package name that two registered repositories provide.
+    pub(crate) const AMBIGUOUS_PACKAGE_PROVIDER: &str = "AMBIGUOUS_PACKAGE_PROVIDER";
+    /// TypeScript: a module specifier that resolves to no file.
+    pub(crate) const MODULE_NOT_RESOLVED: &str = "MODULE_NOT_RESOLVED";
+    /// TypeScript: an imported name the module reached does not export.
+    pub(crate) const EXPORT_NOT_FOUND: &str = "EXPORT_NOT_FOUND";
+    /// Python: an import that reaches no module.
+    pub(crate) const IMPORT_NOT_RESOLVED: &str = "IMPORT_NOT_RESOLVED";
+    /// Rust: a crate that no registered repository provides.
+    pub(crate) const CRATE_PROVIDER_NOT_FOUND: &str = "CRATE_PROVIDER_NOT_FOUND";
+    /// Rust: the standard library's sources are not in the graph.
+    pub(crate) const SYSROOT_SOURCE_MISSING: &str = "SYSROOT_SOURCE_MISSING";
+    /// Rust: `mod x;` with neither `x.rs` nor `x/mod.rs`.
+    pub(crate) const MODULE_FILE_NOT_FOUND: &str = "MODULE_FILE_NOT_FOUND";
+    /// Dart: the SDK's libraries (`dart:`) are not in the graph.
+    pub(crate) const DART_SDK_NOT_INDEXED: &str = "DART_SDK_NOT_INDEXED";
+    /// Dart: a URI that names no library.
+    pub(crate) const URI_NOT_RESOLVED: &str = "URI_NOT_RESOLVED";
+}
+
+/// The exact confidence of a binding: by declaration inside a repository, by package manifest
+/// across repositories.
+pub(crate) fn exact(same_repository: bool) -> Confidence {
+    if same_repository {
+        Confidence::ExactDeclarationMapped
+    } else {
+        Confidence::ExactPackageMapped
+    }
+}
+
+/// Where a reference occurs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Site {
+    pub repo: RepoId,
+    pub file: FileId,
+    pub line: u32,
+    pub column: u32,
+    pub language: Language,
+}
+
+/// Records a symbol edge at `site`.
+pub(crate) fn edge(
+    facts: &mut FactSet,
+    (source, target): (SymbolId, SymbolId),
+    kind: EdgeKind,
+    (confidence, provenance): (Confidence, Provenance),
+    site: Site,
+) {
+    facts.edges.push(Edge {
+        source,
+        target,
+        kind,
+        confidence,
+        provenance,
+        file: Some(site.file),
+        line: site.line,
+        column: site.column,
+    });
+}
+
+/// What a reference asked for and could not get: the package (module, crate, library) it
+/// names, the symbol within it, and a sentence saying why.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Request {
+    pub package: String,
+    pub symbol: Option<String>,
+    pub detail: Option<String>,
+}
+
+/// Records an unresolved reference at `site`, owned by `source` (the enclosing declaration).
+pub(crate) fn unresolved(
+    facts: &mut FactSet,
+    site: Site,
+    reason: &str,
+    request: Request,
+    source: Option<SymbolId>,
+) {
+    facts.unresolved.push(Unresolved {
+        repo: site.repo,
+        file: Some(site.file),
+        line: site.line,
+        column: site.column,
+        language: site.language,
+        reason: reason.into(),
+        requested_package: request.package,
+        requested_symbol: request.symbol,
+        detail: request.detail,
+        source,
+    });
+}
+
+/// How a language words the detail of a `RECEIVER_TYPE_UNKNOWN` record: "`unwritten` and
+/// `none`" when no visible declaration has the name, "`unwritten` and N `shared`" when too
+/// many do.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ReceiverWords {
+    pub unwritten: &'static str,
+    pub none: &'static str,
+    pub shared: &'static str,
+}
+
+impl ReceiverWords {
+    /// The detail for `n` same-named declarations (0, or more than [`MAX_CANDIDATES`]).
+    pub(crate) fn detail(&self, n: usize) -> String {
+        if n == 0 {
+            format!("{} and {}", self.unwritten, self.none)
+        } else {
+            format!("{} and {n} {}", self.unwritten, self.shared)
+        }
+    }
+}
+
+/// The name-only fallback for a member whose receiver's type is unknown.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum NameOnly<T> {
+    /// Emit one `CANDIDATE` edge, with the language's `*_NAME_ONLY` provenance, to each.
+    Candidates(Vec<T>),
+    /// Record `RECEIVER_TYPE_UNKNOWN` with this detail.
+    Unresolved(String),
+}
+
+/// Applies the bound: 1 to [`MAX_CANDIDATES`] same-named declarations are candidates, none or
+/// more are an unresolved record worded by `words`. `cands` is taken as given (a language that
+/// de-duplicates does so before).
+pub(crate) fn name_only<T>(cands: Vec<T>, words: &ReceiverWords) -> NameOnly<T> {
+    if !cands.is_empty() && cands.len() <= MAX_CANDIDATES {
+        NameOnly::Candidates(cands)
+    } else {
+        NameOnly::Unresolved(words.detail(cands.len()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const WORDS: ReceiverWords = ReceiverWords {
+        unwritten: "the receiver's type is not written",
+        none: "nothing declares it",
+        shared: "members share the name",
+    };
+
+    #[test]
+    fn candidates_are_bounded() {
+        assert_eq!(
+            name_only(Vec::<u32>::new(), &WORDS),
+            NameOnly::Unresolved(
+                "the receiver's type is not written and nothing declares it".into()
+            )
+        );
+        assert_eq!(name_only(vec![7], &WORDS), NameOnly::Candidates(vec![7]));
+        let eight: Vec<u32> = (0..MAX_CANDIDATES as u32).collect();
+        assert_eq!(
+            name_only(eight.clone(), &WORDS),
+            NameOnly::Candidates(eight)
+        );
+        let nine: Vec<u32> = (0..=MAX_CANDIDATES as u32).collect();
+        assert_eq!(
+            name_only(nine, &WORDS),
+            NameOnly::Unresolved(
+                "the receiver's type is not written and 9 members share the name".into()
+            )
+        );
+    }
+
+    #[test]
+    fn exact_depends_on_the_repository_only() {
+        assert_eq!(exact(true), Confidence::ExactDeclarationMapped);
+        assert_eq!(exact(false), Confidence::ExactPackageMapped);
+    }
+
+    #[test]
+    fn records_carry_the_site() {
+        let mut facts = FactSet::default();
+        let site = Site {
+            repo: 1,
+            file: 2,
+            line: 3,
+            column: 4,
+            language: Language::Go,
+        };
+        edge(
+            &mut facts,
+            (5, 6),
+            EdgeKind::CallsDirect,
+            (Confidence::Candidate, Provenance::GoNameOnly),
+            site,
+        );
+        unresolved(
+            &mut facts,
+            site,
+            reason::NAME_NOT_RESOLVED,
+            Request {
+                package: "p".into(),
+                symbol: Some("x".into()),
+                detail: None,
+            },
+            Some(5),
+        );
+        let e = facts.edges[0];
+        assert_eq!(
+            (e.source, e.target, e.file, e.line, e.column),
+            (5, 6, Some(2), 3, 4)
+        );
+        let u = &facts.unresolved[0];
+        assert_eq!((u.repo, u.file, u.line, u.column), (1, Some(2), 3, 4));
+        assert_eq!(
+            (u.reason.as_str(), u.source),
+            ("NAME_NOT_RESOLVED", Some(5))
+        );
+    }
+}

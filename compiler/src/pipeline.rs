@@ -1,0 +1,137 @@
+//! The pipeline every language runs through: discovery hands over [`SourceInput`]s, the driver
+//! ([`run`]) admits them, parses them on the walk pool, marks partial files, orders the results
+//! by file id and hands them to the front end's resolution.
+//!
+//! A language plugs in by implementing [`FrontEnd`] (in `lang/<language>/mod.rs`) and taking a
+//! place in [`compile_all`]. The driver owns what every language needs the same way; a front end
+//! owns only its project model, its per-file extraction and its resolution.
+
+use std::collections::BTreeMap;
+
+use kivgraph_format::{FileStatus, Language};
+use rayon::prelude::*;
+
+use crate::discover::SourceText;
+use crate::facts::{FactSet, FileId, RepoId};
+use crate::lang::{self, ConfigFile};
+
+/// Where a source file is, without its text: what resolution keeps of an input.
+#[derive(Debug, Clone)]
+pub(crate) struct FileMeta {
+    pub repo: RepoId,
+    pub file: FileId,
+    /// Repository-relative, `/`-separated.
+    pub path: String,
+    pub language: Language,
+}
+
+/// One source file handed over by discovery.
+pub(crate) struct SourceInput {
+    pub meta: FileMeta,
+    pub text: SourceText,
+}
+
+/// What every front end may read besides its source files.
+pub(crate) struct Project<'a> {
+    /// The project files discovery found (`go.mod` aside).
+    pub configs: &'a [ConfigFile],
+    /// `go.mod` files: (repository, directory) → module path.
+    pub go_modules: &'a BTreeMap<(RepoId, String), String>,
+    /// Why the Rust standard library is not in the graph, when no derived repository gives it.
+    pub sysroot_missing: &'a str,
+}
+
+/// A language front end.
+pub(crate) trait FrontEnd {
+    /// How progress names the language's files ("Go", "TypeScript/JavaScript", …).
+    const NAME: &'static str;
+    /// The languages whose files this front end compiles.
+    const LANGUAGES: &'static [Language];
+    /// What extraction makes of one file.
+    type Parsed: Send;
+
+    /// The files admitted to parsing; the others get their status here (Go's build
+    /// constraints). Runs before any file is parsed.
+    fn admit(facts: &mut FactSet, inputs: Vec<SourceInput>, project: &Project) -> Vec<SourceInput> {
+        let _ = (facts, project);
+        inputs
+    }
+
+    /// Phase 1: parses and walks one file. Runs in parallel on the walk pool, sees nothing but
+    /// the file.
+    fn extract(input: &SourceInput) -> Self::Parsed;
+
+    /// Whether the file could be read only in part (syntax errors, depth bounds).
+    fn partial(parsed: &Self::Parsed) -> bool;
+
+    /// Phase 2: the project model and the binding of every reference, over all files at once,
+    /// given in file-id order.
+    fn resolve(facts: &mut FactSet, files: Vec<(FileMeta, Self::Parsed)>, project: &Project);
+}
+
+/// Runs one front end over its inputs: admission, parallel extraction, partial marks, and
+/// resolution, in a deterministic order. Does nothing without inputs.
+pub(crate) fn run<F: FrontEnd>(facts: &mut FactSet, inputs: Vec<SourceInput>, project: &Project) {
+    if inputs.is_empty() {
+        return;
+    }
+    let admitted = F::admit(facts, inputs, project);
+    // Extraction recurses over syntax trees and resolution through chains of names; the pool's
+    // roomy stacks plus each front end's depth bounds keep any input from overflowing one.
+    let pool = lang::walk_pool();
+    let mut parsed: Vec<(FileMeta, F::Parsed)> = pool.install(|| {
+        admitted
+            .into_par_iter()
+            .map(|input| {
+                let p = F::extract(&input);
+                (input.meta, p)
+            })
+            .collect()
+    });
+    parsed.sort_by_key(|(m, _)| m.file);
+    for (meta, p) in &parsed {
+        if F::partial(p) {
+            facts.files[meta.file].status = FileStatus::Partial;
+        }
+    }
+    pool.install(|| F::resolve(facts, parsed, project));
+}
+
+/// Every front end, in a fixed order, each over the inputs of its languages.
+pub(crate) fn compile_all(
+    facts: &mut FactSet,
+    inputs: Vec<SourceInput>,
+    project: &Project,
+    progress: impl Fn(&str),
+) {
+    let mut inputs = inputs;
+    let mut stage = |facts: &mut FactSet,
+                     run_one: fn(&mut FactSet, Vec<SourceInput>, &Project),
+                     name: &str,
+                     langs: &[Language]| {
+        let (mine, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut inputs)
+            .into_iter()
+            .partition(|i| langs.contains(&i.meta.language));
+        inputs = rest;
+        progress(&format!(
+            "parsing and resolving {} {name} files",
+            mine.len()
+        ));
+        run_one(facts, mine, project);
+    };
+    macro_rules! front_end {
+        ($f:ty) => {
+            stage(
+                facts,
+                run::<$f>,
+                <$f as FrontEnd>::NAME,
+                <$f as FrontEnd>::LANGUAGES,
+            )
+        };
+    }
+    front_end!(lang::go::Go);
+    front_end!(lang::ts::TypeScript);
+    front_end!(lang::py::Python);
+    front_end!(lang::rs::Rust);
+    front_end!(lang::dart::Dart);
+}
