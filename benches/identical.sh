@@ -7,7 +7,8 @@
 # every corpus.
 #
 #   benches/identical.sh BASE [NEW]      # commits (anything `git rev-parse` takes); NEW defaults
-#                                        # to the working tree as it is, uncommitted changes too
+#                                        # to the working tree as it is, uncommitted changes too;
+#                                        # either may also be a kivgraph-compile binary
 #
 # Corpora, each compiled when its sources are present (a missing one is listed as skipped):
 #   fixtures  every repository under fixtures/ (one compile per language, as the tests do)
@@ -16,13 +17,13 @@
 #   go-std    the Go standard library at GOSRC (default /usr/share/go-1.19/src; Debian's
 #             golang-1.19-src, see benches/README.md)
 #   ts, py    the accuracy corpora, prepared once with
-#             `WORK=$WORK/ts benches/accuracy/ts/run.sh prepare` (and py the same way)
-#   rust      the vendored crates of benches/corpus/rust/run.sh (target/rust-corpus/vendor;
-#             made here with `cargo vendor --locked` when missing), without the sysroot
+#             `WORK=$CORPORA/ts benches/accuracy/ts/run.sh prepare` (and py the same way)
+#   rust      the vendored crates of benches/corpus/rust/run.sh ($CARGO_TARGET_DIR/rust-corpus/
+#             vendor; made here with `cargo vendor --locked` when missing), without the sysroot
 #   dart      benches/corpus/dart
 #
 # Environment: WORK (default /tmp/kivgraph-identical; builds and corpora are kept there and
-# reused), CARGO_TARGET_DIR (default the workspace's target/), ONLY (a space-separated subset of
+# reused), CORPORA (where the prepared ts/ and py/ corpora are, default $WORK), CARGO_TARGET_DIR (default the workspace's target/), ONLY (a space-separated subset of
 # the corpus names above), PROFILE (release, the default, or debug: quicker to build, slower to
 # compile the corpora; the generations are the same). Exit status: 0 when every compiled corpus is identical, 1 otherwise.
 set -euo pipefail
@@ -36,6 +37,7 @@ ws=$(cd "$here/.." && pwd)
 WORK=${WORK:-/tmp/kivgraph-identical}
 GOSRC=${GOSRC:-/usr/share/go-1.19/src}
 ONLY=${ONLY:-fixtures rust-std go-std ts py rust dart}
+CORPORA=${CORPORA:-$WORK}
 PROFILE=${PROFILE:-release}
 case $PROFILE in
 release) profile_flag=--release ;;
@@ -51,6 +53,10 @@ mkdir -p "$WORK/bin"
 # build REV -> prints the path of that revision's kivgraph-compile.
 build() {
 	local rev=$1 sha src
+	if [[ -f $rev && -x $rev ]]; then
+		echo "$rev"
+		return
+	fi
 	if [[ $rev == worktree ]]; then
 		src=$ws
 		sha=worktree
@@ -103,16 +109,16 @@ if want go-std; then
 fi
 for l in ts py; do
 	want $l || continue
-	if [[ -f $WORK/$l/repos.txt ]]; then
-		add "$l" "$(tr '\n' ' ' <"$WORK/$l/repos.txt")"
+	if [[ -f $CORPORA/$l/repos.txt ]]; then
+		add "$l" "$(tr '\n' ' ' <"$CORPORA/$l/repos.txt")"
 	else
-		skipped+=("$l (no $WORK/$l/repos.txt: WORK=$WORK/$l benches/accuracy/$l/run.sh prepare)")
+		skipped+=("$l (no $CORPORA/$l/repos.txt: WORK=$CORPORA/$l benches/accuracy/$l/run.sh prepare)")
 	fi
 done
 if want rust; then
-	vendor=$ws/target/rust-corpus/vendor
+	vendor=$CARGO_TARGET_DIR/rust-corpus/vendor
 	if [[ ! -d $vendor ]]; then
-		mkdir -p "$ws/target/rust-corpus"
+		mkdir -p "$CARGO_TARGET_DIR/rust-corpus"
 		(cd "$ws" && cargo vendor --locked --versioned-dirs "$vendor" >/dev/null)
 	fi
 	args="--rust-sysroot off"

@@ -1,10 +1,13 @@
 #![doc = include_str!("../README.md")]
 
+pub mod annotations;
 mod discover;
 mod emit;
 pub mod facts;
 mod lang;
 mod pipeline;
+#[cfg(test)]
+mod testing;
 mod write;
 
 use std::collections::BTreeMap;
