@@ -1,5 +1,5 @@
-//! Symbol and repository rows read off the map: what a row reports, its canonical identity,
-//! and repositories by name.
+//! Symbols, repositories and packages read off the map: what a symbol row reports, its canonical
+//! identity, repositories by name, and the names behind repository and package indexes.
 
 use kivgraph_format::blob::ArchivedSymbolRec;
 use kivgraph_format::key::SymbolIdentity;
