@@ -12,7 +12,7 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use sha2::{Digest, Sha256};
 
-use crate::query::ToolError;
+use crate::error::{ErrorCode, ToolError};
 
 const VERSION: u8 = 2;
 const MAX_LEN: usize = 64;
@@ -80,8 +80,12 @@ pub fn decode(
     identity: &serde_json::Value,
     contract: &str,
 ) -> Result<u64, ToolError> {
-    let invalid =
-        |why: &str| ToolError::new("CURSOR_INVALID", format!("cursor is not valid: {why}"));
+    let invalid = |why: &str| {
+        ToolError::new(
+            ErrorCode::CursorInvalid,
+            format!("cursor is not valid: {why}"),
+        )
+    };
     if token.is_empty() || token.len() > MAX_LEN {
         return Err(invalid("wrong length"));
     }
@@ -109,7 +113,7 @@ pub fn decode(
     }
     if snap != snapshot {
         return Err(ToolError::new(
-            "CURSOR_SNAPSHOT_EXPIRED",
+            ErrorCode::CursorSnapshotExpired,
             format!(
                 "cursor was taken against snapshot {snap}, the published snapshot is {snapshot}; start the query again from page one"
             ),
@@ -119,7 +123,7 @@ pub fn decode(
         || body[pos + 8..pos + 12] != sort_digest(contract)
     {
         return Err(ToolError::new(
-            "CURSOR_INVALID",
+            ErrorCode::CursorInvalid,
             "cursor does not match the active query",
         ));
     }
@@ -140,7 +144,7 @@ mod tests {
         assert_eq!(decode(&c, 30, &id, "stable-key-v1").unwrap(), 3);
         assert_eq!(
             decode(&c, 31, &id, "stable-key-v1").unwrap_err().code,
-            "CURSOR_SNAPSHOT_EXPIRED"
+            ErrorCode::CursorSnapshotExpired.as_str()
         );
         assert_eq!(
             decode(
@@ -151,11 +155,11 @@ mod tests {
             )
             .unwrap_err()
             .code,
-            "CURSOR_INVALID"
+            ErrorCode::CursorInvalid.as_str()
         );
         assert_eq!(
             decode(&c, 30, &id, "stable-key-v2").unwrap_err().code,
-            "CURSOR_INVALID"
+            ErrorCode::CursorInvalid.as_str()
         );
         // Edited, truncated, trailing bytes, version 1.
         let mut body = URL_SAFE_NO_PAD.decode(&c).unwrap();
@@ -172,7 +176,7 @@ mod tests {
                 decode(&URL_SAFE_NO_PAD.encode(bad), 30, &id, "stable-key-v1")
                     .unwrap_err()
                     .code,
-                "CURSOR_INVALID"
+                ErrorCode::CursorInvalid.as_str()
             );
         }
         body[0] = 1;
@@ -180,13 +184,13 @@ mod tests {
             decode(&URL_SAFE_NO_PAD.encode(&body), 30, &id, "stable-key-v1")
                 .unwrap_err()
                 .code,
-            "CURSOR_INVALID"
+            ErrorCode::CursorInvalid.as_str()
         );
         assert_eq!(
             decode(&format!("{c}="), 30, &id, "stable-key-v1")
                 .unwrap_err()
                 .code,
-            "CURSOR_INVALID"
+            ErrorCode::CursorInvalid.as_str()
         );
     }
 }

@@ -10,9 +10,9 @@ use std::process::Command;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::query::ToolError;
+use crate::error::{ErrorCode, ToolError};
 use crate::store::Store;
-use crate::tools::ToolDef;
+use crate::tools::{Handler, ToolDef};
 
 pub const REGISTRY: &str = "projects.json";
 const LANGUAGES: &[&str] = &[
@@ -47,6 +47,9 @@ pub const INDEX_PROJECT: ToolDef = ToolDef {
     description: "Registers projects and rebuilds the graph once, after explicit user approval. Pass every project in one call: a rebuild costs the whole corpus. It never writes inside the source projects.",
     read_only: false,
     schema,
+    always_load: false,
+    large_answer: false,
+    handler: Handler::Index(index_project),
 };
 
 /// What the user answered when asked for consent through the client.
@@ -60,6 +63,9 @@ pub enum Consent {
 
 /// Reports progress: units done, units in all, "phase repository detail".
 pub type Progress<'a> = &'a mut dyn FnMut(u64, u64, String);
+
+/// Asks the user for consent with a message, through the client.
+pub type Ask<'a> = &'a mut dyn FnMut(&str) -> Consent;
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Project {
@@ -221,7 +227,7 @@ static RUNNING: std::sync::Mutex<()> = std::sync::Mutex::new(());
 pub fn index_project(
     args: &Value,
     store: &Store,
-    ask: Option<&mut dyn FnMut(&str) -> Consent>,
+    ask: Option<Ask>,
     progress: Progress,
 ) -> Result<String, ToolError> {
     let obj = args.as_object().cloned().unwrap_or_default();
@@ -281,13 +287,13 @@ pub fn index_project(
                 Consent::Accepted => {}
                 Consent::Declined => {
                     return Err(ToolError::new(
-                        "PERMISSION_DENIED",
+                        ErrorCode::PermissionDenied,
                         "project indexing was not approved",
                     ));
                 }
                 Consent::Undeliverable => {
                     return Err(ToolError::new(
-                        "PERMISSION_REQUIRED",
+                        ErrorCode::PermissionRequired,
                         "user approval is required and could not be asked for; confirm the operation before setting confirmed=true",
                     ));
                 }
@@ -296,19 +302,19 @@ pub fn index_project(
         None if obj.get("confirmed").and_then(Value::as_bool) == Some(true) => {}
         None => {
             return Err(ToolError::new(
-                "PERMISSION_REQUIRED",
+                ErrorCode::PermissionRequired,
                 "user approval is required; confirm the operation before setting confirmed=true",
             ));
         }
     }
     let Ok(_running) = RUNNING.try_lock() else {
         return Err(ToolError::new(
-            "INDEXING_FAILED",
+            ErrorCode::IndexingFailed,
             "an index is already running in this server; call again when it finished",
         ));
     };
     let index = store.index().root().to_path_buf();
-    let before = read_registry(&index).map_err(|e| ToolError::new("INDEXING_FAILED", e))?;
+    let before = read_registry(&index).map_err(|e| ToolError::new(ErrorCode::IndexingFailed, e))?;
     let mut registry = before.clone();
     for p in &new {
         if let Some(existing) = registry.iter_mut().find(|r| r.name == p.name) {
@@ -330,9 +336,10 @@ pub fn index_project(
         format!("register {} {} project(s)", names.join(","), new.len()),
     );
     progress(2, 3, format!("compile {} full rebuild", names.join(",")));
-    let summary = rebuild(&index, &registry).map_err(|e| ToolError::new("INDEXING_FAILED", e))?;
+    let summary =
+        rebuild(&index, &registry).map_err(|e| ToolError::new(ErrorCode::IndexingFailed, e))?;
     // The registry changes only once the rebuild published: a failure leaves it as it was.
-    write_registry(&index, &registry).map_err(|e| ToolError::new("INDEXING_FAILED", e))?;
+    write_registry(&index, &registry).map_err(|e| ToolError::new(ErrorCode::IndexingFailed, e))?;
     let _ = store.refresh();
     progress(
         3,

@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 pub mod cursor;
+pub mod error;
 pub mod index;
 pub mod mcp;
 pub mod query;
@@ -8,5 +9,5 @@ pub mod source;
 pub mod store;
 pub mod tools;
 
-pub use query::ToolError;
+pub use error::{ErrorCode, ToolError};
 pub use store::Store;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use kivgraph::{Store, index, mcp, tools};
+use kivgraph::{ErrorCode, Store, index, mcp, tools};
 use kivgraph_format::IndexDir;
 
 #[derive(Parser)]
@@ -63,11 +63,14 @@ fn main() -> ExitCode {
             let args: serde_json::Value = match serde_json::from_str(&args) {
                 Ok(v) => v,
                 Err(e) => {
-                    eprintln!("kivgraph: INVALID_ARGUMENT: arguments are not JSON: {e}");
+                    eprintln!(
+                        "kivgraph: {}: arguments are not JSON: {e}",
+                        ErrorCode::InvalidArgument
+                    );
                     return ExitCode::from(2);
                 }
             };
-            let answer = if tool == "index_project" {
+            let answer = if tool == index::INDEX_PROJECT.name {
                 index::index_project(&args, &store, None, &mut |_, _, _| {})
             } else {
                 tools::call(&tool, &args, store.snapshot())

@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 
 use crate::index::{self, INDEX_PROJECT};
 use crate::store::Store;
-use crate::tools::{self, INSTRUCTIONS, QUERY_TOOLS, STALE_INSTRUCTIONS};
+use crate::tools::{self, Handler, INSTRUCTIONS, QUERY_TOOLS, STALE_INSTRUCTIONS, ToolDef};
 
 const KNOWN_VERSIONS: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
 const DEFAULT_VERSION: &str = "2025-06-18";
@@ -67,14 +67,14 @@ impl Io<'_> {
     }
 }
 
-fn tool_json(t: &tools::ToolDef) -> Value {
+fn tool_json(t: &ToolDef) -> Value {
     let annotations = if t.read_only {
         json!({"title": t.title, "readOnlyHint": true})
     } else {
         json!({"title": t.title, "readOnlyHint": false, "destructiveHint": true, "openWorldHint": true})
     };
     let mut tool = json!({"name": t.name, "title": t.title, "description": t.description, "inputSchema": (t.schema)(), "annotations": annotations});
-    if let Some(meta) = tool_meta(t.name) {
+    if let Some(meta) = tool_meta(t) {
         tool["_meta"] = meta;
     }
     tool
@@ -82,20 +82,15 @@ fn tool_json(t: &tools::ToolDef) -> Value {
 
 /// Client hints: the tools an agent reaches for first stay loaded, and the two traversals may
 /// answer larger than a client's default cap.
-fn tool_meta(name: &str) -> Option<Value> {
-    let always = matches!(
-        name,
-        "find_symbol" | "get_source" | "find_references" | "get_blast_radius" | "find_by_intent"
-    );
-    let large = matches!(name, "trace_dependencies" | "get_blast_radius");
-    if !always && !large {
+fn tool_meta(t: &ToolDef) -> Option<Value> {
+    if !t.always_load && !t.large_answer {
         return None;
     }
     let mut m = serde_json::Map::new();
-    if always {
+    if t.always_load {
         m.insert("anthropic/alwaysLoad".into(), json!(true));
     }
-    if large {
+    if t.large_answer {
         m.insert("anthropic/maxResultSizeChars".into(), json!(120000));
     }
     Some(Value::Object(m))
@@ -240,11 +235,14 @@ impl Server {
             .ok_or((-32602, "tools/call needs a tool name".to_string()))?;
         let args = params.get("arguments").cloned().unwrap_or(Value::Null);
         let snapshot = self.store.snapshot();
-        let registered = name == INDEX_PROJECT.name
-            || (snapshot.is_some() && QUERY_TOOLS.iter().any(|t| t.name == name));
-        if !registered {
+        // index_project is always offered; the query tools once a generation is published.
+        let offered: &[ToolDef] = if snapshot.is_some() { QUERY_TOOLS } else { &[] };
+        let Some(tool) = std::iter::once(&INDEX_PROJECT)
+            .chain(offered)
+            .find(|t| t.name == name)
+        else {
             return Err((-32602, format!("tool {name:?} is not registered")));
-        }
+        };
         let token = params
             .pointer("/_meta/progressToken")
             .cloned()
@@ -256,7 +254,7 @@ impl Server {
         // Progress and consent both talk to the client during the call, one at a time.
         let io = std::cell::RefCell::new(io);
         let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            if name == INDEX_PROJECT.name {
+            if let Handler::Index(index_project) = tool.handler {
                 let mut progress = |done: u64, total: u64, message: String| {
                     if let Some(t) = &token {
                         // An undeliverable notification is dropped; the call goes on.
@@ -266,9 +264,9 @@ impl Server {
                 };
                 if elicits {
                     let mut ask = |message: &str| elicit(&mut io.borrow_mut(), request_id, message);
-                    index::index_project(&args, store, Some(&mut ask), &mut progress)
+                    index_project(&args, store, Some(&mut ask), &mut progress)
                 } else {
-                    index::index_project(&args, store, None, &mut progress)
+                    index_project(&args, store, None, &mut progress)
                 }
             } else {
                 tools::call(name, &args, snapshot)

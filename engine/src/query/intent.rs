@@ -22,7 +22,7 @@ use kivgraph_format::terms::{self, PathClass};
 use kivgraph_format::{EdgeKind, Generation, SymbolKind};
 use roaring::RoaringBitmap;
 
-use super::{ToolError, repository_index};
+use super::{ToolError, require_repository};
 
 /// The ranking keeps at most this many candidates, so `total` never exceeds it.
 pub const CANDIDATE_CAP: usize = 4000;
@@ -110,12 +110,7 @@ pub fn caller_weight(callers: usize) -> f64 {
 pub fn find_by_intent(g: &Generation, q: &IntentQuery) -> Result<IntentAnswer, ToolError> {
     let b = g.graph();
     let repo = match &q.repo {
-        Some(r) => Some(repository_index(g, r).ok_or_else(|| {
-            ToolError::new(
-                "REPOSITORY_NOT_FOUND",
-                format!("repository {r:?} is not in the published graph"),
-            )
-        })?),
+        Some(r) => Some(require_repository(g, r)?),
         None => None,
     };
     let index = &b.terms;

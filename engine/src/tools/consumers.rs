@@ -1,7 +1,7 @@
 //! find_cross_repo_consumers: who uses a symbol from another repository, with exact uses kept
 //! apart from package-level dependencies and from requests that could not be followed.
 
-use kivgraph_format::{Confidence, Generation};
+use kivgraph_format::{Confidence, EdgeKind, Generation};
 use serde_json::{Map, Value, json};
 
 use super::references::parse_repo;
@@ -53,7 +53,6 @@ struct Row {
 }
 
 fn row(g: &Generation, c: &Consumer) -> Row {
-    let b = g.graph();
     match c {
         Consumer::Symbol(r) => {
             let s = query::symbol_row(g, r.other);
@@ -91,18 +90,11 @@ fn row(g: &Generation, c: &Consumer) -> Row {
             name: None,
             qualified_name: None,
             kind: None,
-            edge_kind: Some("PACKAGE_DEPENDS_ON"),
-            repository: b
-                .strings
-                .get(b.repositories[*repository as usize].name.to_native())
-                .to_string(),
+            edge_kind: Some(EdgeKind::PackageDependsOn.as_str()),
+            repository: query::repository_name(g, *repository),
             packages: packages
                 .iter()
-                .map(|&p| {
-                    b.strings
-                        .get(b.packages[p as usize].name.to_native())
-                        .to_string()
-                })
+                .map(|&p| query::package_name(g, p))
                 .collect(),
             file_path: None,
             start_line: None,
@@ -117,16 +109,7 @@ fn row(g: &Generation, c: &Consumer) -> Row {
         },
         Consumer::Unresolved(i) => {
             let f = query::failure(g, *i);
-            let u = &b.unresolved[*i as usize];
-            let file = u.file.to_native();
-            let pkg = (file != kivgraph_format::NONE)
-                .then(|| b.files[file as usize].package.to_native())
-                .filter(|&p| p != kivgraph_format::NONE)
-                .map(|p| {
-                    b.strings
-                        .get(b.packages[p as usize].name.to_native())
-                        .to_string()
-                });
+            let pkg = query::failure_package(g, *i);
             Row {
                 category: "unresolved",
                 name: None,

@@ -5,7 +5,7 @@ use serde_json::{Map, Value, json};
 
 use super::labels::{self, LabelRow};
 use super::{Args, Coverage, Envelope, completeness, page, render};
-use crate::query::{self, ToolError};
+use crate::query::{self, ErrorCode, ToolError};
 
 pub(crate) fn schema() -> Value {
     json!({"type": "object", "properties": {
@@ -69,37 +69,14 @@ pub(crate) fn get_file_outline(args: &Value, g: &Generation) -> Result<Value, To
             )));
         }
     };
-    let repo = query::repository_index(g, &repository).ok_or_else(|| {
-        ToolError::new(
-            "REPOSITORY_NOT_FOUND",
-            format!("repository {repository:?} is not in the published graph"),
-        )
-    })?;
-    let b = g.graph();
-    let under = |file: u32| {
-        let f = &b.files[file as usize];
-        let p = b.strings.get(f.path.to_native());
-        f.repository.to_native() == repo
-            && (path.is_empty()
-                || p == path
-                || p.strip_prefix(path.as_str())
-                    .is_some_and(|r| r.starts_with('/')))
-    };
-    if !(0..b.files.len() as u32).any(under) {
+    let repo = query::require_repository(g, &repository)?;
+    let Some(all) = query::declarations_under(g, repo, &path) else {
         let shown = if path.is_empty() { "." } else { path.as_str() };
         return Err(ToolError::new(
-            "SYMBOL_NOT_FOUND",
+            ErrorCode::SymbolNotFound,
             format!("no indexed file at or under {shown:?} in {repository}"),
         ));
-    }
-    // Every declaration under the path, in stable-key order; synthetic module symbols are not
-    // declarations.
-    let all: Vec<u32> = (0..b.symbols.len() as u32)
-        .filter(|&i| {
-            let s = &b.symbols[i as usize];
-            s.kind != SymbolKind::Module.code() && under(s.file.to_native())
-        })
-        .collect();
+    };
     let identity = json!({"tool": "get_file_outline", "repository": repository, "path": path, "kind": kind, "include_members": include_members});
     let (start, end, next) = page(
         g,

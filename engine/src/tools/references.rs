@@ -133,12 +133,7 @@ pub(crate) fn parse_repo(
     let idx = match &repo {
         Some(r) => {
             query::check_padding("repo", r)?;
-            Some(query::repository_index(g, r).ok_or_else(|| {
-                ToolError::new(
-                    "REPOSITORY_NOT_FOUND",
-                    format!("repository {r:?} is not in the published graph"),
-                )
-            })?)
+            Some(query::require_repository(g, r)?)
         }
         None => None,
     };
@@ -352,7 +347,7 @@ pub(crate) fn find_references(args: &Value, g: &Generation) -> Result<Value, Too
     if default_excluded {
         results.insert(
             "edge_kinds_default_excluded".into(),
-            json!(["EXPORTS", "REEXPORTS"]),
+            json!([EdgeKind::Exports.as_str(), EdgeKind::Reexports.as_str()]),
         );
     }
     match view {

@@ -18,7 +18,7 @@ use kivgraph_format::Generation;
 use serde_json::{Value, json};
 
 use super::{Args, selector_props};
-use crate::query::{self, ToolError};
+use crate::query::{self, ErrorCode, ToolError};
 use crate::source::{self, CEILING, MAX_CONTEXT_LINES, MAX_SYMBOLS, Source};
 
 pub(crate) fn schema() -> Value {
@@ -73,9 +73,12 @@ pub(crate) fn get_source(args: &Value, g: &Generation) -> Result<String, ToolErr
     for (i, entry) in entries.iter().enumerate() {
         // Argument errors name the entry; resolution errors keep the shared messages, which
         // already name the key or qualified name that failed.
-        let in_entry = |e: ToolError| match e.code {
-            "INVALID_ARGUMENT" => ToolError::invalid(format!("symbols[{i}]: {}", e.message)),
-            _ => e,
+        let in_entry = |e: ToolError| {
+            if e.is(ErrorCode::InvalidArgument) {
+                ToolError::invalid(format!("symbols[{i}]: {}", e.message))
+            } else {
+                e
+            }
         };
         if !entry.is_object() {
             return Err(in_entry(ToolError::invalid(

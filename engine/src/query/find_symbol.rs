@@ -1,0 +1,72 @@
+//! find_symbol's lookup: names matched exactly, by qualified name, by prefix or by substring in
+//! the generation's name index, then narrowed.
+
+use kivgraph_format::{Generation, SymbolKind, names};
+
+use super::symbols::require_repository;
+use crate::error::ToolError;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Exact,
+    QualifiedExact,
+    Prefix,
+    Substring,
+}
+
+#[derive(Debug, Clone)]
+pub struct FindSymbol {
+    pub name: String,
+    pub mode: Mode,
+    pub kind: Option<String>,
+    pub repo: Option<String>,
+    pub path_prefix: Option<String>,
+    pub include_derived: bool,
+}
+
+/// Every match of a find_symbol query, in stable-key order.
+pub fn find_symbol(g: &Generation, q: &FindSymbol) -> Result<Vec<u32>, ToolError> {
+    let b = g.graph();
+    let repo = match &q.repo {
+        Some(r) => Some(require_repository(g, r)?),
+        None => None,
+    };
+    let mut ranges = Vec::new();
+    match q.mode {
+        Mode::Exact => ranges.extend(names::lookup(g.names(), names::TAG_NAME, &q.name)),
+        Mode::QualifiedExact => {
+            ranges.extend(names::lookup(g.names(), names::TAG_QUALIFIED, &q.name))
+        }
+        Mode::Prefix => {
+            names::for_each_prefix(g.names(), names::TAG_NAME, &q.name, |_, r| ranges.push(r))
+        }
+        Mode::Substring => names::for_each_prefix(g.names(), names::TAG_NAME, "", |s, r| {
+            if s.contains(q.name.as_str()) {
+                ranges.push(r)
+            }
+        }),
+    }
+    let mut ids: Vec<u32> = ranges
+        .into_iter()
+        .filter_map(|r| b.name_postings.get(r))
+        .flatten()
+        .map(|x| x.to_native())
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids.retain(|&id| {
+        let s = &b.symbols[id as usize];
+        let r = &b.repositories[s.repository.to_native() as usize];
+        q.kind
+            .as_deref()
+            .is_none_or(|k| SymbolKind::from_code(s.kind).is_some_and(|sk| sk.as_str() == k))
+            && repo.is_none_or(|x| s.repository.to_native() == x)
+            && (q.include_derived || !r.derived || repo.is_some())
+            && q.path_prefix.as_deref().is_none_or(|p| {
+                b.strings
+                    .get(b.files[s.file.to_native() as usize].path.to_native())
+                    .starts_with(p)
+            })
+    });
+    Ok(ids)
+}

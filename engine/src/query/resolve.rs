@@ -1,0 +1,195 @@
+//! Selectors: from a stable key, a qualified name or a bare name (narrowed by repository and
+//! path) to exactly one symbol, or the coded error that says why not.
+
+use kivgraph_format::{Generation, SymbolKind, names};
+
+use super::arguments::{check_padding, clean_path};
+use super::symbols::{SymbolRow, require_repository, symbol_row};
+use crate::error::{ErrorCode, ToolError};
+
+/// Symbol selector: `stable_key` xor `qualified_name` [+ `repository` [+ `path`]].
+#[derive(Debug, Clone, Default)]
+pub struct Selector {
+    pub stable_key: Option<String>,
+    pub qualified_name: Option<String>,
+    pub repository: Option<String>,
+    pub path: Option<String>,
+}
+
+/// Resolves a selector to exactly one symbol, with the reference's errors.
+pub fn resolve_selector(g: &Generation, sel: &Selector) -> Result<u32, ToolError> {
+    for (field, v) in [
+        ("stable_key", &sel.stable_key),
+        ("qualified_name", &sel.qualified_name),
+        ("repository", &sel.repository),
+    ] {
+        if let Some(v) = v {
+            check_padding(field, v)?;
+        }
+    }
+    let path = sel.path.as_deref().map(clean_path).transpose()?;
+    match (&sel.stable_key, &sel.qualified_name) {
+        (None, None) => Err(ToolError::invalid(
+            "one of stable_key or qualified_name is required",
+        )),
+        (Some(_), Some(_)) => Err(ToolError::invalid(
+            "pass either stable_key or qualified_name, not both",
+        )),
+        (Some(key), None) => {
+            if sel.repository.is_some() || sel.path.is_some() {
+                return Err(ToolError::invalid(
+                    "repository and path narrow a qualified_name; a stable_key already names one symbol",
+                ));
+            }
+            let b = g.graph();
+            let found = b
+                .symbols
+                .binary_search_by(|s| b.strings.get(s.key.to_native()).cmp(key.as_str()));
+            found.map(|i| i as u32).map_err(|_| {
+                ToolError::new(
+                    ErrorCode::SymbolNotFound,
+                    format!("symbol {key:?} was not found"),
+                )
+            })
+        }
+        (None, Some(qn)) => {
+            if path.is_some() && sel.repository.is_none() {
+                return Err(ToolError::invalid(
+                    "path is repository-relative, so it requires repository",
+                ));
+            }
+            let repo = match &sel.repository {
+                Some(r) => Some(require_repository(g, r)?),
+                None => None,
+            };
+            let b = g.graph();
+            let mut ids: Vec<u32> = names::lookup(g.names(), names::TAG_QUALIFIED, qn)
+                .and_then(|r| b.name_postings.get(r))
+                .map(|p| p.iter().map(|x| x.to_native()).collect())
+                .unwrap_or_default();
+            ids.retain(|&id| {
+                let s = &b.symbols[id as usize];
+                repo.is_none_or(|r| s.repository.to_native() == r)
+                    && path.as_deref().is_none_or(|p| {
+                        b.strings
+                            .get(b.files[s.file.to_native() as usize].path.to_native())
+                            .starts_with(p)
+                    })
+            });
+            match ids.len() {
+                1 => Ok(ids[0]),
+                0 => Err(ToolError::new(
+                    ErrorCode::SymbolNotFound,
+                    match (&sel.repository, &path) {
+                        (None, _) => format!("qualified name {qn:?} was not found"),
+                        (Some(r), None) => format!(
+                            "qualified name {qn:?} was not found under {r}; call it without repository and path to search the whole graph"
+                        ),
+                        (Some(r), Some(p)) => format!(
+                            "qualified name {qn:?} was not found under {r} {p}; call it without repository and path to search the whole graph"
+                        ),
+                    },
+                )),
+                n => {
+                    let rows: Vec<SymbolRow> = ids.iter().map(|&i| symbol_row(g, i)).collect();
+                    Err(ToolError::new(
+                        ErrorCode::AmbiguousSymbol,
+                        match (&sel.repository, &path) {
+                            (Some(r), Some(p)) => format!(
+                                "qualified name {qn:?} names {n} symbols in {r} {p}, so only a stable_key separates them: {}",
+                                rows.iter()
+                                    .map(|r| r.stable_key.as_str())
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
+                            _ => format!(
+                                "qualified name {qn:?} names {n} symbols; narrow with repository and path: {}",
+                                rows.iter()
+                                    .map(|r| format!(
+                                        "{} {}:{}-{}",
+                                        r.repository, r.file_path, r.start_line, r.end_line
+                                    ))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
+                        },
+                    ))
+                }
+            }
+        }
+    }
+}
+
+/// Resolves find_references' `name`: the one declaration carrying it, or the coded errors.
+pub fn resolve_name(
+    g: &Generation,
+    name: &str,
+    repository: Option<&str>,
+    path: Option<&str>,
+) -> Result<u32, ToolError> {
+    let b = g.graph();
+    let repo = match repository {
+        Some(r) => Some(require_repository(g, r)?),
+        None => None,
+    };
+    let mut ids: Vec<u32> = names::lookup(g.names(), names::TAG_NAME, name)
+        .and_then(|r| b.name_postings.get(r))
+        .map(|p| p.iter().map(|x| x.to_native()).collect())
+        .unwrap_or_default();
+    ids.retain(|&id| {
+        let s = &b.symbols[id as usize];
+        repo.is_none_or(|r| s.repository.to_native() == r)
+            && path.is_none_or(|p| {
+                b.strings
+                    .get(b.files[s.file.to_native() as usize].path.to_native())
+                    .starts_with(p)
+            })
+    });
+    let declared: Vec<u32> = ids
+        .iter()
+        .copied()
+        .filter(|&id| {
+            !matches!(
+                SymbolKind::from_code(b.symbols[id as usize].kind),
+                Some(SymbolKind::Import | SymbolKind::Export)
+            )
+        })
+        .collect();
+    match declared.len() {
+        1 => Ok(declared[0]),
+        0 if !ids.is_empty() => Err(ToolError::new(
+            ErrorCode::SymbolNotFound,
+            format!(
+                "name {name:?} is only imported or re-exported here, never declared; pass the repository and path that declares it"
+            ),
+        )),
+        0 => Err(ToolError::new(
+            ErrorCode::SymbolNotFound,
+            match (repository, path) {
+                (None, _) => format!("name {name:?} was not found"),
+                (Some(r), None) => format!(
+                    "name {name:?} was not found under {r}; call it without repository and path to search the whole graph"
+                ),
+                (Some(r), Some(p)) => format!(
+                    "name {name:?} was not found under {r} {p}; call it without repository and path to search the whole graph"
+                ),
+            },
+        )),
+        n => {
+            let list: Vec<String> = declared
+                .iter()
+                .map(|&i| {
+                    let r = symbol_row(g, i);
+                    format!("{}:{}:{}", r.repository, r.file_path, r.start_line)
+                })
+                .collect();
+            Err(ToolError::new(
+                ErrorCode::AmbiguousSymbol,
+                format!(
+                    "name {name:?} declares {n} symbols; repeat with the repository and path of the one you mean: {}",
+                    list.join(", ")
+                ),
+            ))
+        }
+    }
+}

@@ -1,0 +1,149 @@
+//! Recorded failures (unresolved references and unreadable scopes): by requested name, by
+//! repository and file, and as completeness reports them.
+
+use kivgraph_format::{Generation, NONE};
+
+/// Recorded failures whose requested symbol is exactly `name`.
+pub fn unresolved_named(g: &Generation, name: &str) -> Vec<u32> {
+    let b = g.graph();
+    let idx = &b.unresolved_by_name;
+    let key = |i: usize| {
+        b.strings.get(
+            b.unresolved[idx[i].to_native() as usize]
+                .requested_symbol
+                .to_native(),
+        )
+    };
+    let start = partition(idx.len(), |i| key(i) < name);
+    let end = partition(idx.len(), |i| key(i) <= name);
+    (start..end).map(|i| idx[i].to_native()).collect()
+}
+
+fn partition(len: usize, pred: impl Fn(usize) -> bool) -> usize {
+    let (mut lo, mut hi) = (0, len);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if pred(mid) { lo = mid + 1 } else { hi = mid }
+    }
+    lo
+}
+
+/// An unreadable scope or blind spot, as completeness reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    pub reason: String,
+    pub repository: String,
+    pub file_path: Option<String>,
+    pub start_line: Option<u32>,
+    pub requested_package: String,
+    pub requested_symbol: Option<String>,
+    pub detail: Option<String>,
+}
+
+pub fn failure(g: &Generation, i: u32) -> Failure {
+    let b = g.graph();
+    let u = &b.unresolved[i as usize];
+    let st = &b.strings;
+    let file = u.file.to_native();
+    Failure {
+        reason: st.get(u.reason.to_native()).to_string(),
+        repository: st
+            .get(
+                b.repositories[u.repository.to_native() as usize]
+                    .name
+                    .to_native(),
+            )
+            .to_string(),
+        file_path: (file != NONE)
+            .then(|| st.get(b.files[file as usize].path.to_native()).to_string()),
+        start_line: (file != NONE).then(|| u.line.to_native()),
+        requested_package: st.get(u.requested_package.to_native()).to_string(),
+        requested_symbol: st.opt(u.requested_symbol.to_native()).map(str::to_string),
+        detail: st.opt(u.detail.to_native()).map(str::to_string),
+    }
+}
+
+/// Unreadable scopes (records without a file), of one repository or of all.
+pub fn invisible_scopes(g: &Generation, repo: Option<u32>) -> Vec<u32> {
+    let b = g.graph();
+    let repos: Vec<u32> = match repo {
+        Some(r) => vec![r],
+        None => (0..b.repositories.len() as u32).collect(),
+    };
+    // Records without a file come first in their repository's block (see unresolved_range).
+    repos
+        .into_iter()
+        .flat_map(|r| unresolved_range(g, r, None))
+        .collect()
+}
+
+/// The unresolved records of one repository and file (`None`: the file-less ones), found by
+/// binary search: records are sorted by repository, then file with file-less records first.
+pub fn unresolved_range(g: &Generation, repo: u32, file: Option<u32>) -> std::ops::Range<u32> {
+    let b = g.graph();
+    let key = |i: usize| {
+        let u = &b.unresolved[i];
+        let f = u.file.to_native();
+        (
+            u.repository.to_native(),
+            if f == NONE { 0u64 } else { u64::from(f) + 1 },
+        )
+    };
+    let want = (repo, file.map_or(0, |f| u64::from(f) + 1));
+    let start = partition(b.unresolved.len(), |i| key(i) < want);
+    let end = partition(b.unresolved.len(), |i| key(i) <= want);
+    start as u32..end as u32
+}
+
+/// Reasons whose record pins the package it asked: such a failure cannot be a use of a symbol
+/// of another package.
+const PINNED_REASONS: &[&str] = &[
+    "STDLIB_NOT_INDEXED",
+    "MODULE_PROVIDER_NOT_FOUND",
+    "CGO_NOT_INDEXED",
+    "DECLARATION_NOT_FOUND",
+];
+
+/// Recorded failures that asked for the subject's name and could have been a use of it.
+pub fn blind_spots_naming(g: &Generation, subject: u32) -> Vec<u32> {
+    let b = g.graph();
+    let s = &b.symbols[subject as usize];
+    let name = b.strings.get(s.name.to_native());
+    let package = b
+        .strings
+        .get(b.packages[s.package.to_native() as usize].name.to_native());
+    unresolved_named(g, name)
+        .into_iter()
+        .filter(|&i| {
+            let u = &b.unresolved[i as usize];
+            let reason = b.strings.get(u.reason.to_native());
+            !(PINNED_REASONS.contains(&reason)
+                && b.strings.get(u.requested_package.to_native()) != package)
+        })
+        .collect()
+}
+
+/// Recorded failures the subject itself made (its own unfollowed references).
+pub fn failures_made_by(g: &Generation, subject: u32) -> Vec<u32> {
+    let b = g.graph();
+    let s = &b.symbols[subject as usize];
+    // A failure is recorded in the file of the reference, which is the file of the symbol that
+    // made it.
+    unresolved_range(g, s.repository.to_native(), Some(s.file.to_native()))
+        .filter(|&i| b.unresolved[i as usize].source.to_native() == subject)
+        .collect()
+}
+
+/// The package of the file a failure was recorded in, when it has a file in a package.
+pub fn failure_package(g: &Generation, i: u32) -> Option<String> {
+    let b = g.graph();
+    let file = b.unresolved[i as usize].file.to_native();
+    (file != NONE)
+        .then(|| b.files[file as usize].package.to_native())
+        .filter(|&p| p != NONE)
+        .map(|p| {
+            b.strings
+                .get(b.packages[p as usize].name.to_native())
+                .to_string()
+        })
+}

@@ -1,0 +1,181 @@
+//! The envelope every JSON answer shares: `snapshot_id`, `total`, `returned`, `truncated`,
+//! `next_cursor`, `coverage`, `completeness` with its verdict and grep fallback, `guidance` and
+//! `results`, plus paging by cursor.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use kivgraph_format::Generation;
+use serde_json::{Map, Value, json};
+
+use crate::cursor;
+use crate::query::{self, ToolError};
+
+pub(crate) fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
+
+#[derive(Default)]
+pub(crate) struct Coverage {
+    pub(crate) exact: u64,
+    pub(crate) candidate: u64,
+    pub(crate) unresolved_related: u64,
+    pub(crate) package_level: u64,
+}
+
+pub(crate) struct Envelope {
+    pub(crate) total: u64,
+    pub(crate) returned: u64,
+    pub(crate) next_cursor: Option<String>,
+    pub(crate) coverage: Coverage,
+    pub(crate) completeness: Option<Value>,
+    pub(crate) guidance: Option<String>,
+    pub(crate) results: Value,
+    /// Overrides `returned < total` for tools that filter a page after paging
+    /// (get_file_outline), where only a next page means more.
+    pub(crate) more: Option<bool>,
+}
+
+pub(crate) fn render(g: Option<&Generation>, full: bool, e: Envelope) -> Value {
+    let mut m = Map::new();
+    let snapshot = g.map(|g| g.id);
+    if full || snapshot.is_some() {
+        m.insert("snapshot_id".into(), json!(snapshot));
+    }
+    if full {
+        let age = g.map(|g| now_ms().saturating_sub(g.manifest.created_at_ms));
+        m.insert("snapshot_age_ms".into(), json!(age));
+    }
+    m.insert("total".into(), json!(e.total));
+    m.insert("returned".into(), json!(e.returned));
+    let truncated = e.more.unwrap_or(e.returned < e.total);
+    if full || truncated {
+        m.insert("truncated".into(), json!(truncated));
+    }
+    if full || e.next_cursor.is_some() {
+        m.insert("next_cursor".into(), json!(e.next_cursor));
+    }
+    let c = &e.coverage;
+    let mut cov = Map::new();
+    for (k, v) in [
+        ("exact", c.exact),
+        ("candidate", c.candidate),
+        ("unresolved_related", c.unresolved_related),
+        ("package_level", c.package_level),
+    ] {
+        if full || v > 0 {
+            cov.insert(k.into(), json!(v));
+        }
+    }
+    if full || !cov.is_empty() {
+        m.insert("coverage".into(), Value::Object(cov));
+    }
+    if let Some(c) = e.completeness {
+        m.insert("completeness".into(), c);
+    }
+    if let Some(gd) = e.guidance {
+        m.insert("guidance".into(), json!(gd));
+    }
+    m.insert("results".into(), e.results);
+    Value::Object(m)
+}
+
+/// `\bname\b` with regex metacharacters escaped.
+pub(crate) fn fallback_pattern(name: &str) -> String {
+    let mut out = String::from("\\b");
+    for c in name.chars() {
+        if "\\.+*?()|[]{}^$#&-~".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push_str("\\b");
+    out
+}
+
+/// The completeness block over a set of recorded failures (blind spots and invisible scopes).
+pub(crate) fn completeness(g: &Generation, name: &str, blind: &[u32], scopes: &[u32]) -> Value {
+    if blind.is_empty() && scopes.is_empty() {
+        return json!({"verdict": "COMPLETE"});
+    }
+    let entry = |i: u32| {
+        let f = query::failure(g, i);
+        let mut m = Map::new();
+        m.insert("reason".into(), json!(f.reason));
+        m.insert("repository".into(), json!(f.repository));
+        if let Some(p) = &f.file_path {
+            m.insert("file_path".into(), json!(p));
+            m.insert("start_line".into(), json!(f.start_line));
+        }
+        if let Some(s) = &f.requested_symbol {
+            m.insert("requested_symbol".into(), json!(s));
+        }
+        m.insert("requested_package".into(), json!(f.requested_package));
+        if let Some(d) = &f.detail {
+            m.insert("detail".into(), json!(d));
+        }
+        (Value::Object(m), f)
+    };
+    let mut out = Map::new();
+    out.insert("verdict".into(), json!("LOWER_BOUND"));
+    let mut paths = std::collections::BTreeSet::new();
+    for (label, more, list) in [
+        ("blind_spots", "more_blind_spots", blind),
+        ("invisible_scopes", "more_invisible_scopes", scopes),
+    ] {
+        if list.is_empty() {
+            continue;
+        }
+        let mut entries = Vec::new();
+        for &i in list {
+            let (v, f) = entry(i);
+            if let Some(p) = &f.file_path {
+                paths.insert(match query::repository_root(g, &f.repository) {
+                    Some(r) => format!("{r}/{p}"),
+                    None => p.clone(),
+                });
+            } else if let Some(d) = &f.detail
+                && let Some((_, dir)) = d.rsplit_once(" in ")
+            {
+                paths.insert(dir.to_string());
+            }
+            if entries.len() < 20 {
+                entries.push(v);
+            }
+        }
+        out.insert(label.into(), Value::Array(entries));
+        if list.len() > 20 {
+            out.insert(more.into(), json!(list.len() - 20));
+        }
+    }
+    let paths: Vec<String> = paths.into_iter().collect();
+    // A question with no name (an outline) gets paths alone: there is nothing to grep for.
+    let fallback = if name.is_empty() {
+        json!({"paths": paths})
+    } else {
+        json!({"pattern": fallback_pattern(name), "paths": paths})
+    };
+    out.insert("fallback".into(), fallback);
+    Value::Object(out)
+}
+
+/// Applies the cursor and limit to `total` rows; returns (offset, end, next cursor).
+pub(crate) fn page(
+    g: &Generation,
+    total: usize,
+    limit: u64,
+    cursor: Option<&str>,
+    identity: &Value,
+    contract: &str,
+) -> Result<(usize, usize, Option<String>), ToolError> {
+    let offset = match cursor {
+        Some(c) => cursor::decode(c, g.id, identity, contract)? as usize,
+        None => 0,
+    };
+    let start = offset.min(total);
+    let end = (start + limit as usize).min(total);
+    let next = (end < total).then(|| cursor::encode(g.id, end as u64, identity, contract));
+    Ok((start, end, next))
+}
