@@ -130,6 +130,33 @@ pub struct Diagnostic {
     pub message: String,
 }
 
+/// Why a fact set cannot be made canonical: it refers out of range or disagrees with itself
+/// (possible only for a fact set built outside the compiler, see [`crate::publish`]), or two
+/// different identities share a stable key.
+#[derive(Debug, thiserror::Error)]
+pub enum FactsError {
+    #[error("{what} {index}: {field} is out of range")]
+    OutOfRange {
+        what: &'static str,
+        index: usize,
+        field: &'static str,
+    },
+    #[error("{what} {index}: {problem}")]
+    Inconsistent {
+        what: &'static str,
+        index: usize,
+        problem: String,
+    },
+    #[error(
+        "stable key collision: {key} is the key of two different identities ({first:?} and {second:?}); refusing to merge them"
+    )]
+    KeyCollision {
+        key: String,
+        first: String,
+        second: String,
+    },
+}
+
 /// Everything one compile found, before canonicalization.
 #[derive(Debug, Default)]
 pub struct FactSet {
@@ -192,15 +219,23 @@ fn reorder<T: Clone>(items: &[T], order: &[usize]) -> Vec<T> {
 impl FactSet {
     /// Checks that every reference is in range and agrees with what it points at, so that a
     /// fact set from outside the compiler fails with a message instead of a panic in `finish`.
-    pub(crate) fn check(&self) -> Result<(), String> {
+    pub(crate) fn check(&self) -> Result<(), FactsError> {
         let (nr, np, nf, ns) = (
             self.repos.len(),
             self.packages.len(),
             self.files.len(),
             self.symbols.len(),
         );
-        let bad =
-            |what: &str, i: usize, field: &str| Err(format!("{what} {i}: {field} is out of range"));
+        let bad = |what: &'static str, index: usize, field: &'static str| {
+            Err(FactsError::OutOfRange { what, index, field })
+        };
+        let inconsistent = |what: &'static str, index: usize, problem: String| {
+            Err(FactsError::Inconsistent {
+                what,
+                index,
+                problem,
+            })
+        };
         for (i, p) in self.packages.iter().enumerate() {
             if p.repo >= nr {
                 return bad("package", i, "repo");
@@ -215,9 +250,11 @@ impl FactSet {
                     return bad("file", i, "package");
                 }
                 if self.packages[p].repo != f.repo {
-                    return Err(format!(
-                        "file {i}: its package belongs to another repository"
-                    ));
+                    return inconsistent(
+                        "file",
+                        i,
+                        "its package belongs to another repository".into(),
+                    );
                 }
             }
         }
@@ -232,9 +269,11 @@ impl FactSet {
                 return bad("symbol", i, "file");
             }
             if self.packages[s.package].repo != s.repo || self.files[s.file].repo != s.repo {
-                return Err(format!(
-                    "symbol {i}: its package or file belongs to another repository"
-                ));
+                return inconsistent(
+                    "symbol",
+                    i,
+                    "its package or file belongs to another repository".into(),
+                );
             }
         }
         for (i, e) in self.edges.iter().enumerate() {
@@ -251,10 +290,14 @@ impl FactSet {
                 e.kind,
                 EdgeKind::PackageDependsOn | EdgeKind::ModuleDependsOn
             ) {
-                return Err(format!(
-                    "edge {i}: {} connects packages, so it belongs in package_edges",
-                    e.kind
-                ));
+                return inconsistent(
+                    "edge",
+                    i,
+                    format!(
+                        "{} connects packages, so it belongs in package_edges",
+                        e.kind
+                    ),
+                );
             }
         }
         for (i, e) in self.package_edges.iter().enumerate() {
@@ -265,10 +308,11 @@ impl FactSet {
                 e.kind,
                 EdgeKind::PackageDependsOn | EdgeKind::ModuleDependsOn
             ) {
-                return Err(format!(
-                    "package edge {i}: {} is not a package edge kind",
-                    e.kind
-                ));
+                return inconsistent(
+                    "package edge",
+                    i,
+                    format!("{} is not a package edge kind", e.kind),
+                );
             }
         }
         for (i, u) in self.unresolved.iter().enumerate() {
@@ -289,7 +333,7 @@ impl FactSet {
     /// renumbers every reference, then sorts and de-duplicates edges and unresolved records.
     ///
     /// Fails when two different symbol identities hash to the same stable key.
-    pub(crate) fn finish(self) -> Result<Finished, String> {
+    pub(crate) fn finish(self) -> Result<Finished, FactsError> {
         let (repo_order, repo_new) = permutation(&self.repos, |a, b| a.name.cmp(&b.name));
         let repos = reorder(&self.repos, &repo_order);
         let mut packages = self.packages.clone();
@@ -362,12 +406,11 @@ impl FactSet {
         keyed.sort();
         for w in keyed.windows(2) {
             if w[0].0 == w[1].0 {
-                return Err(format!(
-                    "stable key collision: {} is the key of two different identities ({:?} and {:?}); refusing to merge them",
-                    w[0].0,
-                    String::from_utf8_lossy(&w[0].1),
-                    String::from_utf8_lossy(&w[1].1)
-                ));
+                return Err(FactsError::KeyCollision {
+                    key: w[0].0.clone(),
+                    first: String::from_utf8_lossy(&w[0].1).into_owned(),
+                    second: String::from_utf8_lossy(&w[1].1).into_owned(),
+                });
             }
         }
         let sym_order: Vec<usize> = keyed.iter().map(|k| k.2).collect();

@@ -18,7 +18,7 @@ use kivgraph_format::layout::WriterLock;
 use kivgraph_format::manifest::{Manifest, ManifestRepository, RowCounts};
 use kivgraph_format::{FaultPoint, FormatError, IndexDir, Language};
 
-pub use facts::{Diagnostic, FactSet};
+pub use facts::{Diagnostic, FactSet, FactsError};
 pub use kivgraph_format::verify_generation;
 
 /// One repository to compile.
@@ -38,13 +38,12 @@ impl RepoSpec {
             Some((n, p)) if !n.is_empty() && !n.contains('/') => (Some(n.to_string()), p),
             _ => (None, arg),
         };
-        let root = std::fs::canonicalize(path)
-            .map_err(|e| CompileError::Repository(format!("{path}: {e}")))?;
+        let root = std::fs::canonicalize(path).map_err(|source| RepositoryError::Unreadable {
+            path: path.to_string(),
+            source,
+        })?;
         if !root.is_dir() {
-            return Err(CompileError::Repository(format!(
-                "{}: not a directory",
-                root.display()
-            )));
+            return Err(RepositoryError::NotADirectory(root).into());
         }
         let name = match name {
             Some(n) => n,
@@ -67,14 +66,12 @@ impl RepoSpec {
         let (name, path) = arg
             .split_once('=')
             .filter(|(n, _)| n.starts_with("rust:"))
-            .ok_or_else(|| {
-                CompileError::Repository(format!(
-                    "derived repository {arg:?} must be given as rust:<release>=PATH"
-                ))
-            })?;
+            .ok_or_else(|| RepositoryError::DerivedSpec(arg.to_string()))?;
         validate_name(name, true)?;
-        let root = std::fs::canonicalize(path)
-            .map_err(|e| CompileError::Repository(format!("{path}: {e}")))?;
+        let root = std::fs::canonicalize(path).map_err(|source| RepositoryError::Unreadable {
+            path: path.to_string(),
+            source,
+        })?;
         Ok(RepoSpec {
             name: name.to_string(),
             root,
@@ -90,20 +87,15 @@ fn validate_name(name: &str, derived: bool) -> Result<(), CompileError> {
         || name.contains(['/', '\\'])
         || name.trim() != name
     {
-        return Err(CompileError::Repository(format!(
-            "repository name {name:?} is not usable: no slashes, dots-only or padding"
-        )));
+        return Err(RepositoryError::UnusableName(name.to_string()).into());
     }
     if name.starts_with("rust:") != derived {
-        return Err(CompileError::Repository(if derived {
-            format!(
-                "derived repository name {name:?} must start with rust:, the prefix reserved for toolchain repositories"
-            )
+        return Err(if derived {
+            RepositoryError::DerivedNameUnprefixed(name.to_string())
         } else {
-            format!(
-                "repository name {name:?} is reserved: the rust: prefix names derived toolchain repositories"
-            )
-        }));
+            RepositoryError::ReservedName(name.to_string())
+        }
+        .into());
     }
     Ok(())
 }
@@ -115,9 +107,7 @@ fn validate_names<'a>(names: impl Iterator<Item = (&'a str, bool)>) -> Result<()
     for (name, derived) in names {
         validate_name(name, derived)?;
         if !seen.insert(name) {
-            return Err(CompileError::Repository(format!(
-                "repository name {name:?} is given twice"
-            )));
+            return Err(RepositoryError::GivenTwice(name.to_string()).into());
         }
     }
     Ok(())
@@ -239,14 +229,46 @@ fn locate_rust_sysroot() -> Result<RepoSpec, String> {
         .map_err(|e| e.to_string())
 }
 
+/// Why a compile or a publish stopped before publishing.
 #[derive(Debug, thiserror::Error)]
 pub enum CompileError {
-    #[error("{0}")]
-    Repository(String),
+    /// A repository argument or name that cannot be compiled.
+    #[error(transparent)]
+    Repository(#[from] RepositoryError),
+    /// The index directory is busy or cannot be written.
     #[error(transparent)]
     Format(#[from] FormatError),
-    #[error("{0}")]
-    Facts(String),
+    /// A fact set that cannot be made canonical.
+    #[error(transparent)]
+    Facts(#[from] FactsError),
+}
+
+/// Why a repository cannot be compiled (SPEC section 4.3 names the refused names).
+#[derive(Debug, thiserror::Error)]
+pub enum RepositoryError {
+    #[error("no repository given")]
+    NoneGiven,
+    #[error("{path}: {source}")]
+    Unreadable {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{}: not a directory", .0.display())]
+    NotADirectory(PathBuf),
+    #[error("repository name {0:?} is not usable: no slashes, dots-only or padding")]
+    UnusableName(String),
+    #[error(
+        "repository name {0:?} is reserved: the rust: prefix names derived toolchain repositories"
+    )]
+    ReservedName(String),
+    #[error(
+        "derived repository name {0:?} must start with rust:, the prefix reserved for toolchain repositories"
+    )]
+    DerivedNameUnprefixed(String),
+    #[error("derived repository {0:?} must be given as rust:<release>=PATH")]
+    DerivedSpec(String),
+    #[error("repository name {0:?} is given twice")]
+    GivenTwice(String),
 }
 
 /// What a compile produced; printed by `--json`.
@@ -295,7 +317,7 @@ fn progress(on: bool, msg: &str) {
 pub fn compile(opts: &CompileOptions) -> Result<Summary, CompileError> {
     let t0 = Instant::now();
     if opts.repos.is_empty() {
-        return Err(CompileError::Repository("no repository given".into()));
+        return Err(RepositoryError::NoneGiven.into());
     }
     validate_names(opts.repos.iter().map(|r| (r.name.as_str(), r.derived)))?;
     // Take the lock first: a second compiler fails before doing any work.
@@ -303,7 +325,7 @@ pub fn compile(opts: &CompileOptions) -> Result<Summary, CompileError> {
     let lock = index.lock()?;
 
     let (facts, t_discover) = gather_and_resolve(&opts.repos, opts.rust_sysroot, opts.progress);
-    let finished = facts.finish().map_err(CompileError::Facts)?;
+    let finished = facts.finish()?;
     let t_resolve = t0.elapsed();
 
     let published = write_generation(&lock, &finished, opts.fault, opts.progress)?;
@@ -420,9 +442,9 @@ pub struct Published {
 /// cannot be written.
 pub fn publish(out: &Path, facts: FactSet) -> Result<Published, CompileError> {
     validate_names(facts.repos.iter().map(|r| (r.name.as_str(), r.derived)))?;
-    facts.check().map_err(CompileError::Facts)?;
+    facts.check()?;
     let lock = IndexDir::new(out).lock()?;
-    let finished = facts.finish().map_err(CompileError::Facts)?;
+    let finished = facts.finish()?;
     write_generation(&lock, &finished, None, false)
 }
 

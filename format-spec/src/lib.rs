@@ -18,7 +18,7 @@ pub use error::FormatError;
 pub use layout::{FaultPoint, IndexDir};
 pub use manifest::Manifest;
 pub use verify::{VerifyReport, verify_generation};
-pub use vocab::{Confidence, EdgeKind, Language, Provenance, SymbolKind};
+pub use vocab::{Confidence, EdgeKind, FileStatus, Language, Provenance, SymbolKind};
 
 use std::path::{Path, PathBuf};
 
@@ -31,58 +31,6 @@ pub const FORMAT_VERSION: u32 = 1;
 /// File names inside a generation directory.
 pub const GRAPH_BLOB: &str = "graph.blob";
 pub const NAMES_FST: &str = "names.fst";
-
-/// What became of a discovered source file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[repr(u8)]
-pub enum FileStatus {
-    /// Parsed cleanly and extracted.
-    Indexed = 1,
-    /// Parsed with syntax errors; the facts outside the broken regions were kept.
-    Partial = 2,
-    /// A language whose resolver has not landed yet.
-    LanguageNotSupported = 3,
-    /// Looks binary (NUL bytes).
-    Binary = 4,
-    /// Over the size limit.
-    Oversized = 5,
-    /// Not valid UTF-8.
-    NotUtf8 = 6,
-    /// Excluded by build constraints (Go `//go:build`, `_os`/`_arch` suffixes).
-    BuildExcluded = 7,
-    /// Could not be read.
-    Unreadable = 8,
-}
-
-impl FileStatus {
-    pub const ALL: &'static [FileStatus] = &[
-        FileStatus::Indexed,
-        FileStatus::Partial,
-        FileStatus::LanguageNotSupported,
-        FileStatus::Binary,
-        FileStatus::Oversized,
-        FileStatus::NotUtf8,
-        FileStatus::BuildExcluded,
-        FileStatus::Unreadable,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FileStatus::Indexed => "indexed",
-            FileStatus::Partial => "partial",
-            FileStatus::LanguageNotSupported => "language_not_supported",
-            FileStatus::Binary => "binary",
-            FileStatus::Oversized => "oversized",
-            FileStatus::NotUtf8 => "not_utf8",
-            FileStatus::BuildExcluded => "build_excluded",
-            FileStatus::Unreadable => "unreadable",
-        }
-    }
-
-    pub fn from_code(code: u8) -> Option<FileStatus> {
-        FileStatus::ALL.iter().copied().find(|s| *s as u8 == code)
-    }
-}
 
 /// An opened generation: the manifest, the graph blob and the name index, memory-mapped.
 ///

@@ -230,6 +230,28 @@ vocabulary! {
     }
 }
 
+vocabulary! {
+    /// What became of a discovered source file.
+    pub enum FileStatus: u8 {
+        /// Parsed cleanly and extracted.
+        Indexed = 1 => "indexed",
+        /// Parsed with syntax errors; the facts outside the broken regions were kept.
+        Partial = 2 => "partial",
+        /// A language whose resolver has not landed yet.
+        LanguageNotSupported = 3 => "language_not_supported",
+        /// Looks binary (NUL bytes).
+        Binary = 4 => "binary",
+        /// Over the size limit.
+        Oversized = 5 => "oversized",
+        /// Not valid UTF-8.
+        NotUtf8 = 6 => "not_utf8",
+        /// Excluded by build constraints (Go `//go:build`, `_os`/`_arch` suffixes).
+        BuildExcluded = 7 => "build_excluded",
+        /// Could not be read.
+        Unreadable = 8 => "unreadable",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -257,6 +279,8 @@ mod tests {
         assert_eq!(SymbolKind::Func.code(), 11);
         assert_eq!(SymbolKind::Variable.code(), 33);
         assert_eq!(Language::Dart.code(), 6);
+        assert_eq!(FileStatus::BuildExcluded.code(), 7);
+        assert_eq!(FileStatus::Unreadable.as_str(), "unreadable");
         assert_eq!(Provenance::GoNameOnly.code(), 5);
         assert_eq!(Provenance::RustPath.code(), 22);
         assert_eq!(Provenance::DartImportDependency.code(), 32);
