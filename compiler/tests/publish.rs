@@ -138,7 +138,9 @@ fn dangling_references_and_bad_names_are_refused_before_writing() {
     let mut f = facts();
     f.edges[0].target = 99;
     match publish(out.path(), f) {
-        Err(CompileError::Facts(m)) => assert!(m.contains("edge 0: target"), "{m}"),
+        Err(CompileError::Facts(m)) => {
+            assert!(m.to_string().contains("edge 0: target"), "{m}")
+        }
         other => panic!("expected a facts error, got {other:?}"),
     }
     let mut f = facts();
