@@ -136,15 +136,23 @@ if want dart; then
 fi
 
 # compile BIN OUT ARGS... -> the generation's directory.
+# A base generation is kept and reused while the binary (by digest) and the arguments are the
+# same; a generation of the new compiler is always made afresh.
 compile() {
-	local bin=$1 out=$2
+	local bin=$1 out=$2 stamp
 	mkdir -p "$(dirname "$out")"
 	shift 2
-	rm -rf "$out"
+	stamp="$(sha256sum <"$bin" | cut -d' ' -f1) $*"
+	if [[ $out == *.base && -f $out.stamp && $(cat "$out.stamp") == "$stamp" && -f $out/CURRENT ]]; then
+		echo "$out/generations/$(tr -d '\n' <"$out/CURRENT")"
+		return
+	fi
+	rm -rf "$out" "$out.stamp"
 	"$bin" --out "$out" "$@" >/dev/null 2>"$out.stderr" || {
 		echo "compile failed, see $out.stderr" >&2
 		return 1
 	}
+	echo "$stamp" >"$out.stamp"
 	echo "$out/generations/$(tr -d '\n' <"$out/CURRENT")"
 }
 
