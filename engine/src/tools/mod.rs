@@ -23,12 +23,13 @@ mod labels;
 mod outline;
 mod references;
 mod repos;
+mod shape;
 mod source;
 mod symbols;
 mod traverse;
 
 pub(crate) use args::{Args, View, selector_props};
-pub(crate) use envelope::{Coverage, Envelope, completeness, now_ms, page, render};
+pub(crate) use envelope::{Coverage, Envelope, completeness, now_ms, render, showing};
 
 /// The `instructions` text of `initialize`: the seed's four paragraphs, with the sentence on how
 /// edges are resolved stating what this implementation does.
