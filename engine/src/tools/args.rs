@@ -102,6 +102,18 @@ impl<'a> Args<'a> {
         }
     }
 
+    /// The string under `k`, which must be present, not empty and not padded.
+    pub(crate) fn required(&self, k: &str) -> Result<String, ToolError> {
+        let v = self
+            .str(k)?
+            .ok_or_else(|| ToolError::invalid(format!("{k} is required")))?;
+        if v.is_empty() {
+            return Err(ToolError::invalid(format!("{k} must not be empty")));
+        }
+        query::check_padding(k, &v)?;
+        Ok(v)
+    }
+
     /// The strings under `keys`, all read first, then each checked for surrounding whitespace
     /// in the order given.
     pub(crate) fn unpadded<const N: usize>(

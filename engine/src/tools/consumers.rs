@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 use super::args::{PAGE_ARGS, ROW_VIEWS, SELECTOR_ARGS, object_schema, page_props, with_props};
 use super::references::parse_repo;
 use super::shape::{self, group_by, put_symbol_fields, smaller};
-use super::{Args, Coverage, Envelope, completeness, render, selector_props, showing};
+use super::{Args, Coverage, Envelope, completeness, page_guidance, render, selector_props};
 use crate::query::{self, Consumer, ToolError};
 
 pub(crate) fn schema() -> Value {
@@ -150,13 +150,12 @@ pub(crate) fn find_cross_repo_consumers(args: &Value, g: &Generation) -> Result<
         }
     }
     let s = query::symbol_row(g, subject);
-    let guidance = if consumers.is_empty() {
-        Some("no repository in the published graph consumes this symbol. Check graph_status if a consumer is registered but was not indexed, and find_references for uses inside its own repository".to_string())
-    } else if end - start < consumers.len() {
-        Some(showing(end - start, consumers.len(), "repo or language"))
-    } else {
-        None
-    };
+    let guidance = page_guidance(
+        end - start,
+        consumers.len(),
+        "repo or language",
+        || "no repository in the published graph consumes this symbol. Check graph_status if a consumer is registered but was not indexed, and find_references for uses inside its own repository",
+    );
     let mut results = Map::new();
     let mut subj = Map::new();
     subj.insert("qualified_name".into(), json!(s.qualified_name));

@@ -79,6 +79,23 @@ impl Envelope {
     }
 }
 
+/// The guidance of a page of `returned` rows out of `total`: `empty` when there are none, what
+/// narrows the question when the page is truncated, nothing otherwise.
+pub(crate) fn page_guidance(
+    returned: usize,
+    total: usize,
+    narrow: &str,
+    empty: impl FnOnce() -> &'static str,
+) -> Option<String> {
+    if total == 0 {
+        Some(empty().to_string())
+    } else if returned < total {
+        Some(showing(returned, total, narrow))
+    } else {
+        None
+    }
+}
+
 /// The guidance of a truncated page: what narrows the question, and the cursor.
 pub(crate) fn showing(returned: usize, total: usize, narrow: &str) -> String {
     format!(

@@ -4,7 +4,7 @@ use kivgraph_format::Generation;
 use serde_json::{Map, Value, json};
 
 use super::args::{FILE_VIEWS, PAGE_ARGS, object_schema, page_props, props};
-use super::shape::{all_same, name_readable_off, put_symbol_fields};
+use super::shape::{NAMED_AT, all_same, name_readable_off, put_symbol_fields};
 use super::{Args, Envelope, View, render, showing};
 use crate::query::intent::{self, IntentAnswer, IntentHit, IntentQuery};
 use crate::query::{self, SymbolRow, ToolError};
@@ -190,19 +190,8 @@ fn full_rows(
         .zip(rows)
         .map(|(h, r)| {
             let mut m = Map::new();
-            put_symbol_fields(
-                &mut m,
-                r,
-                &[
-                    "name",
-                    "qualified_name",
-                    "kind",
-                    "repository",
-                    "file_path",
-                    "start_line",
-                    "end_line",
-                ],
-            );
+            put_symbol_fields(&mut m, r, NAMED_AT);
+            put_symbol_fields(&mut m, r, &["end_line"]);
             m.insert("terms".into(), hit_terms(answer, h));
             m.insert("match".into(), json!(MATCH));
             if detailed {

@@ -33,13 +33,7 @@ pub(crate) fn get_file_outline(args: &Value, g: &Generation) -> Result<Value, To
             PAGE_ARGS,
         ],
     )?;
-    let repository = a
-        .str("repository")?
-        .ok_or_else(|| ToolError::invalid("repository is required"))?;
-    if repository.is_empty() {
-        return Err(ToolError::invalid("repository must not be empty"));
-    }
-    query::check_padding("repository", &repository)?;
+    let repository = a.required("repository")?;
     let raw_path = a
         .str("path")?
         .ok_or_else(|| ToolError::invalid("path is required"))?;

@@ -6,8 +6,8 @@ use serde_json::{Map, Value, json};
 
 use super::args::{FILE_VIEWS, PAGE_ARGS, SELECTOR_ARGS, object_schema, page_props, with_props};
 use super::labels::{self, LabelRow};
-use super::shape::{self, put_symbol_fields};
-use super::{Args, Coverage, Envelope, View, completeness, render, selector_props, showing};
+use super::shape::{self, NAMED_AT, put_symbol_fields};
+use super::{Args, Coverage, Envelope, View, completeness, page_guidance, render, selector_props};
 use crate::query::{self, Direction, RefFilter, RefRow, ToolError};
 
 pub(crate) fn schema() -> Value {
@@ -250,38 +250,24 @@ pub(crate) fn find_references(args: &Value, g: &Generation) -> Result<Value, Too
     } as u64;
     let complete = blind.is_empty() && scopes.is_empty();
 
-    let guidance = if rows.is_empty() {
-        Some(match direction {
-            Direction::Outgoing => "this symbol reaches nothing in the published graph. Ask the other direction with direction=incoming".to_string(),
-            Direction::Incoming if complete => "nothing references this symbol in the published graph; references are bound by scope, import and declared-type rules and every one that could not be followed is recorded, so this is an absence rather than a miss. Widen with find_cross_repo_consumers, or check graph_status if the tree moved since it was indexed".to_string(),
-            Direction::Incoming => "nothing in the published graph references this symbol, but the index recorded places it could not read that ask for this name: read completeness.blind_spots, and grep the fallback pattern over the fallback paths before concluding it is unused".to_string(),
-        })
-    } else if end - start < rows.len() {
-        Some(showing(
-            end - start,
-            rows.len(),
-            "edge_kinds, confidence, repo or language",
-        ))
-    } else {
-        None
-    };
+    let narrow = "edge_kinds, confidence, repo or language";
+    let guidance = page_guidance(end - start, rows.len(), narrow, || match direction {
+        Direction::Outgoing => {
+            "this symbol reaches nothing in the published graph. Ask the other direction with direction=incoming"
+        }
+        Direction::Incoming if complete => {
+            "nothing references this symbol in the published graph; references are bound by scope, import and declared-type rules and every one that could not be followed is recorded, so this is an absence rather than a miss. Widen with find_cross_repo_consumers, or check graph_status if the tree moved since it was indexed"
+        }
+        Direction::Incoming => {
+            "nothing in the published graph references this symbol, but the index recorded places it could not read that ask for this name: read completeness.blind_spots, and grep the fallback pattern over the fallback paths before concluding it is unused"
+        }
+    });
 
     let mut results = Map::new();
     if view == View::Full {
         let mut s = Map::new();
-        put_symbol_fields(
-            &mut s,
-            &subj,
-            &[
-                "stable_key",
-                "name",
-                "qualified_name",
-                "kind",
-                "repository",
-                "file_path",
-                "start_line",
-            ],
-        );
+        put_symbol_fields(&mut s, &subj, &["stable_key"]);
+        put_symbol_fields(&mut s, &subj, NAMED_AT);
         results.insert("subject".into(), Value::Object(s));
         results.insert("direction".into(), json!(dir_text));
         results.insert(
@@ -340,22 +326,11 @@ pub(crate) fn find_references(args: &Value, g: &Generation) -> Result<Value, Too
     ))
 }
 
-/// The symbol columns of a full row, before the edge's.
-const FULL_FIELDS: &[&str] = &[
-    "name",
-    "qualified_name",
-    "kind",
-    "repository",
-    "file_path",
-    "start_line",
-    "end_line",
-    "language",
-];
-
 fn full_row(g: &Generation, r: &RefRow, detailed: bool) -> Value {
     let s = query::symbol_row(g, r.other);
     let mut m = Map::new();
-    put_symbol_fields(&mut m, &s, FULL_FIELDS);
+    put_symbol_fields(&mut m, &s, NAMED_AT);
+    put_symbol_fields(&mut m, &s, &["end_line", "language"]);
     m.insert("edge_kind".into(), json!(r.kind.as_str()));
     m.insert("confidence".into(), json!(r.confidence.as_str()));
     m.insert("provenance".into(), json!(r.provenance.as_str()));

@@ -33,6 +33,16 @@ pub(crate) fn symbol_field(r: &SymbolRow, field: &str) -> Value {
     }
 }
 
+/// What names a symbol and where it starts: the leading columns of several full rows.
+pub(crate) const NAMED_AT: &[&str] = &[
+    "name",
+    "qualified_name",
+    "kind",
+    "repository",
+    "file_path",
+    "start_line",
+];
+
 /// Appends the named fields of a symbol row to `m`, in the order given.
 pub(crate) fn put_symbol_fields(m: &mut Map<String, Value>, r: &SymbolRow, fields: &[&str]) {
     for &f in fields {

@@ -46,13 +46,7 @@ pub(crate) fn find_symbol(args: &Value, g: &Generation) -> Result<Value, ToolErr
             PAGE_ARGS,
         ],
     )?;
-    let name = a
-        .str("name")?
-        .ok_or_else(|| ToolError::invalid("name is required"))?;
-    if name.is_empty() {
-        return Err(ToolError::invalid("name must not be empty"));
-    }
-    query::check_padding("name", &name)?;
+    let name = a.required("name")?;
     let mode = match a.str("mode")?.as_deref() {
         None | Some("exact") => Mode::Exact,
         Some("qualified_exact") => Mode::QualifiedExact,

@@ -8,7 +8,7 @@ use super::args::{PAGE_ARGS, ROW_VIEWS, SELECTOR_ARGS, object_schema, page_props
 use super::labels::{self, LabelRow};
 use super::references::{parse_confidence, parse_edge_kinds, parse_repo};
 use super::shape::{self, put_symbol_fields};
-use super::{Args, Coverage, Envelope, completeness, render, selector_props, showing};
+use super::{Args, Coverage, Envelope, completeness, page_guidance, render, selector_props};
 use crate::query::{self, Direction, Reached, SymbolRow, ToolError, WalkSpec};
 
 /// The arguments both walks take besides the selector and the paging switches.
@@ -214,17 +214,13 @@ fn run(args: &Value, g: &Generation, blast: bool) -> Result<Value, ToolError> {
         query::failures_made_by(g, root)
     };
     let deepest = listed.iter().map(|(_, n)| n.depth).max().unwrap_or(0);
-    let guidance = if listed.is_empty() {
-        Some("the traversal reached nothing within its bounds; raise depth, or call find_references for the direct relations only".to_string())
-    } else if end - start < listed.len() {
-        Some(showing(
-            end - start,
-            listed.len(),
-            "depth, max_nodes, edge_kinds or confidence",
-        ))
-    } else {
-        None
-    };
+    let narrow = "depth, max_nodes, edge_kinds or confidence";
+    let guidance = page_guidance(
+        end - start,
+        listed.len(),
+        narrow,
+        || "the traversal reached nothing within its bounds; raise depth, or call find_references for the direct relations only",
+    );
 
     let mut results = Map::new();
     if full {
