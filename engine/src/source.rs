@@ -512,12 +512,18 @@ mod tests {
         );
     }
 
-    #[test]
-    fn paths_never_leave_the_repository() {
+    /// A temporary directory holding the repository `repo` with one file, `a/f.go`.
+    fn repository_with_a_file() -> (tempfile::TempDir, std::path::PathBuf) {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join("repo");
         std::fs::create_dir_all(root.join("a")).unwrap();
         std::fs::write(root.join("a/f.go"), "package a\n").unwrap();
+        (dir, root)
+    }
+
+    #[test]
+    fn paths_never_leave_the_repository() {
+        let (dir, root) = repository_with_a_file();
         std::fs::write(dir.path().join("secret.go"), "secret\n").unwrap();
         assert_eq!(read_in_repository(&root, "a/f.go").unwrap(), b"package a\n");
         for bad in ["../secret.go", "a/../../secret.go", "/etc/passwd", ""] {
@@ -540,10 +546,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn symbolic_links_are_never_followed() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().join("repo");
-        std::fs::create_dir_all(root.join("a")).unwrap();
-        std::fs::write(root.join("a/f.go"), "package a\n").unwrap();
+        let (dir, root) = repository_with_a_file();
         std::os::unix::fs::symlink(root.join("a"), root.join("link")).unwrap();
         std::os::unix::fs::symlink(root.join("a/f.go"), root.join("a/g.go")).unwrap();
         assert_eq!(

@@ -85,6 +85,11 @@ pub struct DerivedCounts {
     pub unresolved: u64,
 }
 
+/// How many rows, given the repository index of each, belong to a derived repository.
+fn in_derived(derived: &[bool], repositories: impl Iterator<Item = u32>) -> u64 {
+    repositories.filter(|&r| derived[r as usize]).count() as u64
+}
+
 /// `None` when the graph has no derived repository.
 pub fn derived_counts(g: &Generation) -> Option<DerivedCounts> {
     let b = g.graph();
@@ -100,26 +105,16 @@ pub fn derived_counts(g: &Generation) -> Option<DerivedCounts> {
             .filter(|r| r.derived)
             .map(|r| b.strings.get(r.name.to_native()).to_string())
             .collect(),
-        packages: b
-            .packages
-            .iter()
-            .filter(|p| derived[p.repository.to_native() as usize])
-            .count() as u64,
-        files: b
-            .files
-            .iter()
-            .filter(|f| derived[f.repository.to_native() as usize])
-            .count() as u64,
-        symbols: b
-            .symbols
-            .iter()
-            .filter(|s| derived[s.repository.to_native() as usize])
-            .count() as u64,
-        unresolved: b
-            .unresolved
-            .iter()
-            .filter(|u| derived[u.repository.to_native() as usize])
-            .count() as u64,
+        packages: in_derived(
+            &derived,
+            b.packages.iter().map(|p| p.repository.to_native()),
+        ),
+        files: in_derived(&derived, b.files.iter().map(|f| f.repository.to_native())),
+        symbols: in_derived(&derived, b.symbols.iter().map(|s| s.repository.to_native())),
+        unresolved: in_derived(
+            &derived,
+            b.unresolved.iter().map(|u| u.repository.to_native()),
+        ),
         ..Default::default()
     };
     for src in 0..b.symbols.len() as u32 {

@@ -58,37 +58,14 @@ pub fn resolve_selector(g: &Generation, sel: &Selector) -> Result<u32, ToolError
                     "path is repository-relative, so it requires repository",
                 ));
             }
-            let repo = match &sel.repository {
-                Some(r) => Some(require_repository(g, r)?),
-                None => None,
-            };
-            let b = g.graph();
-            let mut ids: Vec<u32> = names::lookup(g.names(), names::TAG_QUALIFIED, qn)
-                .and_then(|r| b.name_postings.get(r))
-                .map(|p| p.iter().map(|x| x.to_native()).collect())
-                .unwrap_or_default();
-            ids.retain(|&id| {
-                let s = &b.symbols[id as usize];
-                repo.is_none_or(|r| s.repository.to_native() == r)
-                    && path.as_deref().is_none_or(|p| {
-                        b.strings
-                            .get(b.files[s.file.to_native() as usize].path.to_native())
-                            .starts_with(p)
-                    })
-            });
+            let repository = sel.repository.as_deref();
+            let ids = named(g, names::TAG_QUALIFIED, qn, repository, path.as_deref())?;
             match ids.len() {
                 1 => Ok(ids[0]),
-                0 => Err(ToolError::new(
-                    ErrorCode::SymbolNotFound,
-                    match (&sel.repository, &path) {
-                        (None, _) => format!("qualified name {qn:?} was not found"),
-                        (Some(r), None) => format!(
-                            "qualified name {qn:?} was not found under {r}; call it without repository and path to search the whole graph"
-                        ),
-                        (Some(r), Some(p)) => format!(
-                            "qualified name {qn:?} was not found under {r} {p}; call it without repository and path to search the whole graph"
-                        ),
-                    },
+                0 => Err(not_found(
+                    &format!("qualified name {qn:?}"),
+                    repository,
+                    path.as_deref(),
                 )),
                 n => {
                     let rows: Vec<SymbolRow> = ids.iter().map(|&i| symbol_row(g, i)).collect();
@@ -120,19 +97,21 @@ pub fn resolve_selector(g: &Generation, sel: &Selector) -> Result<u32, ToolError
     }
 }
 
-/// Resolves find_references' `name`: the one declaration carrying it, or the coded errors.
-pub fn resolve_name(
+/// The symbols a name of kind `tag` (qualified or not) carries, declared in `repository` (which
+/// must exist) under the path prefix `path`.
+fn named(
     g: &Generation,
+    tag: u8,
     name: &str,
     repository: Option<&str>,
     path: Option<&str>,
-) -> Result<u32, ToolError> {
-    let b = g.graph();
+) -> Result<Vec<u32>, ToolError> {
     let repo = match repository {
         Some(r) => Some(require_repository(g, r)?),
         None => None,
     };
-    let mut ids: Vec<u32> = names::lookup(g.names(), names::TAG_NAME, name)
+    let b = g.graph();
+    let mut ids: Vec<u32> = names::lookup(g.names(), tag, name)
         .and_then(|r| b.name_postings.get(r))
         .map(|p| p.iter().map(|x| x.to_native()).collect())
         .unwrap_or_default();
@@ -145,6 +124,32 @@ pub fn resolve_name(
                     .starts_with(p)
             })
     });
+    Ok(ids)
+}
+
+/// `SYMBOL_NOT_FOUND` for `what` (`name "X"`), saying where it was looked for.
+fn not_found(what: &str, repository: Option<&str>, path: Option<&str>) -> ToolError {
+    let message = match (repository, path) {
+        (None, _) => format!("{what} was not found"),
+        (Some(r), None) => format!(
+            "{what} was not found under {r}; call it without repository and path to search the whole graph"
+        ),
+        (Some(r), Some(p)) => format!(
+            "{what} was not found under {r} {p}; call it without repository and path to search the whole graph"
+        ),
+    };
+    ToolError::new(ErrorCode::SymbolNotFound, message)
+}
+
+/// Resolves find_references' `name`: the one declaration carrying it, or the coded errors.
+pub fn resolve_name(
+    g: &Generation,
+    name: &str,
+    repository: Option<&str>,
+    path: Option<&str>,
+) -> Result<u32, ToolError> {
+    let b = g.graph();
+    let ids = named(g, names::TAG_NAME, name, repository, path)?;
     let declared: Vec<u32> = ids
         .iter()
         .copied()
@@ -163,18 +168,7 @@ pub fn resolve_name(
                 "name {name:?} is only imported or re-exported here, never declared; pass the repository and path that declares it"
             ),
         )),
-        0 => Err(ToolError::new(
-            ErrorCode::SymbolNotFound,
-            match (repository, path) {
-                (None, _) => format!("name {name:?} was not found"),
-                (Some(r), None) => format!(
-                    "name {name:?} was not found under {r}; call it without repository and path to search the whole graph"
-                ),
-                (Some(r), Some(p)) => format!(
-                    "name {name:?} was not found under {r} {p}; call it without repository and path to search the whole graph"
-                ),
-            },
-        )),
+        0 => Err(not_found(&format!("name {name:?}"), repository, path)),
         n => {
             let list: Vec<String> = declared
                 .iter()

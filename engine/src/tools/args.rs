@@ -1,27 +1,73 @@
 //! Tool arguments: strict reading of the JSON object a client passes (unknown keys refused,
 //! types checked, `limit` never clamped), the shared `view` and `response_format` switches, and
-//! the selector properties every symbol-addressed tool's schema shares.
+//! the pieces of schema several tools share (the selector properties, the paging switches).
 
+use kivgraph_format::Generation;
 use serde_json::{Map, Value, json};
 
-use crate::query::{Selector, ToolError};
+use super::envelope;
+use crate::query::{self, Selector, ToolError};
+
+/// The arguments of a symbol selector.
+pub(crate) const SELECTOR_ARGS: &[&str] = &["stable_key", "qualified_name", "repository", "path"];
+/// The paging switches of a tool whose answer is a page of rows.
+pub(crate) const PAGE_ARGS: &[&str] = &["limit", "cursor", "response_format", "view"];
+
+/// The `view` values of a tool that answers rows only.
+pub(crate) const ROW_VIEWS: &[&str] = &["compact", "full"];
+/// The `view` values of a tool that also answers with the set of files.
+pub(crate) const FILE_VIEWS: &[&str] = &["compact", "full", "files"];
 
 pub(crate) fn selector_props() -> Map<String, Value> {
-    let mut m = Map::new();
-    m.insert(
-        "stable_key".into(),
-        json!({"type": "string", "description": "Opaque stable key of the symbol"}),
+    props(json!({
+        "stable_key": {"type": "string", "description": "Opaque stable key of the symbol"},
+        "qualified_name": {"type": "string", "description": "Qualified name, as rows report it"},
+        "repository": {"type": "string", "description": "Repository that declares the symbol"},
+        "path": {"type": "string", "description": "Repository-relative path prefix of the declaring file"}
+    }))
+}
+
+/// The properties of a JSON object literal, in the order written.
+pub(crate) fn props(v: Value) -> Map<String, Value> {
+    match v {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    }
+}
+
+/// `p` followed by the properties of the object literal `more`, in the order written.
+pub(crate) fn with_props(mut p: Map<String, Value>, more: Value) -> Map<String, Value> {
+    p.extend(props(more));
+    p
+}
+
+/// The paging switches' properties: `limit` (0 = the tool's default, at most `max_limit`),
+/// `cursor`, `response_format` and `view` (one of `views`).
+pub(crate) fn page_props(
+    mut p: Map<String, Value>,
+    max_limit: u64,
+    views: &[&str],
+) -> Map<String, Value> {
+    p.insert(
+        "limit".into(),
+        json!({"type": "integer", "minimum": 0, "maximum": max_limit}),
     );
-    m.insert(
-        "qualified_name".into(),
-        json!({"type": "string", "description": "Qualified name, as rows report it"}),
+    p.insert("cursor".into(), json!({"type": "string"}));
+    p.insert(
+        "response_format".into(),
+        json!({"type": "string", "enum": ["concise", "detailed"]}),
     );
-    m.insert(
-        "repository".into(),
-        json!({"type": "string", "description": "Repository that declares the symbol"}),
-    );
-    m.insert("path".into(), json!({"type": "string", "description": "Repository-relative path prefix of the declaring file"}));
-    m
+    p.insert("view".into(), json!({"type": "string", "enum": views}));
+    p
+}
+
+/// The schema of an arguments object: these properties, those required, no others.
+pub(crate) fn object_schema(p: Map<String, Value>, required: &[&str]) -> Value {
+    if required.is_empty() {
+        json!({"type": "object", "properties": p, "additionalProperties": false})
+    } else {
+        json!({"type": "object", "properties": p, "required": required, "additionalProperties": false})
+    }
 }
 
 pub(crate) struct Args<'a> {
@@ -29,14 +75,18 @@ pub(crate) struct Args<'a> {
 }
 
 impl<'a> Args<'a> {
-    pub(crate) fn new(v: &'a Value, allowed: &[&str]) -> Result<Args<'a>, ToolError> {
+    /// The arguments `v`, refused when a key belongs to none of the `allowed` groups.
+    pub(crate) fn new(v: &'a Value, allowed: &[&[&str]]) -> Result<Args<'a>, ToolError> {
         static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
         let map = match v {
             Value::Object(m) => m,
             Value::Null => EMPTY.get_or_init(Map::new),
             _ => return Err(ToolError::invalid("arguments must be an object")),
         };
-        if let Some(k) = map.keys().find(|k| !allowed.contains(&k.as_str())) {
+        if let Some(k) = map
+            .keys()
+            .find(|k| !allowed.iter().any(|group| group.contains(&k.as_str())))
+        {
             return Err(ToolError::invalid(format!(
                 "argument {k:?} is not accepted by this tool"
             )));
@@ -50,6 +100,49 @@ impl<'a> Args<'a> {
             Some(Value::String(s)) => Ok(Some(s.clone())),
             Some(_) => Err(ToolError::invalid(format!("{k} must be a string"))),
         }
+    }
+
+    /// The string under `k`, which must be present, not empty and not padded.
+    pub(crate) fn required(&self, k: &str) -> Result<String, ToolError> {
+        let v = self
+            .str(k)?
+            .ok_or_else(|| ToolError::invalid(format!("{k} is required")))?;
+        if v.is_empty() {
+            return Err(ToolError::invalid(format!("{k} must not be empty")));
+        }
+        query::check_padding(k, &v)?;
+        Ok(v)
+    }
+
+    /// The strings under `keys`, all read first, then each checked for surrounding whitespace
+    /// in the order given.
+    pub(crate) fn unpadded<const N: usize>(
+        &self,
+        keys: [&str; N],
+    ) -> Result<[Option<String>; N], ToolError> {
+        let mut out: [Option<String>; N] = std::array::from_fn(|_| None);
+        for (slot, k) in out.iter_mut().zip(keys) {
+            *slot = self.str(k)?;
+        }
+        for (v, k) in out.iter().zip(keys) {
+            if let Some(v) = v {
+                query::check_padding(k, v)?;
+            }
+        }
+        Ok(out)
+    }
+
+    /// `cursor` applied to `total` rows with `limit` a page; returns (offset, end, next cursor).
+    pub(crate) fn page(
+        &self,
+        g: &Generation,
+        total: usize,
+        limit: u64,
+        identity: &Value,
+        contract: &str,
+    ) -> Result<(usize, usize, Option<String>), ToolError> {
+        let cursor = self.str("cursor")?;
+        envelope::page(g, total, limit, cursor.as_deref(), identity, contract)
     }
 
     pub(crate) fn bool(&self, k: &str) -> Result<bool, ToolError> {

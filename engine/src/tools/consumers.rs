@@ -4,31 +4,21 @@
 use kivgraph_format::{Confidence, EdgeKind, Generation};
 use serde_json::{Map, Value, json};
 
+use super::args::{PAGE_ARGS, ROW_VIEWS, SELECTOR_ARGS, object_schema, page_props, with_props};
 use super::references::parse_repo;
-use super::{Args, Coverage, Envelope, completeness, page, render, selector_props};
+use super::shape::{self, group_by, put_symbol_fields, smaller};
+use super::{Args, Coverage, Envelope, completeness, page_guidance, render, selector_props};
 use crate::query::{self, Consumer, ToolError};
 
 pub(crate) fn schema() -> Value {
-    let mut p = selector_props();
-    p.insert(
-        "repo".into(),
-        json!({"type": "string", "description": "Only consumers in this repository"}),
+    let p = with_props(
+        selector_props(),
+        json!({
+            "repo": {"type": "string", "description": "Only consumers in this repository"},
+            "language": {"type": "string"}
+        }),
     );
-    p.insert("language".into(), json!({"type": "string"}));
-    p.insert(
-        "limit".into(),
-        json!({"type": "integer", "minimum": 0, "maximum": 500}),
-    );
-    p.insert("cursor".into(), json!({"type": "string"}));
-    p.insert(
-        "response_format".into(),
-        json!({"type": "string", "enum": ["concise", "detailed"]}),
-    );
-    p.insert(
-        "view".into(),
-        json!({"type": "string", "enum": ["compact", "full"]}),
-    );
-    json!({"type": "object", "properties": p, "additionalProperties": false})
+    object_schema(page_props(p, 500, ROW_VIEWS), &[])
 }
 
 /// A consumer spelled field by field (the full row); compact rows are derived from it.
@@ -134,29 +124,12 @@ fn row(g: &Generation, c: &Consumer) -> Row {
 }
 
 pub(crate) fn find_cross_repo_consumers(args: &Value, g: &Generation) -> Result<Value, ToolError> {
-    let a = Args::new(
-        args,
-        &[
-            "stable_key",
-            "qualified_name",
-            "repository",
-            "path",
-            "repo",
-            "language",
-            "limit",
-            "cursor",
-            "response_format",
-            "view",
-        ],
-    )?;
+    let a = Args::new(args, &[SELECTOR_ARGS, &["repo", "language"], PAGE_ARGS])?;
     let full = a.full_view()?;
     let detailed = a.detailed()?;
     let limit = a.limit(50, 500)?;
     let (repo, repo_idx) = parse_repo(g, &a)?;
-    let language = a.str("language")?;
-    if let Some(l) = &language {
-        query::check_padding("language", l)?;
-    }
+    let [language] = a.unpadded(["language"])?;
     let sel = a.selector()?;
     let subject = query::resolve_selector(g, &sel)?;
     let consumers = query::cross_repo_consumers(g, subject, repo_idx, language.as_deref());
@@ -164,14 +137,7 @@ pub(crate) fn find_cross_repo_consumers(args: &Value, g: &Generation) -> Result<
         "tool": "find_cross_repo_consumers", "stable_key": sel.stable_key, "qualified_name": sel.qualified_name,
         "repository": sel.repository, "path": sel.path.as_deref().map(query::clean_path).transpose()?, "repo": repo, "language": language,
     });
-    let (start, end, next) = page(
-        g,
-        consumers.len(),
-        limit,
-        a.str("cursor")?.as_deref(),
-        &identity,
-        "consumers-v1",
-    )?;
+    let (start, end, next) = a.page(g, consumers.len(), limit, &identity, "consumers-v1")?;
     let rows: Vec<Row> = consumers[start..end].iter().map(|c| row(g, c)).collect();
 
     let mut coverage = Coverage::default();
@@ -184,49 +150,30 @@ pub(crate) fn find_cross_repo_consumers(args: &Value, g: &Generation) -> Result<
         }
     }
     let s = query::symbol_row(g, subject);
-    let guidance = if consumers.is_empty() {
-        Some("no repository in the published graph consumes this symbol. Check graph_status if a consumer is registered but was not indexed, and find_references for uses inside its own repository".to_string())
-    } else if end - start < consumers.len() {
-        Some(format!(
-            "showing {} of {}; narrow with repo or language, or pass the cursor for the next page",
-            end - start,
-            consumers.len()
-        ))
-    } else {
-        None
-    };
+    let guidance = page_guidance(
+        end - start,
+        consumers.len(),
+        "repo or language",
+        || "no repository in the published graph consumes this symbol. Check graph_status if a consumer is registered but was not indexed, and find_references for uses inside its own repository",
+    );
     let mut results = Map::new();
     let mut subj = Map::new();
     subj.insert("qualified_name".into(), json!(s.qualified_name));
     if full {
-        subj.insert("repository".into(), json!(s.repository));
-        subj.insert("package_name".into(), json!(s.package_name));
+        put_symbol_fields(&mut subj, &s, &["repository", "package_name"]);
         if let Some(m) = &s.module_path {
             subj.insert("module_path".into(), json!(m));
         }
-        subj.insert("file_path".into(), json!(s.file_path));
-        subj.insert("start_line".into(), json!(s.start_line));
-        subj.insert("end_line".into(), json!(s.end_line));
+        put_symbol_fields(&mut subj, &s, &["file_path", "start_line", "end_line"]);
         if detailed {
-            subj.insert("stable_key".into(), json!(s.stable_key));
-            subj.insert(
-                "repository_key".into(),
-                json!(kivgraph_format::key::repository_key(&s.repository)),
-            );
-            subj.insert(
-                "package_key".into(),
-                json!(kivgraph_format::key::package_key(
-                    s.language,
-                    &s.repository,
-                    &s.package_name
-                )),
+            put_symbol_fields(
+                &mut subj,
+                &s,
+                &["stable_key", "repository_key", "package_key"],
             );
         }
     } else {
-        subj.insert(
-            "at".into(),
-            json!(format!("{}:{}:{}", s.repository, s.file_path, s.start_line)),
-        );
+        subj.insert("at".into(), json!(shape::address(&s)));
         subj.insert("pkg".into(), json!(s.package_name));
         if let Some(m) = &s.module_path {
             subj.insert("module_path".into(), json!(m));
@@ -254,14 +201,10 @@ pub(crate) fn find_cross_repo_consumers(args: &Value, g: &Generation) -> Result<
         Some(g),
         full,
         Envelope {
-            total: consumers.len() as u64,
-            returned: rows.len() as u64,
-            next_cursor: next,
             coverage,
             completeness: Some(completeness(g, &s.name, &[], &scopes)),
             guidance,
-            results: Value::Object(results),
-            more: None,
+            ..Envelope::rows(consumers.len(), rows.len(), next, Value::Object(results))
         },
     ))
 }
@@ -281,15 +224,7 @@ fn full_row(r: &Row, detailed: bool) -> Value {
         m.insert("edge_kind".into(), json!(k));
     }
     m.insert("repository".into(), json!(r.repository));
-    match r.packages.len() {
-        0 => {}
-        1 => {
-            m.insert("package_name".into(), json!(r.packages[0]));
-        }
-        _ => {
-            m.insert("package_name".into(), json!(r.packages));
-        }
-    }
+    put_packages(&mut m, "package_name", &r.packages);
     if let Some(f) = &r.file_path {
         m.insert("file_path".into(), json!(f));
     }
@@ -317,6 +252,19 @@ fn full_row(r: &Row, detailed: bool) -> Value {
         m.insert("consumer_key".into(), json!(k));
     }
     Value::Object(m)
+}
+
+/// The consumer's packages under `key`: absent, one name, or the list.
+fn put_packages(m: &mut Map<String, Value>, key: &str, packages: &[String]) {
+    match packages {
+        [] => {}
+        [one] => {
+            m.insert(key.into(), json!(one));
+        }
+        _ => {
+            m.insert(key.into(), json!(packages));
+        }
+    }
 }
 
 /// Columns a compact page may hoist to its header, and the ones it may group by.
@@ -358,15 +306,7 @@ fn compact_row(r: &Row, stated: &[&str]) -> Value {
         }
     }
     m.insert("repo".into(), json!(r.repository));
-    match r.packages.len() {
-        0 => {}
-        1 => {
-            m.insert("pkg".into(), json!(r.packages[0]));
-        }
-        _ => {
-            m.insert("pkg".into(), json!(r.packages));
-        }
-    }
+    put_packages(&mut m, "pkg", &r.packages);
     if let (Some(f), Some(l)) = (&r.file_path, r.start_line) {
         m.insert("at".into(), json!(format!("{f}:{l}")));
     }
@@ -378,7 +318,7 @@ fn compact_row(r: &Row, stated: &[&str]) -> Value {
     if let Some(q) = &r.qualified_name {
         m.insert("qualified_name".into(), json!(q));
         if let Some(n) = &r.name
-            && !(q == n || q.ends_with(&format!(".{n}")))
+            && !shape::name_after_dot(q, n)
         {
             m.insert("name".into(), json!(n));
         }
@@ -410,14 +350,11 @@ fn compact(rows: &[Row], results: &mut Map<String, Value>) {
             .map(|(i, _)| i)
             .collect()
     });
-    let mut buckets: Vec<(Vec<Value>, Vec<usize>)> = Vec::new();
-    for (ri, c) in cols.iter().enumerate() {
-        let key: Vec<Value> = vary.iter().map(|&i| c[i].1.clone()).collect();
-        match buckets.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, v)) => v.push(ri),
-            None => buckets.push((key, vec![ri])),
-        }
-    }
+    let buckets = group_by(0..cols.len(), |&ri| {
+        vary.iter()
+            .map(|&i| cols[ri][i].1.clone())
+            .collect::<Vec<Value>>()
+    });
     if vary.is_empty() || buckets.len() < 2 {
         results.insert("consumers".into(), flat);
         return;
@@ -452,12 +389,7 @@ fn compact(rows: &[Row], results: &mut Map<String, Value>) {
         })
         .collect();
     let grouped = Value::Array(groups);
-    let size = |v: &Value| {
-        serde_json::to_string(v)
-            .map(|s| s.len())
-            .unwrap_or(usize::MAX)
-    };
-    if size(&grouped) < size(&flat) {
+    if smaller(&grouped, &flat) {
         results.insert("groups".into(), grouped);
     } else {
         results.insert("consumers".into(), flat);

@@ -4,7 +4,7 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use kivgraph_format::Generation;
+use kivgraph_format::{Confidence, Generation};
 use serde_json::{Map, Value, json};
 
 use crate::cursor;
@@ -25,6 +25,21 @@ pub(crate) struct Coverage {
     pub(crate) package_level: u64,
 }
 
+impl Coverage {
+    /// `exact` and `candidate` counted over the confidences of the rows.
+    pub(crate) fn of(confidences: impl IntoIterator<Item = Confidence>) -> Coverage {
+        let mut c = Coverage::default();
+        for conf in confidences {
+            if conf.is_exact() {
+                c.exact += 1;
+            } else if conf == Confidence::Candidate {
+                c.candidate += 1;
+            }
+        }
+        c
+    }
+}
+
 pub(crate) struct Envelope {
     pub(crate) total: u64,
     pub(crate) returned: u64,
@@ -36,6 +51,56 @@ pub(crate) struct Envelope {
     /// Overrides `returned < total` for tools that filter a page after paging
     /// (get_file_outline), where only a next page means more.
     pub(crate) more: Option<bool>,
+}
+
+impl Envelope {
+    /// `returned` rows of `total`, with no coverage, completeness or guidance to report.
+    pub(crate) fn rows(
+        total: usize,
+        returned: usize,
+        next_cursor: Option<String>,
+        results: Value,
+    ) -> Envelope {
+        Envelope {
+            total: total as u64,
+            returned: returned as u64,
+            next_cursor,
+            coverage: Coverage::default(),
+            completeness: None,
+            guidance: None,
+            results,
+            more: None,
+        }
+    }
+
+    /// An answer that is one whole result.
+    pub(crate) fn single(results: Value) -> Envelope {
+        Envelope::rows(1, 1, None, results)
+    }
+}
+
+/// The guidance of a page of `returned` rows out of `total`: `empty` when there are none, what
+/// narrows the question when the page is truncated, nothing otherwise.
+pub(crate) fn page_guidance(
+    returned: usize,
+    total: usize,
+    narrow: &str,
+    empty: impl FnOnce() -> &'static str,
+) -> Option<String> {
+    if total == 0 {
+        Some(empty().to_string())
+    } else if returned < total {
+        Some(showing(returned, total, narrow))
+    } else {
+        None
+    }
+}
+
+/// The guidance of a truncated page: what narrows the question, and the cursor.
+pub(crate) fn showing(returned: usize, total: usize, narrow: &str) -> String {
+    format!(
+        "showing {returned} of {total}; narrow with {narrow}, or pass the cursor for the next page"
+    )
 }
 
 pub(crate) fn render(g: Option<&Generation>, full: bool, e: Envelope) -> Value {

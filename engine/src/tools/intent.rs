@@ -3,7 +3,9 @@
 use kivgraph_format::Generation;
 use serde_json::{Map, Value, json};
 
-use super::{Args, Coverage, Envelope, View, page, render};
+use super::args::{FILE_VIEWS, PAGE_ARGS, object_schema, page_props, props};
+use super::shape::{NAMED_AT, all_same, name_readable_off, put_symbol_fields};
+use super::{Args, Envelope, View, render, showing};
 use crate::query::intent::{self, IntentAnswer, IntentHit, IntentQuery};
 use crate::query::{self, SymbolRow, ToolError};
 
@@ -25,17 +27,14 @@ pub(crate) const NARROWED_AWAY: &str = "the terms matched symbols, but every one
 const KEYWORDS_ADVICE: &str = "keywords with the identifier words you would guess this code uses";
 
 pub(crate) fn schema() -> Value {
-    json!({"type": "object", "properties": {
+    let p = props(json!({
         "intent": {"type": "string", "description": "What the code does, in plain words (a question, not a document)"},
         "keywords": {"type": "array", "items": {"type": "string"}, "maxItems": MAX_KEYWORDS, "description": "Identifier words you would guess the code uses"},
         "repo": {"type": "string", "description": "Only this repository"},
         "path_prefix": {"type": "string", "description": "Only files under this repository-relative prefix"},
-        "kind": {"type": "string", "description": "Only this symbol kind, e.g. func, method, type"},
-        "limit": {"type": "integer", "minimum": 0, "maximum": 50},
-        "cursor": {"type": "string"},
-        "response_format": {"type": "string", "enum": ["concise", "detailed"]},
-        "view": {"type": "string", "enum": ["compact", "full", "files"]}
-    }, "required": ["intent"], "additionalProperties": false})
+        "kind": {"type": "string", "description": "Only this symbol kind, e.g. func, method, type"}
+    }));
+    object_schema(page_props(p, 50, FILE_VIEWS), &["intent"])
 }
 
 fn keywords(a: &Args) -> Result<Vec<String>, ToolError> {
@@ -65,15 +64,8 @@ pub(crate) fn find_by_intent(args: &Value, g: &Generation) -> Result<Value, Tool
     let a = Args::new(
         args,
         &[
-            "intent",
-            "keywords",
-            "repo",
-            "path_prefix",
-            "kind",
-            "limit",
-            "cursor",
-            "response_format",
-            "view",
+            &["intent", "keywords", "repo", "path_prefix", "kind"],
+            PAGE_ARGS,
         ],
     )?;
     let intent = a
@@ -90,23 +82,13 @@ pub(crate) fn find_by_intent(args: &Value, g: &Generation) -> Result<Value, Tool
         ));
     }
     let keywords = keywords(&a)?;
-    let repo = a.str("repo")?;
-    let path_prefix = a.str("path_prefix")?;
-    let kind = a.str("kind")?;
-    for (f, v) in [
-        ("repo", &repo),
-        ("path_prefix", &path_prefix),
-        ("kind", &kind),
-    ] {
-        if let Some(v) = v {
-            query::check_padding(f, v)?;
-        }
-    }
+    let [repo, path_prefix, kind] = a.unpadded(["repo", "path_prefix", "kind"])?;
     let limit = a.limit(10, 50)?;
     let detailed = a.detailed()?;
     let view = a.view()?;
     let identity = json!({"tool": "find_by_intent", "intent": intent, "keywords": keywords, "repo": repo, "path_prefix": path_prefix, "kind": kind});
-    let cursor = a.str("cursor")?;
+    // The cursor is checked before the question is asked.
+    a.str("cursor")?;
     let has_keywords = !keywords.is_empty();
 
     let answer = intent::find_by_intent(
@@ -124,14 +106,7 @@ pub(crate) fn find_by_intent(args: &Value, g: &Generation) -> Result<Value, Tool
 
     let (total, returned, next) = if view == View::Files {
         let files = intent::files_of(g, &answer.hits);
-        let (start, end, next) = page(
-            g,
-            files.len(),
-            limit,
-            cursor.as_deref(),
-            &identity,
-            FILES_SORT_CONTRACT,
-        )?;
+        let (start, end, next) = a.page(g, files.len(), limit, &identity, FILES_SORT_CONTRACT)?;
         results.insert(
             "files".into(),
             Value::Array(
@@ -143,14 +118,7 @@ pub(crate) fn find_by_intent(args: &Value, g: &Generation) -> Result<Value, Tool
         );
         (files.len(), end - start, next)
     } else {
-        let (start, end, next) = page(
-            g,
-            answer.hits.len(),
-            limit,
-            cursor.as_deref(),
-            &identity,
-            SORT_CONTRACT,
-        )?;
+        let (start, end, next) = a.page(g, answer.hits.len(), limit, &identity, SORT_CONTRACT)?;
         let page_hits = &answer.hits[start..end];
         let rows: Vec<SymbolRow> = page_hits
             .iter()
@@ -169,14 +137,8 @@ pub(crate) fn find_by_intent(args: &Value, g: &Generation) -> Result<Value, Tool
         Some(g),
         view == View::Full,
         Envelope {
-            total: total as u64,
-            returned: returned as u64,
-            next_cursor: next,
-            coverage: Coverage::default(),
-            completeness: None,
             guidance,
-            results: Value::Object(results),
-            more: None,
+            ..Envelope::rows(total, returned, next, Value::Object(results))
         },
     ))
 }
@@ -228,13 +190,8 @@ fn full_rows(
         .zip(rows)
         .map(|(h, r)| {
             let mut m = Map::new();
-            m.insert("name".into(), json!(r.name));
-            m.insert("qualified_name".into(), json!(r.qualified_name));
-            m.insert("kind".into(), json!(r.kind));
-            m.insert("repository".into(), json!(r.repository));
-            m.insert("file_path".into(), json!(r.file_path));
-            m.insert("start_line".into(), json!(r.start_line));
-            m.insert("end_line".into(), json!(r.end_line));
+            put_symbol_fields(&mut m, r, NAMED_AT);
+            put_symbol_fields(&mut m, r, &["end_line"]);
             m.insert("terms".into(), hit_terms(answer, h));
             m.insert("match".into(), json!(MATCH));
             if detailed {
@@ -244,17 +201,6 @@ fn full_rows(
         })
         .collect();
     out.insert("symbols".into(), Value::Array(list));
-}
-
-/// Whether `name` can be read off the end of `qn` (after a separator) or equals it.
-fn name_readable_off(qn: &str, name: &str) -> bool {
-    qn == name
-        || (qn.ends_with(name) && qn[..qn.len() - name.len()].ends_with(['.', ':', '#', '/']))
-}
-
-fn all_same<T: PartialEq>(rows: &[SymbolRow], f: impl Fn(&SymbolRow) -> T) -> Option<T> {
-    let first = f(rows.first()?);
-    rows.iter().all(|r| f(r) == first).then_some(first)
 }
 
 /// Compact rows: `match`, `repository` and `kind` stated once in the header when every row of
@@ -363,9 +309,7 @@ fn guidance(
         } else {
             "repo, kind or path_prefix, or ask with view=files first".to_string()
         };
-        return Some(format!(
-            "showing {returned} of {total}; narrow with {narrow}, or pass the cursor for the next page"
-        ));
+        return Some(showing(returned, total, &narrow));
     }
     if returned > 0 && answer.unmatched().next().is_some() {
         let mut s = String::from(

@@ -5,6 +5,8 @@
 
 use serde_json::{Map, Value, json};
 
+use super::shape::{group_by, name_after_dot, smaller};
+
 /// One row before spelling: where it is, its label, and its tail columns in the tool's fixed order.
 #[derive(Debug, Clone)]
 pub(crate) struct LabelRow {
@@ -28,6 +30,16 @@ pub(crate) fn label(qualified_name: &str, name: &str, start: u32, end: u32) -> S
     } else {
         format!("{base}@{start}")
     }
+}
+
+/// The `name` column: empty when the qualified name already ends in it.
+pub(crate) fn name_column(qualified_name: &str, name: &str) -> (&'static str, Value) {
+    let value = if name_after_dot(qualified_name, name) {
+        Value::Null
+    } else {
+        json!(name)
+    };
+    ("name", value)
 }
 
 fn is_empty(v: &Value) -> bool {
@@ -78,14 +90,11 @@ pub(crate) fn compact_files(
     if vary.is_empty() || rows.is_empty() {
         return (header, "files", flat);
     }
-    let mut buckets: Vec<(Vec<Value>, Vec<LabelRow>)> = Vec::new();
-    for r in rows {
-        let key: Vec<Value> = vary.iter().map(|&i| r.cols[i].1.clone()).collect();
-        match buckets.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, list)) => list.push(r.clone()),
-            None => buckets.push((key, vec![r.clone()])),
-        }
-    }
+    let buckets = group_by(rows, |r| {
+        vary.iter()
+            .map(|&i| r.cols[i].1.clone())
+            .collect::<Vec<Value>>()
+    });
     if buckets.len() < 2 {
         return (header, "files", flat);
     }
@@ -107,53 +116,46 @@ pub(crate) fn compact_files(
             }
             g.insert(
                 "files".into(),
-                files_of(members, repo.as_deref(), &group_hoisted),
+                files_of(members.iter().copied(), repo.as_deref(), &group_hoisted),
             );
             Value::Object(g)
         })
         .collect();
     let grouped = Value::Array(groups);
-    let size = |v: &Value| {
-        serde_json::to_string(v)
-            .map(|s| s.len())
-            .unwrap_or(usize::MAX)
-    };
-    if size(&grouped) < size(&flat) {
+    if smaller(&grouped, &flat) {
         (header, "groups", grouped)
     } else {
         (header, "files", flat)
     }
 }
 
+/// The compact page of `rows` written into `results`: the header entries, then `files` or
+/// `groups`.
+pub(crate) fn put_compact_files(
+    results: &mut Map<String, Value>,
+    rows: &[LabelRow],
+    groupable: &[&str],
+) {
+    let (header, key, body) = compact_files(rows, groupable);
+    results.extend(header);
+    results.insert(key.into(), body);
+}
+
 /// Rows grouped by file in order of first appearance, each row a label or `[label, tail...]`.
-fn files_of(rows: &[LabelRow], header_repo: Option<&str>, hoisted: &[&str]) -> Value {
-    let mut files: Vec<(String, String, Vec<Value>)> = Vec::new();
-    for r in rows {
-        let tail: Vec<Value> = r
-            .cols
-            .iter()
-            .filter(|(n, v)| !hoisted.contains(n) && !is_empty(v))
-            .map(|(_, v)| tail_value(v))
-            .collect();
-        let entry = if tail.is_empty() {
-            json!(r.label)
-        } else {
-            let mut a = vec![json!(r.label)];
-            a.extend(tail);
-            Value::Array(a)
-        };
-        match files
-            .iter_mut()
-            .find(|(repo, file, _)| repo == &r.repo && file == &r.file)
-        {
-            Some((_, _, at)) => at.push(entry),
-            None => files.push((r.repo.clone(), r.file.clone(), vec![entry])),
-        }
-    }
+fn files_of<'r>(
+    rows: impl IntoIterator<Item = &'r LabelRow>,
+    header_repo: Option<&str>,
+    hoisted: &[&str],
+) -> Value {
+    let files = group_by(rows, |r| (r.repo.clone(), r.file.clone()));
     Value::Array(
         files
             .into_iter()
-            .map(|(repo, file, at)| {
+            .map(|((repo, file), members)| {
+                let at: Vec<Value> = members
+                    .into_iter()
+                    .map(|r| label_entry(r, hoisted))
+                    .collect();
                 let mut m = Map::new();
                 if header_repo != Some(repo.as_str()) {
                     m.insert("repo".into(), json!(repo));
@@ -164,6 +166,23 @@ fn files_of(rows: &[LabelRow], header_repo: Option<&str>, hoisted: &[&str]) -> V
             })
             .collect(),
     )
+}
+
+/// One row of a file: its label, or `[label, tail...]` when a column not hoisted has a value.
+fn label_entry(r: &LabelRow, hoisted: &[&str]) -> Value {
+    let tail: Vec<Value> = r
+        .cols
+        .iter()
+        .filter(|(n, v)| !hoisted.contains(n) && !is_empty(v))
+        .map(|(_, v)| tail_value(v))
+        .collect();
+    if tail.is_empty() {
+        json!(r.label)
+    } else {
+        let mut a = vec![json!(r.label)];
+        a.extend(tail);
+        Value::Array(a)
+    }
 }
 
 #[cfg(test)]

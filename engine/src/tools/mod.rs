@@ -5,6 +5,11 @@
 //! A tool is registered once, as a [`ToolDef`] in [`QUERY_TOOLS`] (or [`crate::index`]'s
 //! `INDEX_PROJECT`): the entry carries the name, the text of `tools/list` and the handler, and
 //! both `tools/list` and [`call`] read the same table.
+//!
+//! Besides one module a tool, the modules here hold what the tools share: `args` (reading
+//! arguments, and the schema pieces several tools declare), `envelope` (the envelope, paging and
+//! page guidance), `labels` (the compact shape of a set of files) and `shape` (symbol fields by
+//! name, tallies and groups in order of first appearance, the grouping bet's size test).
 
 use std::sync::Arc;
 
@@ -23,12 +28,15 @@ mod labels;
 mod outline;
 mod references;
 mod repos;
+mod shape;
 mod source;
 mod symbols;
 mod traverse;
 
 pub(crate) use args::{Args, View, selector_props};
-pub(crate) use envelope::{Coverage, Envelope, completeness, now_ms, page, render};
+pub(crate) use envelope::{
+    Coverage, Envelope, completeness, now_ms, page_guidance, render, showing,
+};
 
 /// The `instructions` text of `initialize`: the seed's four paragraphs, with the sentence on how
 /// edges are resolved stating what this implementation does.

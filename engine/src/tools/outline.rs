@@ -3,21 +3,20 @@
 use kivgraph_format::{Generation, SymbolKind};
 use serde_json::{Map, Value, json};
 
+use super::args::{FILE_VIEWS, PAGE_ARGS, object_schema, page_props, props};
 use super::labels::{self, LabelRow};
-use super::{Args, Coverage, Envelope, completeness, page, render};
-use crate::query::{self, ErrorCode, ToolError};
+use super::shape::{group_by, put_symbol_fields};
+use super::{Args, Envelope, View, completeness, render};
+use crate::query::{self, ErrorCode, SymbolRow, ToolError};
 
 pub(crate) fn schema() -> Value {
-    json!({"type": "object", "properties": {
+    let p = props(json!({
         "repository": {"type": "string", "description": "Repository name"},
         "path": {"type": "string", "description": "Repository-relative file or directory"},
         "kind": {"type": "string", "description": "Only declarations of this kind"},
-        "include_members": {"type": "boolean", "description": "Also list fields, properties, enum members and variants"},
-        "limit": {"type": "integer", "minimum": 0, "maximum": 500},
-        "cursor": {"type": "string"},
-        "response_format": {"type": "string", "enum": ["concise", "detailed"]},
-        "view": {"type": "string", "enum": ["compact", "full", "files"]}
-    }, "required": ["repository", "path"], "additionalProperties": false})
+        "include_members": {"type": "boolean", "description": "Also list fields, properties, enum members and variants"}
+    }));
+    object_schema(page_props(p, 500, FILE_VIEWS), &["repository", "path"])
 }
 
 const MEMBER_KINDS: &[SymbolKind] = &[
@@ -30,45 +29,21 @@ pub(crate) fn get_file_outline(args: &Value, g: &Generation) -> Result<Value, To
     let a = Args::new(
         args,
         &[
-            "repository",
-            "path",
-            "kind",
-            "include_members",
-            "limit",
-            "cursor",
-            "response_format",
-            "view",
+            &["repository", "path", "kind", "include_members"],
+            PAGE_ARGS,
         ],
     )?;
-    let repository = a
-        .str("repository")?
-        .ok_or_else(|| ToolError::invalid("repository is required"))?;
-    if repository.is_empty() {
-        return Err(ToolError::invalid("repository must not be empty"));
-    }
-    query::check_padding("repository", &repository)?;
+    let repository = a.required("repository")?;
     let raw_path = a
         .str("path")?
         .ok_or_else(|| ToolError::invalid("path is required"))?;
     let path = query::clean_path(&raw_path)?;
     let path = if path == "." { String::new() } else { path };
-    let kind = a.str("kind")?;
-    if let Some(k) = &kind {
-        query::check_padding("kind", k)?;
-    }
+    let [kind] = a.unpadded(["kind"])?;
     let include_members = a.bool("include_members")?;
     let limit = a.limit(200, 500)?;
     let detailed = a.detailed()?;
-    let view = match a.str("view")?.as_deref() {
-        None | Some("compact") => "compact",
-        Some("full") => "full",
-        Some("files") => "files",
-        Some(other) => {
-            return Err(ToolError::invalid(format!(
-                "view {other:?} is unsupported, use \"compact\", \"full\" or \"files\""
-            )));
-        }
-    };
+    let view = a.view()?;
     let repo = query::require_repository(g, &repository)?;
     let Some(all) = query::declarations_under(g, repo, &path) else {
         let shown = if path.is_empty() { "." } else { path.as_str() };
@@ -78,16 +53,9 @@ pub(crate) fn get_file_outline(args: &Value, g: &Generation) -> Result<Value, To
         ));
     };
     let identity = json!({"tool": "get_file_outline", "repository": repository, "path": path, "kind": kind, "include_members": include_members});
-    let (start, end, next) = page(
-        g,
-        all.len(),
-        limit,
-        a.str("cursor")?.as_deref(),
-        &identity,
-        "stable-key-v1",
-    )?;
+    let (start, end, next) = a.page(g, all.len(), limit, &identity, "stable-key-v1")?;
     // kind and include_members filter the page, after paging: total counts every declaration.
-    let rows: Vec<query::SymbolRow> = all[start..end]
+    let rows: Vec<SymbolRow> = all[start..end]
         .iter()
         .map(|&i| query::symbol_row(g, i))
         .filter(|r| kind.as_deref().is_none_or(|k| r.kind == k))
@@ -106,7 +74,7 @@ pub(crate) fn get_file_outline(args: &Value, g: &Generation) -> Result<Value, To
         json!(if path.is_empty() { "." } else { path.as_str() }),
     );
     match view {
-        "full" => {
+        View::Full => {
             let mut languages: Vec<&str> = rows.iter().map(|r| r.language).collect();
             languages.sort();
             languages.dedup();
@@ -115,42 +83,21 @@ pub(crate) fn get_file_outline(args: &Value, g: &Generation) -> Result<Value, To
             let files: Vec<Value> = files_of(&rows)
                 .into_iter()
                 .map(|(f, syms)| {
-                    let syms: Vec<Value> = syms
-                        .into_iter()
-                        .map(|r| {
-                            let mut m = Map::new();
-                            m.insert("name".into(), json!(r.name));
-                            if r.qualified_name != r.name {
-                                m.insert("qualified_name".into(), json!(r.qualified_name));
-                            }
-                            m.insert("kind".into(), json!(r.kind));
-                            m.insert("signature".into(), json!(r.signature));
-                            m.insert("exported".into(), json!(r.exported));
-                            m.insert("start_line".into(), json!(r.start_line));
-                            m.insert("end_line".into(), json!(r.end_line));
-                            if detailed {
-                                m.insert("stable_key".into(), json!(r.stable_key));
-                                m.insert(
-                                    "canonical_identity".into(),
-                                    json!(query::canonical_identity(r)),
-                                );
-                            }
-                            Value::Object(m)
-                        })
-                        .collect();
+                    let syms: Vec<Value> =
+                        syms.into_iter().map(|r| full_row(r, detailed)).collect();
                     json!({"path": f, "symbols": syms})
                 })
                 .collect();
             results.insert("files".into(), Value::Array(files));
         }
-        "files" => {
+        View::Files => {
             let files: Vec<Value> = files_of(&rows)
                 .into_iter()
                 .map(|(f, syms)| json!({"file": f, "declarations": syms.len()}))
                 .collect();
             results.insert("files".into(), Value::Array(files));
         }
-        _ => {
+        View::Compact => {
             if packages.len() == 1 {
                 results.insert("package".into(), json!(packages[0]));
             } else {
@@ -159,17 +106,8 @@ pub(crate) fn get_file_outline(args: &Value, g: &Generation) -> Result<Value, To
             let label_rows: Vec<LabelRow> = rows
                 .iter()
                 .map(|r| {
-                    let name_readable = r.qualified_name == r.name
-                        || r.qualified_name.ends_with(&format!(".{}", r.name));
                     let mut cols = vec![
-                        (
-                            "name",
-                            if name_readable {
-                                Value::Null
-                            } else {
-                                json!(r.name)
-                            },
-                        ),
+                        labels::name_column(&r.qualified_name, &r.name),
                         ("kind", json!(r.kind)),
                         (
                             "exported",
@@ -226,28 +164,34 @@ pub(crate) fn get_file_outline(args: &Value, g: &Generation) -> Result<Value, To
     let scopes = query::invisible_scopes(g, Some(repo));
     Ok(render(
         Some(g),
-        view == "full",
+        view == View::Full,
         Envelope {
-            total: all.len() as u64,
-            returned: rows.len() as u64,
-            next_cursor: next.clone(),
-            coverage: Coverage::default(),
             completeness: Some(completeness(g, "", &[], &scopes)),
-            guidance: None,
-            results: Value::Object(results),
             more: Some(next.is_some()),
+            ..Envelope::rows(all.len(), rows.len(), next, Value::Object(results))
         },
     ))
 }
 
-/// Rows by file, in order of first appearance.
-fn files_of(rows: &[query::SymbolRow]) -> Vec<(String, Vec<&query::SymbolRow>)> {
-    let mut files: Vec<(String, Vec<&query::SymbolRow>)> = Vec::new();
-    for r in rows {
-        match files.iter_mut().find(|(f, _)| *f == r.file_path) {
-            Some((_, v)) => v.push(r),
-            None => files.push((r.file_path.clone(), vec![r])),
-        }
+/// A declaration of the full view.
+fn full_row(r: &SymbolRow, detailed: bool) -> Value {
+    let mut m = Map::new();
+    m.insert("name".into(), json!(r.name));
+    if r.qualified_name != r.name {
+        m.insert("qualified_name".into(), json!(r.qualified_name));
     }
-    files
+    put_symbol_fields(
+        &mut m,
+        r,
+        &["kind", "signature", "exported", "start_line", "end_line"],
+    );
+    if detailed {
+        put_symbol_fields(&mut m, r, &["stable_key", "canonical_identity"]);
+    }
+    Value::Object(m)
+}
+
+/// Rows by file, in order of first appearance.
+fn files_of(rows: &[SymbolRow]) -> Vec<(String, Vec<&SymbolRow>)> {
+    group_by(rows, |r| r.file_path.clone())
 }

@@ -4,45 +4,26 @@
 use kivgraph_format::{Confidence, EdgeKind, Generation};
 use serde_json::{Map, Value, json};
 
+use super::args::{FILE_VIEWS, PAGE_ARGS, SELECTOR_ARGS, object_schema, page_props, with_props};
 use super::labels::{self, LabelRow};
-use super::{Args, Coverage, Envelope, completeness, page, render, selector_props};
+use super::shape::{self, NAMED_AT, put_symbol_fields};
+use super::{Args, Coverage, Envelope, View, completeness, page_guidance, render, selector_props};
 use crate::query::{self, Direction, RefFilter, RefRow, ToolError};
 
 pub(crate) fn schema() -> Value {
-    let mut p = selector_props();
-    p.insert("name".into(), json!({"type": "string", "description": "Unqualified declared name; answers directly when one declaration carries it"}));
-    p.insert(
-        "direction".into(),
-        json!({"type": "string", "enum": ["incoming", "outgoing"]}),
+    let p = with_props(
+        selector_props(),
+        json!({
+            "name": {"type": "string", "description": "Unqualified declared name; answers directly when one declaration carries it"},
+            "direction": {"type": "string", "enum": ["incoming", "outgoing"]},
+            "repo": {"type": "string", "description": "Only rows from this repository"},
+            "language": {"type": "string", "description": "Only rows in this language"},
+            "edge_kinds": {"type": "array", "items": {"type": "string"}, "description": "Edge kinds to keep, or [\"*\"] for all"},
+            "confidence": {"type": "string", "description": "Keep only edges of this confidence"},
+            "include_derived": {"type": "boolean"}
+        }),
     );
-    p.insert(
-        "repo".into(),
-        json!({"type": "string", "description": "Only rows from this repository"}),
-    );
-    p.insert(
-        "language".into(),
-        json!({"type": "string", "description": "Only rows in this language"}),
-    );
-    p.insert("edge_kinds".into(), json!({"type": "array", "items": {"type": "string"}, "description": "Edge kinds to keep, or [\"*\"] for all"}));
-    p.insert(
-        "confidence".into(),
-        json!({"type": "string", "description": "Keep only edges of this confidence"}),
-    );
-    p.insert("include_derived".into(), json!({"type": "boolean"}));
-    p.insert(
-        "limit".into(),
-        json!({"type": "integer", "minimum": 0, "maximum": 500}),
-    );
-    p.insert("cursor".into(), json!({"type": "string"}));
-    p.insert(
-        "response_format".into(),
-        json!({"type": "string", "enum": ["concise", "detailed"]}),
-    );
-    p.insert(
-        "view".into(),
-        json!({"type": "string", "enum": ["compact", "full", "files"]}),
-    );
-    json!({"type": "object", "properties": p, "additionalProperties": false})
+    object_schema(page_props(p, 500, FILE_VIEWS), &[])
 }
 
 /// The reference vocabulary accepted by `edge_kinds`.
@@ -195,34 +176,21 @@ pub(crate) fn find_references(args: &Value, g: &Generation) -> Result<Value, Too
     let a = Args::new(
         args,
         &[
-            "stable_key",
-            "qualified_name",
-            "name",
-            "repository",
-            "path",
-            "direction",
-            "repo",
-            "language",
-            "edge_kinds",
-            "confidence",
-            "include_derived",
-            "limit",
-            "cursor",
-            "response_format",
-            "view",
+            SELECTOR_ARGS,
+            &[
+                "name",
+                "direction",
+                "repo",
+                "language",
+                "edge_kinds",
+                "confidence",
+                "include_derived",
+            ],
+            PAGE_ARGS,
         ],
     )?;
-    let view = match a.str("view")?.as_deref() {
-        None | Some("compact") => "compact",
-        Some("full") => "full",
-        Some("files") => "files",
-        Some(other) => {
-            return Err(ToolError::invalid(format!(
-                "view {other:?} is unsupported, use \"compact\", \"full\" or \"files\""
-            )));
-        }
-    };
-    let limit = if view == "files"
+    let view = a.view()?;
+    let limit = if view == View::Files
         && a.map
             .get("limit")
             .is_none_or(|v| v.is_null() || v.as_u64() == Some(0))
@@ -241,13 +209,14 @@ pub(crate) fn find_references(args: &Value, g: &Generation) -> Result<Value, Too
             )));
         }
     };
+    let dir_text = match direction {
+        Direction::Incoming => "incoming",
+        Direction::Outgoing => "outgoing",
+    };
     let (kinds, default_excluded, kinds_echo) = parse_edge_kinds(&a, true)?;
     let confidence = parse_confidence(&a)?;
     let (repo, repo_idx) = parse_repo(g, &a)?;
-    let language = a.str("language")?;
-    if let Some(l) = &language {
-        query::check_padding("language", l)?;
-    }
+    let [language] = a.unpadded(["language"])?;
     let include_derived = a.bool("include_derived")?;
     let (subject, selector) = subject(g, &a)?;
     let filter = RefFilter {
@@ -258,32 +227,20 @@ pub(crate) fn find_references(args: &Value, g: &Generation) -> Result<Value, Too
         include_derived,
     };
     let rows = query::references(g, subject, direction, &filter);
+    let subj = query::symbol_row(g, subject);
 
     let identity = json!({
         "tool": "find_references",
-        "subject": query::symbol_row(g, subject).stable_key,
+        "subject": subj.stable_key,
         "selector": selector,
-        "direction": if direction == Direction::Incoming { "incoming" } else { "outgoing" },
+        "direction": dir_text,
         "repo": repo, "language": language, "edge_kinds": kinds_echo,
         "confidence": confidence.map(|c| c.as_str()),
     });
-    let (start, end, next) = page(
-        g,
-        rows.len(),
-        limit,
-        a.str("cursor")?.as_deref(),
-        &identity,
-        "references-v1",
-    )?;
+    let (start, end, next) = a.page(g, rows.len(), limit, &identity, "references-v1")?;
     let page_rows = &rows[start..end];
 
-    let exact = rows.iter().filter(|r| r.confidence.is_exact()).count() as u64;
-    let candidate = rows
-        .iter()
-        .filter(|r| r.confidence == Confidence::Candidate)
-        .count() as u64;
     let blind = query::blind_spots_naming(g, subject);
-    let subj = query::symbol_row(g, subject);
     let repo_of_subject = query::repository_index(g, &subj.repository);
     let scopes = query::invisible_scopes(g, repo_of_subject);
     let related = if direction == Direction::Incoming {
@@ -293,56 +250,34 @@ pub(crate) fn find_references(args: &Value, g: &Generation) -> Result<Value, Too
     } as u64;
     let complete = blind.is_empty() && scopes.is_empty();
 
-    let guidance = if rows.is_empty() {
-        Some(match direction {
-            Direction::Outgoing => "this symbol reaches nothing in the published graph. Ask the other direction with direction=incoming".to_string(),
-            Direction::Incoming if complete => "nothing references this symbol in the published graph; references are bound by scope, import and declared-type rules and every one that could not be followed is recorded, so this is an absence rather than a miss. Widen with find_cross_repo_consumers, or check graph_status if the tree moved since it was indexed".to_string(),
-            Direction::Incoming => "nothing in the published graph references this symbol, but the index recorded places it could not read that ask for this name: read completeness.blind_spots, and grep the fallback pattern over the fallback paths before concluding it is unused".to_string(),
-        })
-    } else if end - start < rows.len() {
-        Some(format!(
-            "showing {} of {}; narrow with edge_kinds, confidence, repo or language, or pass the cursor for the next page",
-            end - start,
-            rows.len()
-        ))
-    } else {
-        None
-    };
+    let narrow = "edge_kinds, confidence, repo or language";
+    let guidance = page_guidance(end - start, rows.len(), narrow, || match direction {
+        Direction::Outgoing => {
+            "this symbol reaches nothing in the published graph. Ask the other direction with direction=incoming"
+        }
+        Direction::Incoming if complete => {
+            "nothing references this symbol in the published graph; references are bound by scope, import and declared-type rules and every one that could not be followed is recorded, so this is an absence rather than a miss. Widen with find_cross_repo_consumers, or check graph_status if the tree moved since it was indexed"
+        }
+        Direction::Incoming => {
+            "nothing in the published graph references this symbol, but the index recorded places it could not read that ask for this name: read completeness.blind_spots, and grep the fallback pattern over the fallback paths before concluding it is unused"
+        }
+    });
 
     let mut results = Map::new();
-    let dir_text = if direction == Direction::Incoming {
-        "incoming"
+    if view == View::Full {
+        let mut s = Map::new();
+        put_symbol_fields(&mut s, &subj, &["stable_key"]);
+        put_symbol_fields(&mut s, &subj, NAMED_AT);
+        results.insert("subject".into(), Value::Object(s));
+        results.insert("direction".into(), json!(dir_text));
+        results.insert(
+            "references".into(),
+            Value::Array(page_rows.iter().map(|r| full_row(g, r, detailed)).collect()),
+        );
     } else {
-        "outgoing"
-    };
-    match view {
-        "full" => {
-            let mut s = Map::new();
-            s.insert("stable_key".into(), json!(subj.stable_key));
-            s.insert("name".into(), json!(subj.name));
-            s.insert("qualified_name".into(), json!(subj.qualified_name));
-            s.insert("kind".into(), json!(subj.kind));
-            s.insert("repository".into(), json!(subj.repository));
-            s.insert("file_path".into(), json!(subj.file_path));
-            s.insert("start_line".into(), json!(subj.start_line));
-            results.insert("subject".into(), Value::Object(s));
-            results.insert("direction".into(), json!(dir_text));
-            results.insert(
-                "references".into(),
-                Value::Array(page_rows.iter().map(|r| full_row(g, r, detailed)).collect()),
-            );
-        }
-        _ => {
-            results.insert(
-                "subject".into(),
-                json!(format!(
-                    "{}:{}:{}",
-                    subj.repository, subj.file_path, subj.start_line
-                )),
-            );
-            results.insert("qn".into(), json!(subj.qualified_name));
-            results.insert("direction".into(), json!(dir_text));
-        }
+        results.insert("subject".into(), json!(shape::address(&subj)));
+        results.insert("qn".into(), json!(subj.qualified_name));
+        results.insert("direction".into(), json!(dir_text));
     }
     if default_excluded {
         results.insert(
@@ -351,27 +286,19 @@ pub(crate) fn find_references(args: &Value, g: &Generation) -> Result<Value, Too
         );
     }
     match view {
-        "compact" => {
+        View::Compact => {
             let label_rows: Vec<LabelRow> = page_rows.iter().map(|r| label_row(g, r)).collect();
-            let (header, key, body) = labels::compact_files(
+            labels::put_compact_files(
+                &mut results,
                 &label_rows,
                 &["kind", "edge_kind", "confidence", "provenance"],
             );
-            for (k, v) in header {
-                results.insert(k, v);
-            }
-            results.insert(key.into(), body);
         }
-        "files" => {
-            let mut files: Vec<(String, u64)> = Vec::new();
-            for r in page_rows {
+        View::Files => {
+            let files = shape::tally(page_rows.iter().map(|r| {
                 let row = query::symbol_row(g, r.other);
-                let f = format!("{}/{}", row.repository, row.file_path);
-                match files.iter_mut().find(|(x, _)| *x == f) {
-                    Some((_, n)) => *n += 1,
-                    None => files.push((f, 1)),
-                }
-            }
+                format!("{}/{}", row.repository, row.file_path)
+            }));
             results.insert(
                 "files".into(),
                 Value::Array(
@@ -382,25 +309,19 @@ pub(crate) fn find_references(args: &Value, g: &Generation) -> Result<Value, Too
                 ),
             );
         }
-        _ => {}
+        View::Full => {}
     }
     Ok(render(
         Some(g),
-        view == "full",
+        view == View::Full,
         Envelope {
-            total: rows.len() as u64,
-            returned: (end - start) as u64,
-            next_cursor: next,
             coverage: Coverage {
-                exact,
-                candidate,
                 unresolved_related: related,
-                package_level: 0,
+                ..Coverage::of(rows.iter().map(|r| r.confidence))
             },
             completeness: Some(completeness(g, &subj.name, &blind, &scopes)),
             guidance,
-            results: Value::Object(results),
-            more: None,
+            ..Envelope::rows(rows.len(), end - start, next, Value::Object(results))
         },
     ))
 }
@@ -408,27 +329,13 @@ pub(crate) fn find_references(args: &Value, g: &Generation) -> Result<Value, Too
 fn full_row(g: &Generation, r: &RefRow, detailed: bool) -> Value {
     let s = query::symbol_row(g, r.other);
     let mut m = Map::new();
-    m.insert("name".into(), json!(s.name));
-    m.insert("qualified_name".into(), json!(s.qualified_name));
-    m.insert("kind".into(), json!(s.kind));
-    m.insert("repository".into(), json!(s.repository));
-    m.insert("file_path".into(), json!(s.file_path));
-    m.insert("start_line".into(), json!(s.start_line));
-    m.insert("end_line".into(), json!(s.end_line));
-    m.insert("language".into(), json!(s.language));
+    put_symbol_fields(&mut m, &s, NAMED_AT);
+    put_symbol_fields(&mut m, &s, &["end_line", "language"]);
     m.insert("edge_kind".into(), json!(r.kind.as_str()));
     m.insert("confidence".into(), json!(r.confidence.as_str()));
     m.insert("provenance".into(), json!(r.provenance.as_str()));
     if detailed {
-        m.insert("stable_key".into(), json!(s.stable_key));
-        m.insert(
-            "file_key".into(),
-            json!(kivgraph_format::key::file_key(&s.repository, &s.file_path)),
-        );
-        m.insert(
-            "repository_key".into(),
-            json!(kivgraph_format::key::repository_key(&s.repository)),
-        );
+        put_symbol_fields(&mut m, &s, &["stable_key", "file_key", "repository_key"]);
     }
     Value::Object(m)
 }

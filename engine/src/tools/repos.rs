@@ -3,7 +3,8 @@
 use kivgraph_format::Generation;
 use serde_json::{Map, Value, json};
 
-use super::{Args, Coverage, Envelope, now_ms, page, render};
+use super::shape::key_counts;
+use super::{Args, Envelope, now_ms, render};
 use crate::query::{self, ToolError};
 
 pub(crate) fn schema_list_repositories() -> Value {
@@ -50,32 +51,16 @@ fn repository_value(r: &query::RepositoryRow) -> Value {
 }
 
 pub(crate) fn list_repositories(args: &Value, g: &Generation) -> Result<Value, ToolError> {
-    let a = Args::new(args, &["limit", "cursor"])?;
+    let a = Args::new(args, &[&["limit", "cursor"]])?;
     let limit = a.limit(50, 500)?;
     let rows = query::repositories(g);
     let identity = json!({"tool": "list_repositories"});
-    let (start, end, next) = page(
-        g,
-        rows.len(),
-        limit,
-        a.str("cursor")?.as_deref(),
-        &identity,
-        "stable-key-v1",
-    )?;
+    let (start, end, next) = a.page(g, rows.len(), limit, &identity, "stable-key-v1")?;
     let results = Value::Array(rows[start..end].iter().map(repository_value).collect());
     Ok(render(
         Some(g),
         true,
-        Envelope {
-            total: rows.len() as u64,
-            returned: (end - start) as u64,
-            next_cursor: next,
-            coverage: Coverage::default(),
-            completeness: None,
-            guidance: None,
-            results,
-            more: None,
-        },
+        Envelope::rows(rows.len(), end - start, next, results),
     ))
 }
 
@@ -158,23 +143,10 @@ pub(crate) fn graph_status(args: &Value, g: Option<&Generation>) -> Result<Value
                     }),
                 );
             }
-            m.insert(
-                "edges_by_kind".into(),
-                Value::Array(
-                    c.edges_by_kind
-                        .iter()
-                        .map(|(k, n)| json!({"key": k, "count": n}))
-                        .collect(),
-                ),
-            );
+            m.insert("edges_by_kind".into(), key_counts(&c.edges_by_kind));
             m.insert(
                 "unresolved_by_reason".into(),
-                Value::Array(
-                    c.unresolved_by_reason
-                        .iter()
-                        .map(|(k, n)| json!({"key": k, "count": n}))
-                        .collect(),
-                ),
+                key_counts(&c.unresolved_by_reason),
             );
             let repos = query::repositories(g);
             m.insert(
@@ -189,18 +161,5 @@ pub(crate) fn graph_status(args: &Value, g: Option<&Generation>) -> Result<Value
     }
     m.insert("worker".into(), not_applicable.clone());
     m.insert("storage".into(), not_applicable);
-    Ok(render(
-        g,
-        true,
-        Envelope {
-            total: 1,
-            returned: 1,
-            next_cursor: None,
-            coverage: Coverage::default(),
-            completeness: None,
-            guidance: None,
-            results: Value::Object(m),
-            more: None,
-        },
-    ))
+    Ok(render(g, true, Envelope::single(Value::Object(m))))
 }

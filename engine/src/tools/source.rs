@@ -17,6 +17,7 @@
 use kivgraph_format::Generation;
 use serde_json::{Value, json};
 
+use super::args::SELECTOR_ARGS;
 use super::{Args, selector_props};
 use crate::query::{self, ErrorCode, ToolError};
 use crate::source::{self, CEILING, MAX_CONTEXT_LINES, MAX_SYMBOLS, Source};
@@ -38,7 +39,7 @@ pub(crate) fn schema() -> Value {
 /// Validates the arguments, resolves every selector (one that does not resolve fails the call),
 /// reads the bodies and renders them.
 pub(crate) fn get_source(args: &Value, g: &Generation) -> Result<String, ToolError> {
-    let a = Args::new(args, &["symbols", "context_lines", "response_format"])?;
+    let a = Args::new(args, &[&["symbols", "context_lines", "response_format"]])?;
     let entries = match a.map.get("symbols") {
         None | Some(Value::Null) => return Err(ToolError::invalid("symbols is required")),
         Some(Value::Array(list)) => list,
@@ -85,12 +86,9 @@ pub(crate) fn get_source(args: &Value, g: &Generation) -> Result<String, ToolErr
                 "a symbol selector must be an object",
             )));
         }
-        let selector = Args::new(
-            entry,
-            &["stable_key", "qualified_name", "repository", "path"],
-        )
-        .and_then(|e| e.selector())
-        .map_err(in_entry)?;
+        let selector = Args::new(entry, &[SELECTOR_ARGS])
+            .and_then(|e| e.selector())
+            .map_err(in_entry)?;
         ids.push(query::resolve_selector(g, &selector).map_err(in_entry)?);
     }
     Ok(render(&source::source(g, &ids, context_lines), detailed))

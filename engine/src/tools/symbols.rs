@@ -3,22 +3,21 @@
 use kivgraph_format::Generation;
 use serde_json::{Map, Value, json};
 
-use super::{Args, Coverage, Envelope, completeness, page, render, selector_props};
+use super::args::{PAGE_ARGS, ROW_VIEWS, SELECTOR_ARGS, object_schema, page_props, props};
+use super::shape::{all_same, group_by, name_readable_off, put_symbol_fields, smaller};
+use super::{Args, Coverage, Envelope, completeness, render, selector_props};
 use crate::query::{self, FindSymbol, Mode, SymbolRow, ToolError};
 
 pub(crate) fn schema_find_symbol() -> Value {
-    json!({"type": "object", "properties": {
+    let p = props(json!({
         "name": {"type": "string", "description": "Name, qualified name, prefix or substring, per mode"},
         "mode": {"type": "string", "enum": ["exact", "qualified_exact", "prefix", "substring"]},
         "kind": {"type": "string", "description": "Symbol kind, e.g. func, method, type"},
         "repo": {"type": "string", "description": "Only this repository"},
         "path_prefix": {"type": "string", "description": "Only files under this repository-relative prefix"},
-        "include_derived": {"type": "boolean"},
-        "limit": {"type": "integer", "minimum": 0, "maximum": 500},
-        "cursor": {"type": "string"},
-        "response_format": {"type": "string", "enum": ["concise", "detailed"]},
-        "view": {"type": "string", "enum": ["compact", "full"]}
-    }, "required": ["name"], "additionalProperties": false})
+        "include_derived": {"type": "boolean"}
+    }));
+    object_schema(page_props(p, 500, ROW_VIEWS), &["name"])
 }
 
 pub(crate) fn schema_get_symbol() -> Value {
@@ -27,7 +26,7 @@ pub(crate) fn schema_get_symbol() -> Value {
         "response_format".into(),
         json!({"type": "string", "enum": ["concise", "detailed"]}),
     );
-    json!({"type": "object", "properties": p, "additionalProperties": false})
+    object_schema(p, &[])
 }
 
 // ---- find_symbol ----
@@ -36,25 +35,18 @@ pub(crate) fn find_symbol(args: &Value, g: &Generation) -> Result<Value, ToolErr
     let a = Args::new(
         args,
         &[
-            "name",
-            "mode",
-            "kind",
-            "repo",
-            "path_prefix",
-            "include_derived",
-            "limit",
-            "cursor",
-            "response_format",
-            "view",
+            &[
+                "name",
+                "mode",
+                "kind",
+                "repo",
+                "path_prefix",
+                "include_derived",
+            ],
+            PAGE_ARGS,
         ],
     )?;
-    let name = a
-        .str("name")?
-        .ok_or_else(|| ToolError::invalid("name is required"))?;
-    if name.is_empty() {
-        return Err(ToolError::invalid("name must not be empty"));
-    }
-    query::check_padding("name", &name)?;
+    let name = a.required("name")?;
     let mode = match a.str("mode")?.as_deref() {
         None | Some("exact") => Mode::Exact,
         Some("qualified_exact") => Mode::QualifiedExact,
@@ -62,18 +54,7 @@ pub(crate) fn find_symbol(args: &Value, g: &Generation) -> Result<Value, ToolErr
         Some("substring") => Mode::Substring,
         Some(m) => return Err(ToolError::invalid(format!("mode {m:?} is unsupported"))),
     };
-    let kind = a.str("kind")?;
-    let repo = a.str("repo")?;
-    let path_prefix = a.str("path_prefix")?;
-    for (f, v) in [
-        ("kind", &kind),
-        ("repo", &repo),
-        ("path_prefix", &path_prefix),
-    ] {
-        if let Some(v) = v {
-            query::check_padding(f, v)?;
-        }
-    }
+    let [kind, repo, path_prefix] = a.unpadded(["kind", "repo", "path_prefix"])?;
     let limit = a.limit(50, 500)?;
     let detailed = a.detailed()?;
     let full = a.full_view()?;
@@ -87,14 +68,7 @@ pub(crate) fn find_symbol(args: &Value, g: &Generation) -> Result<Value, ToolErr
     };
     let ids = query::find_symbol(g, &q)?;
     let identity = json!({"tool": "find_symbol", "name": name, "mode": a.str("mode")?.unwrap_or_else(|| "exact".into()), "kind": kind, "repo": repo, "path_prefix": path_prefix});
-    let (start, end, next) = page(
-        g,
-        ids.len(),
-        limit,
-        a.str("cursor")?.as_deref(),
-        &identity,
-        "stable-key-v1",
-    )?;
+    let (start, end, next) = a.page(g, ids.len(), limit, &identity, "stable-key-v1")?;
     let rows: Vec<SymbolRow> = ids[start..end]
         .iter()
         .map(|&i| query::symbol_row(g, i))
@@ -110,58 +84,44 @@ pub(crate) fn find_symbol(args: &Value, g: &Generation) -> Result<Value, ToolErr
         Some(g),
         full,
         Envelope {
-            total: ids.len() as u64,
-            returned: rows.len() as u64,
-            next_cursor: next,
             coverage: Coverage {
                 unresolved_related: query::unresolved_named(g, &name).len() as u64,
                 ..Default::default()
             },
             completeness: Some(completeness(g, &name, &[], &scopes)),
-            guidance: None,
-            results,
-            more: None,
+            ..Envelope::rows(ids.len(), rows.len(), next, results)
         },
     ))
 }
+
+/// The columns of a full find_symbol row.
+const FULL_FIELDS: &[&str] = &[
+    "stable_key",
+    "name",
+    "qualified_name",
+    "kind",
+    "signature",
+    "exported",
+    "repository",
+    "file_path",
+    "start_line",
+    "end_line",
+    "language",
+];
 
 fn full_symbols(rows: &[SymbolRow], detailed: bool) -> Value {
     Value::Array(
         rows.iter()
             .map(|r| {
                 let mut m = Map::new();
-                m.insert("stable_key".into(), json!(r.stable_key));
-                m.insert("name".into(), json!(r.name));
-                m.insert("qualified_name".into(), json!(r.qualified_name));
-                m.insert("kind".into(), json!(r.kind));
-                m.insert("signature".into(), json!(r.signature));
-                m.insert("exported".into(), json!(r.exported));
-                m.insert("repository".into(), json!(r.repository));
-                m.insert("file_path".into(), json!(r.file_path));
-                m.insert("start_line".into(), json!(r.start_line));
-                m.insert("end_line".into(), json!(r.end_line));
-                m.insert("language".into(), json!(r.language));
+                put_symbol_fields(&mut m, r, FULL_FIELDS);
                 if detailed {
-                    m.insert(
-                        "canonical_identity".into(),
-                        json!(query::canonical_identity(r)),
-                    );
+                    put_symbol_fields(&mut m, r, &["canonical_identity"]);
                 }
                 Value::Object(m)
             })
             .collect(),
     )
-}
-
-/// Whether `name` can be read off the end of `qn` (after a separator) or equals it.
-fn name_readable_off(qn: &str, name: &str) -> bool {
-    qn == name
-        || (qn.ends_with(name) && qn[..qn.len() - name.len()].ends_with(['.', ':', '#', '/']))
-}
-
-fn all_same<T: PartialEq>(rows: &[SymbolRow], f: impl Fn(&SymbolRow) -> T) -> Option<T> {
-    let first = f(rows.first()?);
-    rows.iter().all(|r| f(r) == first).then_some(first)
 }
 
 /// Compact find_symbol: header hoisting, object rows, and the grouping bet.
@@ -235,19 +195,12 @@ fn compact_symbols(rows: &[SymbolRow], detailed: bool) -> Value {
         return Value::Object(flat);
     }
     // Group by the tuple of columns that still vary, in order of first appearance.
-    type GroupKey<'k> = (Option<&'k str>, Option<bool>);
-    let mut groups: Vec<(GroupKey, Vec<Value>)> = Vec::new();
-    for r in rows {
-        let key = (
+    let groups = group_by(rows, |r| {
+        (
             vary_kind.then_some(r.kind),
             vary_exported.then_some(r.exported),
-        );
-        let v = row(r, false, false);
-        match groups.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, list)) => list.push(v),
-            None => groups.push((key, vec![v])),
-        }
-    }
+        )
+    });
     if groups.len() < 2 {
         return Value::Object(flat);
     }
@@ -257,7 +210,8 @@ fn compact_symbols(rows: &[SymbolRow], detailed: bool) -> Value {
         Value::Array(
             groups
                 .into_iter()
-                .map(|((k, e), list)| {
+                .map(|((k, e), members)| {
+                    let list = members.iter().map(|r| row(r, false, false)).collect();
                     let mut g = Map::new();
                     if let Some(k) = k {
                         g.insert("kind".into(), json!(k));
@@ -272,11 +226,7 @@ fn compact_symbols(rows: &[SymbolRow], detailed: bool) -> Value {
         ),
     );
     let (flat, grouped) = (Value::Object(flat), Value::Object(grouped));
-    if serde_json::to_string(&grouped)
-        .map(|s| s.len())
-        .unwrap_or(usize::MAX)
-        < serde_json::to_string(&flat).map(|s| s.len()).unwrap_or(0)
-    {
+    if smaller(&grouped, &flat) {
         grouped
     } else {
         flat
@@ -285,56 +235,32 @@ fn compact_symbols(rows: &[SymbolRow], detailed: bool) -> Value {
 
 // ---- get_symbol ----
 
+/// The columns of get_symbol's answer.
+const GET_FIELDS: &[&str] = &[
+    "stable_key",
+    "repository",
+    "repository_path",
+    "package_name",
+    "module_path",
+    "file_path",
+    "name",
+    "qualified_name",
+    "kind",
+    "signature",
+    "exported",
+    "start_line",
+    "end_line",
+];
+
 pub(crate) fn get_symbol(args: &Value, g: &Generation) -> Result<Value, ToolError> {
-    let a = Args::new(
-        args,
-        &[
-            "stable_key",
-            "qualified_name",
-            "repository",
-            "path",
-            "response_format",
-        ],
-    )?;
+    let a = Args::new(args, &[SELECTOR_ARGS, &["response_format"]])?;
     let detailed = a.detailed()?;
     let id = query::resolve_selector(g, &a.selector()?)?;
     let r = query::symbol_row(g, id);
     let mut m = Map::new();
-    m.insert("stable_key".into(), json!(r.stable_key));
-    m.insert("repository".into(), json!(r.repository));
-    m.insert("repository_path".into(), json!(r.repository_path));
-    m.insert("package_name".into(), json!(r.package_name));
-    m.insert("module_path".into(), json!(r.module_path));
-    m.insert("file_path".into(), json!(r.file_path));
-    m.insert("name".into(), json!(r.name));
-    m.insert("qualified_name".into(), json!(r.qualified_name));
-    m.insert("kind".into(), json!(r.kind));
-    m.insert("signature".into(), json!(r.signature));
-    m.insert("exported".into(), json!(r.exported));
-    m.insert("start_line".into(), json!(r.start_line));
-    m.insert("end_line".into(), json!(r.end_line));
+    put_symbol_fields(&mut m, &r, GET_FIELDS);
     if detailed {
-        m.insert(
-            "canonical_identity".into(),
-            json!(query::canonical_identity(&r)),
-        );
-        m.insert(
-            "repository_key".into(),
-            json!(kivgraph_format::key::repository_key(&r.repository)),
-        );
+        put_symbol_fields(&mut m, &r, &["canonical_identity", "repository_key"]);
     }
-    Ok(render(
-        Some(g),
-        true,
-        Envelope {
-            total: 1,
-            returned: 1,
-            next_cursor: None,
-            coverage: Coverage::default(),
-            completeness: None,
-            guidance: None,
-            results: Value::Object(m),
-            more: None,
-        },
-    ))
+    Ok(render(Some(g), true, Envelope::single(Value::Object(m))))
 }

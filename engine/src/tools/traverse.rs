@@ -1,57 +1,47 @@
 //! get_blast_radius (who is affected, walking incoming edges) and trace_dependencies (what is
 //! reached, walking outgoing edges): bounded breadth-first walks over the adjacency.
 
-use kivgraph_format::{Confidence, Generation, SymbolKind};
+use kivgraph_format::{Generation, SymbolKind};
 use serde_json::{Map, Value, json};
 
+use super::args::{PAGE_ARGS, ROW_VIEWS, SELECTOR_ARGS, object_schema, page_props, with_props};
 use super::labels::{self, LabelRow};
 use super::references::{parse_confidence, parse_edge_kinds, parse_repo};
-use super::{Args, Coverage, Envelope, completeness, page, render, selector_props};
-use crate::query::{self, Direction, Reached, ToolError, WalkSpec};
+use super::shape::{self, put_symbol_fields};
+use super::{Args, Coverage, Envelope, completeness, page_guidance, render, selector_props};
+use crate::query::{self, Direction, Reached, SymbolRow, ToolError, WalkSpec};
 
-fn common_props() -> Map<String, Value> {
-    let mut p = selector_props();
-    p.insert(
-        "depth".into(),
-        json!({"type": "integer", "minimum": 1, "maximum": 5}),
+/// The arguments both walks take besides the selector and the paging switches.
+const WALK_ARGS: &[&str] = &[
+    "depth",
+    "max_nodes",
+    "edge_kinds",
+    "confidence",
+    "include_derived",
+];
+
+fn schema(more: Value) -> Value {
+    let p = with_props(
+        selector_props(),
+        json!({
+            "depth": {"type": "integer", "minimum": 1, "maximum": 5},
+            "max_nodes": {"type": "integer", "minimum": 1, "maximum": 25000},
+            "edge_kinds": {"type": "array", "items": {"type": "string"}},
+            "confidence": {"type": "string"},
+            "include_derived": {"type": "boolean"}
+        }),
     );
-    p.insert(
-        "max_nodes".into(),
-        json!({"type": "integer", "minimum": 1, "maximum": 25000}),
-    );
-    p.insert(
-        "edge_kinds".into(),
-        json!({"type": "array", "items": {"type": "string"}}),
-    );
-    p.insert("confidence".into(), json!({"type": "string"}));
-    p.insert("include_derived".into(), json!({"type": "boolean"}));
-    p.insert(
-        "limit".into(),
-        json!({"type": "integer", "minimum": 0, "maximum": 500}),
-    );
-    p.insert("cursor".into(), json!({"type": "string"}));
-    p.insert(
-        "response_format".into(),
-        json!({"type": "string", "enum": ["concise", "detailed"]}),
-    );
-    p.insert(
-        "view".into(),
-        json!({"type": "string", "enum": ["compact", "full"]}),
-    );
-    p
+    object_schema(with_props(page_props(p, 500, ROW_VIEWS), more), &[])
 }
 
 pub(crate) fn schema_blast() -> Value {
-    let mut p = common_props();
-    p.insert("kinds".into(), json!({"type": "array", "items": {"type": "string"}, "description": "Symbol kinds to list, or [\"*\"]"}));
-    json!({"type": "object", "properties": p, "additionalProperties": false})
+    schema(json!({
+        "kinds": {"type": "array", "items": {"type": "string"}, "description": "Symbol kinds to list, or [\"*\"]"}
+    }))
 }
 
 pub(crate) fn schema_trace() -> Value {
-    let mut p = common_props();
-    p.insert("repo".into(), json!({"type": "string"}));
-    p.insert("language".into(), json!({"type": "string"}));
-    json!({"type": "object", "properties": p, "additionalProperties": false})
+    schema(json!({"repo": {"type": "string"}, "language": {"type": "string"}}))
 }
 
 fn int_arg(a: &Args, key: &str, default: u64, max: u64) -> Result<u64, ToolError> {
@@ -126,26 +116,12 @@ pub(crate) fn trace_dependencies(args: &Value, g: &Generation) -> Result<Value, 
 }
 
 fn run(args: &Value, g: &Generation, blast: bool) -> Result<Value, ToolError> {
-    let mut allowed = vec![
-        "stable_key",
-        "qualified_name",
-        "repository",
-        "path",
-        "depth",
-        "max_nodes",
-        "edge_kinds",
-        "confidence",
-        "include_derived",
-        "limit",
-        "cursor",
-        "response_format",
-        "view",
-    ];
-    allowed.push(if blast { "kinds" } else { "repo" });
-    if !blast {
-        allowed.push("language");
-    }
-    let a = Args::new(args, &allowed)?;
+    let own: &[&str] = if blast {
+        &["kinds"]
+    } else {
+        &["repo", "language"]
+    };
+    let a = Args::new(args, &[SELECTOR_ARGS, WALK_ARGS, own, PAGE_ARGS])?;
     let full = a.full_view()?;
     let detailed = a.detailed()?;
     let limit = a.limit(50, 500)?;
@@ -163,10 +139,11 @@ fn run(args: &Value, g: &Generation, blast: bool) -> Result<Value, ToolError> {
     } else {
         parse_repo(g, &a)?
     };
-    let language = if blast { None } else { a.str("language")? };
-    if let Some(l) = &language {
-        query::check_padding("language", l)?;
-    }
+    let [language] = if blast {
+        [None]
+    } else {
+        a.unpadded(["language"])?
+    };
     let include_derived = a.bool("include_derived")?;
     let sel = a.selector()?;
     let root = query::resolve_selector(g, &sel)?;
@@ -226,24 +203,9 @@ fn run(args: &Value, g: &Generation, blast: bool) -> Result<Value, ToolError> {
     } else {
         "dependencies-v1"
     };
-    let (start, end, next) = page(
-        g,
-        listed.len(),
-        limit,
-        a.str("cursor")?.as_deref(),
-        &identity,
-        contract,
-    )?;
+    let (start, end, next) = a.page(g, listed.len(), limit, &identity, contract)?;
     let page_rows = &listed[start..end];
 
-    let exact = listed
-        .iter()
-        .filter(|(_, n)| n.via_confidence.is_exact())
-        .count() as u64;
-    let candidate = listed
-        .iter()
-        .filter(|(_, n)| n.via_confidence == Confidence::Candidate)
-        .count() as u64;
     let root_repo = query::repository_index(g, &root_row.repository);
     let scopes = query::invisible_scopes(g, root_repo);
     let failures = if blast {
@@ -252,17 +214,13 @@ fn run(args: &Value, g: &Generation, blast: bool) -> Result<Value, ToolError> {
         query::failures_made_by(g, root)
     };
     let deepest = listed.iter().map(|(_, n)| n.depth).max().unwrap_or(0);
-    let guidance = if listed.is_empty() {
-        Some("the traversal reached nothing within its bounds; raise depth, or call find_references for the direct relations only".to_string())
-    } else if end - start < listed.len() {
-        Some(format!(
-            "showing {} of {}; narrow with depth, max_nodes, edge_kinds or confidence, or pass the cursor for the next page",
-            end - start,
-            listed.len()
-        ))
-    } else {
-        None
-    };
+    let narrow = "depth, max_nodes, edge_kinds or confidence";
+    let guidance = page_guidance(
+        end - start,
+        listed.len(),
+        narrow,
+        || "the traversal reached nothing within its bounds; raise depth, or call find_references for the direct relations only",
+    );
 
     let mut results = Map::new();
     if full {
@@ -270,13 +228,7 @@ fn run(args: &Value, g: &Generation, blast: bool) -> Result<Value, ToolError> {
         results.insert("root_repository".into(), json!(root_row.repository));
     } else {
         // The compact view leaves stable keys out: `root` is the triple's address.
-        results.insert(
-            "root".into(),
-            json!(format!(
-                "{}:{}:{}",
-                root_row.repository, root_row.file_path, root_row.start_line
-            )),
-        );
+        results.insert("root".into(), json!(shape::address(&root_row)));
         results.insert("root_repository".into(), json!(root_row.repository));
     }
     results.insert("depth".into(), json!(depth));
@@ -313,7 +265,8 @@ fn run(args: &Value, g: &Generation, blast: bool) -> Result<Value, ToolError> {
             .iter()
             .map(|(_, n)| label_row(g, n, detailed))
             .collect();
-        let (header, key, body) = labels::compact_files(
+        labels::put_compact_files(
+            &mut results,
             &label_rows,
             &[
                 "kind",
@@ -323,29 +276,19 @@ fn run(args: &Value, g: &Generation, blast: bool) -> Result<Value, ToolError> {
                 "via_provenance",
             ],
         );
-        for (k, v) in header {
-            results.insert(k, v);
-        }
-        results.insert(key.into(), body);
     }
     let name = root_row.name.clone();
     Ok(render(
         Some(g),
         full,
         Envelope {
-            total: listed.len() as u64,
-            returned: (end - start) as u64,
-            next_cursor: next,
             coverage: Coverage {
-                exact,
-                candidate,
                 unresolved_related: failures.len() as u64,
-                package_level: 0,
+                ..Coverage::of(listed.iter().map(|(_, n)| n.via_confidence))
             },
             completeness: Some(completeness(g, &name, &failures, &scopes)),
             guidance,
-            results: Value::Object(results),
-            more: None,
+            ..Envelope::rows(listed.len(), end - start, next, Value::Object(results))
         },
     ))
 }
@@ -359,43 +302,33 @@ fn aggregates(
     full: bool,
     results: &mut Map<String, Value>,
 ) {
-    let mut by_repo: Vec<(String, u64)> = Vec::new();
-    let mut by_depth: Vec<(u32, u64)> = Vec::new();
-    let mut by_kind: Vec<(&'static str, u64)> = Vec::new();
-    let mut by_package: Vec<(String, String, String, u64)> = Vec::new();
-    fn bump<K: PartialEq>(v: &mut Vec<(K, u64)>, k: K) {
-        match v.iter_mut().find(|(x, _)| *x == k) {
-            Some((_, n)) => *n += 1,
-            None => v.push((k, 1)),
-        }
-    }
-    for (i, n) in listed {
-        let r = query::symbol_row(g, n.id);
-        bump(&mut by_repo, r.repository.clone());
-        bump(&mut by_depth, n.depth);
-        for k in &walk.kinds_touching[*i] {
-            bump(&mut by_kind, k.as_str());
-        }
-        let key = kivgraph_format::key::package_key(r.language, &r.repository, &r.package_name);
-        match by_package.iter_mut().find(|p| p.0 == key) {
-            Some(p) => p.3 += 1,
-            None => by_package.push((key, r.package_name.clone(), r.repository.clone(), 1)),
-        }
-    }
+    let symbols: Vec<SymbolRow> = listed
+        .iter()
+        .map(|(_, n)| query::symbol_row(g, n.id))
+        .collect();
+    let mut by_repo = shape::tally(symbols.iter().map(|r| r.repository.clone()));
+    let mut by_depth = shape::tally(listed.iter().map(|(_, n)| n.depth));
+    let mut by_kind = shape::tally(
+        listed
+            .iter()
+            .flat_map(|(i, _)| walk.kinds_touching[*i].iter().map(|k| k.as_str())),
+    );
+    let mut by_package: Vec<(String, String, String, u64)> = shape::group_by(&symbols, |r| {
+        kivgraph_format::key::package_key(r.language, &r.repository, &r.package_name)
+    })
+    .into_iter()
+    .map(|(key, members)| {
+        let r = members[0];
+        let n = members.len() as u64;
+        (key, r.package_name.clone(), r.repository.clone(), n)
+    })
+    .collect();
     by_repo.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     by_depth.sort();
     by_kind.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
     by_package.sort_by(|a, b| b.3.cmp(&a.3).then(a.0.cmp(&b.0)));
     if full {
-        results.insert(
-            "by_repository".into(),
-            Value::Array(
-                by_repo
-                    .iter()
-                    .map(|(k, n)| json!({"key": k, "count": n}))
-                    .collect(),
-            ),
-        );
+        results.insert("by_repository".into(), shape::key_counts(&by_repo));
         results.insert(
             "by_depth".into(),
             Value::Array(
@@ -405,15 +338,7 @@ fn aggregates(
                     .collect(),
             ),
         );
-        results.insert(
-            "by_kind".into(),
-            Value::Array(
-                by_kind
-                    .iter()
-                    .map(|(k, n)| json!({"key": k, "count": n}))
-                    .collect(),
-            ),
-        );
+        results.insert("by_kind".into(), shape::key_counts(&by_kind));
         results.insert(
             "by_package".into(),
             Value::Array(by_package.iter().map(|(k, name, repo, n)| json!({"package_key": k, "package_name": name, "repository": repo, "count": n})).collect()),
@@ -421,34 +346,9 @@ fn aggregates(
         return;
     }
     // Compact: objects keyed by value; an empty axis is absent.
-    if !by_depth.is_empty() {
-        results.insert(
-            "by_depth".into(),
-            Value::Object(
-                by_depth
-                    .iter()
-                    .map(|(d, n)| (d.to_string(), json!(n)))
-                    .collect(),
-            ),
-        );
-    }
-    if !by_kind.is_empty() {
-        results.insert(
-            "by_kind".into(),
-            Value::Object(
-                by_kind
-                    .iter()
-                    .map(|(k, n)| (k.to_string(), json!(n)))
-                    .collect(),
-            ),
-        );
-    }
-    if !by_repo.is_empty() {
-        results.insert(
-            "by_repository".into(),
-            Value::Object(by_repo.iter().map(|(k, n)| (k.clone(), json!(n))).collect()),
-        );
-    }
+    put_counts(results, "by_depth", &by_depth);
+    put_counts(results, "by_kind", &by_kind);
+    put_counts(results, "by_repository", &by_repo);
     if !by_package.is_empty() {
         let one_repo = by_repo.len() == 1;
         results.insert(
@@ -469,29 +369,41 @@ fn aggregates(
     }
 }
 
+/// A tally as an object keyed by value, left out when empty.
+fn put_counts<K: std::fmt::Display>(
+    results: &mut Map<String, Value>,
+    key: &str,
+    counts: &[(K, u64)],
+) {
+    if !counts.is_empty() {
+        let object = counts.iter().map(|(k, n)| (k.to_string(), json!(n)));
+        results.insert(key.into(), Value::Object(object.collect()));
+    }
+}
+
 fn full_row(g: &Generation, n: &Reached, detailed: bool) -> Value {
     let r = query::symbol_row(g, n.id);
     let from = query::symbol_row(g, n.from);
     let mut m = Map::new();
-    m.insert("name".into(), json!(r.name));
-    m.insert("qualified_name".into(), json!(r.qualified_name));
-    m.insert("kind".into(), json!(r.kind));
+    put_symbol_fields(&mut m, &r, &["name", "qualified_name", "kind"]);
     m.insert("depth".into(), json!(n.depth));
-    m.insert("repository".into(), json!(r.repository));
-    m.insert("language".into(), json!(r.language));
-    m.insert("file_path".into(), json!(r.file_path));
-    m.insert("start_line".into(), json!(r.start_line));
-    m.insert("end_line".into(), json!(r.end_line));
+    put_symbol_fields(
+        &mut m,
+        &r,
+        &[
+            "repository",
+            "language",
+            "file_path",
+            "start_line",
+            "end_line",
+        ],
+    );
     m.insert("reached_from".into(), json!(from.qualified_name));
     m.insert("via_kind".into(), json!(n.via_kind.as_str()));
     m.insert("via_confidence".into(), json!(n.via_confidence.as_str()));
     m.insert("via_provenance".into(), json!(n.via_provenance.as_str()));
     if detailed {
-        m.insert("stable_key".into(), json!(r.stable_key));
-        m.insert(
-            "file_key".into(),
-            json!(kivgraph_format::key::file_key(&r.repository, &r.file_path)),
-        );
+        put_symbol_fields(&mut m, &r, &["stable_key", "file_key"]);
         m.insert("reached_from_key".into(), json!(from.stable_key));
     }
     Value::Object(m)
@@ -500,19 +412,10 @@ fn full_row(g: &Generation, n: &Reached, detailed: bool) -> Value {
 fn label_row(g: &Generation, n: &Reached, detailed: bool) -> LabelRow {
     let r = query::symbol_row(g, n.id);
     let from = query::symbol_row(g, n.from);
-    let name_readable =
-        r.qualified_name == r.name || r.qualified_name.ends_with(&format!(".{}", r.name));
     LabelRow {
         label: labels::label(&r.qualified_name, &r.name, r.start_line, r.end_line),
         cols: vec![
-            (
-                "name",
-                if name_readable {
-                    Value::Null
-                } else {
-                    json!(r.name)
-                },
-            ),
+            labels::name_column(&r.qualified_name, &r.name),
             ("kind", json!(r.kind)),
             ("hop_depth", json!(n.depth)),
             ("reached_from", json!(from.qualified_name)),
