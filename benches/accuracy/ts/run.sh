@@ -3,8 +3,8 @@
 #
 #   benches/accuracy/ts/run.sh [corpus] [ACCURACY_ARGS...]   # the pinned npm corpus (default)
 #   benches/accuracy/ts/run.sh fixtures                      # regenerate fixtures.oracle.jsonl
-#   benches/accuracy/ts/run.sh prepare                      # only fetch and prepare the corpus
-#                                                              # (WORK/corpus, names in WORK/repos.txt)
+#   benches/accuracy/ts/run.sh prepare                       # only fetch and prepare the corpus
+#                                                            # (WORK/corpus, names in WORK/repos.txt)
 #
 # corpus: (a) installs the oracle's pinned TypeScript with `npm ci`, (b) fetches each package of
 # PACKAGES with `npm pack`, unpacks it into WORK/corpus/NAME as its own repository root and
