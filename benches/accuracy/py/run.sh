@@ -3,7 +3,7 @@
 #
 #   benches/accuracy/py/run.sh [corpus] [ACCURACY_ARGS...]   # the pinned PyPI corpus (default)
 #   benches/accuracy/py/run.sh fixtures                      # regenerate fixtures.oracle.jsonl
-#   benches/accuracy/py/run.sh prepare                      # only fetch and prepare the corpus
+#   benches/accuracy/py/run.sh prepare                       # only fetch and prepare the corpus
 #                                                            # (WORK/corpus, names in WORK/repos.txt)
 #
 # corpus: (a) creates the virtualenv .venv beside this script (pip, jedi from requirements.txt)
