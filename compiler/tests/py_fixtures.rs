@@ -18,7 +18,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use common::annotations::{Facts, FixtureRepo, assert_annotations_hold};
+use common::annotations::{Facts, assert_annotations_hold, grouped_repos};
 use kivgraph_format::{Confidence, EdgeKind, FileStatus, Language, NONE, Provenance, SymbolKind};
 
 /// Annotations this version is known to get wrong, as `file:line: annotation` with the reason.
@@ -97,20 +97,7 @@ fn dotted_name(repo: &str, repo_root: &Path, rel: &str) -> String {
 fn py_fixture_annotations_hold() {
     let out = tempfile::tempdir().unwrap();
     let facts = compile_all(out.path());
-    let repos: Vec<FixtureRepo<'_>> = REPOS
-        .iter()
-        .map(|(name, dir, group)| FixtureRepo {
-            name,
-            root: fixtures().join(dir),
-            targets: Some(
-                REPOS
-                    .iter()
-                    .filter(|(_, _, g)| g == group)
-                    .map(|(n, _, _)| facts.repo_of(n))
-                    .collect(),
-            ),
-        })
-        .collect();
+    let repos = grouped_repos(&facts, &fixtures(), REPOS);
     assert_annotations_hold(&facts, &repos, SUFFIXES, KNOWN_GAPS, 220);
 }
 

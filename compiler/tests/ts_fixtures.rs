@@ -15,7 +15,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::annotations::{Facts, FixtureRepo, assert_annotations_hold};
+use common::annotations::{Facts, assert_annotations_hold, grouped_repos};
 use kivgraph_format::{Confidence, EdgeKind, FileStatus, Language, NONE, Provenance};
 
 /// Annotations this version is known to get wrong, as `file:line: annotation` with the reason.
@@ -52,20 +52,7 @@ fn compile_all(out: &Path) -> Facts {
 fn ts_fixture_annotations_hold() {
     let out = tempfile::tempdir().unwrap();
     let facts = compile_all(out.path());
-    let repos: Vec<FixtureRepo<'_>> = REPOS
-        .iter()
-        .map(|(name, dir, group)| FixtureRepo {
-            name,
-            root: fixtures().join(dir),
-            targets: Some(
-                REPOS
-                    .iter()
-                    .filter(|(_, _, g)| g == group)
-                    .map(|(n, _, _)| facts.repo_of(n))
-                    .collect(),
-            ),
-        })
-        .collect();
+    let repos = grouped_repos(&facts, &fixtures(), REPOS);
     assert_annotations_hold(&facts, &repos, SUFFIXES, KNOWN_GAPS, 250);
 }
 

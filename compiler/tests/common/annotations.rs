@@ -229,3 +229,27 @@ pub fn assert_annotations_hold(
         report.join("\n")
     );
 }
+
+/// The fixture repositories `(name, directory under root, group)`, each of whose targets may be
+/// in any repository of its own group.
+#[allow(dead_code)] // the TypeScript, Python and Dart fixture tests group their repositories
+pub fn grouped_repos<'a>(
+    facts: &Facts,
+    root: &Path,
+    repos: &[(&'a str, &str, &str)],
+) -> Vec<FixtureRepo<'a>> {
+    repos
+        .iter()
+        .map(|&(name, dir, group)| FixtureRepo {
+            name,
+            root: root.join(dir),
+            targets: Some(
+                repos
+                    .iter()
+                    .filter(|(_, _, g)| *g == group)
+                    .map(|(n, _, _)| facts.repo_of(n))
+                    .collect(),
+            ),
+        })
+        .collect()
+}
