@@ -23,7 +23,7 @@ impl<'s> Extractor<'s> {
                 }
                 "part_directive" => {
                     if let Some(u) = n.child_by_field_name("uri") {
-                        self.directive(DirKind::Part, u, n);
+                        self.directive(DirectiveKind::Part, u, n);
                     }
                 }
                 "import_or_export" => {
@@ -33,12 +33,12 @@ impl<'s> Extractor<'s> {
                                 if let Some(spec) = child_of_kind(k, "import_specification")
                                     && let Some(u) = spec.child_by_field_name("uri")
                                 {
-                                    self.directive(DirKind::Import, u, spec);
+                                    self.directive(DirectiveKind::Import, u, spec);
                                 }
                             }
                             "library_export" => {
                                 if let Some(u) = k.child_by_field_name("uri") {
-                                    self.directive(DirKind::Export, u, k);
+                                    self.directive(DirectiveKind::Export, u, k);
                                 }
                             }
                             _ => {}
@@ -57,7 +57,7 @@ impl<'s> Extractor<'s> {
         }
     }
 
-    pub(super) fn directive(&mut self, kind: DirKind, u: Node, spec: Node) {
+    pub(super) fn directive(&mut self, kind: DirectiveKind, u: Node, spec: Node) {
         // A configurable URI: the default URI is the first `uri`.
         let uri_node = if u.kind() == "configurable_uri" {
             child_of_kind(u, "uri").unwrap_or(u)
@@ -105,7 +105,7 @@ impl<'s> Extractor<'s> {
                     line,
                     column,
                     from: None,
-                    usage: if kind == DirKind::Export {
+                    usage: if kind == DirectiveKind::Export {
                         Use::Value
                     } else {
                         Use::Type
