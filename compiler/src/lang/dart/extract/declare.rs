@@ -253,10 +253,7 @@ impl<'s> Extractor<'s> {
     pub(super) fn fields(&mut self, n: Node, parent: Option<usize>, konst: bool, is_static: bool) {
         let saved = self.from;
         self.annotations(n);
-        let ty = kids(n)
-            .into_iter()
-            .find(|k| k.kind() == "type")
-            .map(|k| self.ty(k, Use::Type));
+        let ty = self.written_type(n);
         let kind = match (parent, konst) {
             (Some(_), _) => SymbolKind::Field,
             (None, true) => SymbolKind::Const,
@@ -640,20 +637,7 @@ impl<'s> Extractor<'s> {
                         self.initializer(e);
                     }
                 }
-                "redirection" => {
-                    let name = kids(k)
-                        .into_iter()
-                        .find(|x| x.kind() == "identifier")
-                        .map(|x| self.t(x).to_string());
-                    if let Some((c, _)) = self.ctx {
-                        self.push_ref(k, Use::Call, Target::ThisCtor(c, name));
-                    }
-                    for a in kids(k) {
-                        if a.kind() == "arguments" {
-                            self.arguments(a);
-                        }
-                    }
-                }
+                "redirection" => self.delegation(k, Target::ThisCtor),
                 _ => {}
             }
         }
@@ -664,23 +648,26 @@ impl<'s> Extractor<'s> {
         self.from = saved;
     }
 
+    /// `: this.named(…)` (`Target::ThisCtor`) or `: super.named(…)` (`Target::SuperCtor`): a
+    /// call of that constructor of the enclosing class, then its arguments.
+    fn delegation(&mut self, n: Node, target: fn(usize, Option<String>) -> Target) {
+        let name = child_of_kind(n, "identifier").map(|x| self.t(x).to_string());
+        if let Some((c, _)) = self.ctx {
+            self.push_ref(n, Use::Call, target(c, name));
+        }
+        for a in kids(n) {
+            if a.kind() == "arguments" {
+                self.arguments(a);
+            }
+        }
+    }
+
     pub(super) fn initializer(&mut self, e: Node) {
         if e.kind() != "initializer_list_entry" {
             return;
         }
         if has_token(e, "super") {
-            let name = kids(e)
-                .into_iter()
-                .find(|x| x.kind() == "identifier")
-                .map(|x| self.t(x).to_string());
-            if let Some((c, _)) = self.ctx {
-                self.push_ref(e, Use::Call, Target::SuperCtor(c, name));
-            }
-            for a in kids(e) {
-                if a.kind() == "arguments" {
-                    self.arguments(a);
-                }
-            }
+            self.delegation(e, Target::SuperCtor);
             return;
         }
         for k in kids(e) {
@@ -713,37 +700,36 @@ impl<'s> Extractor<'s> {
         }
     }
 
+    /// An initializing formal `this.x` (`Expr::This`) or a super parameter `super.x`
+    /// (`Expr::Super`): a reference to the member `x` of the class or its superclass, and a
+    /// local of the written type, or else of that member's value.
+    fn forwarding_formal(&mut self, k: Node, usage: Use, of: fn(usize) -> Expr) {
+        let ty = self.written_type(k);
+        let Some(nn) = k.child_by_field_name("name") else {
+            return;
+        };
+        let nm = self.t(nn).to_string();
+        let value = self.ctx.map(|(c, _)| {
+            self.push_ref(nn, usage, Target::Member(of(c), nm.clone()));
+            Expr::Member(Box::new(of(c)), nm.clone())
+        });
+        let value = if ty.is_none() { value } else { None };
+        self.declare_local(
+            &nm,
+            Local {
+                ty,
+                value,
+                ..Local::default()
+            },
+        );
+    }
+
     pub(super) fn param(&mut self, p: Node) {
         self.annotations(p);
         for k in kids(p) {
             match k.kind() {
                 "field_formal_parameter" => {
-                    let ty = kids(k)
-                        .into_iter()
-                        .find(|x| x.kind() == "type")
-                        .map(|t| self.ty(t, Use::Type));
-                    if let Some(nn) = k.child_by_field_name("name") {
-                        let nm = self.t(nn).to_string();
-                        let value = match self.ctx {
-                            Some((c, _)) => {
-                                self.push_ref(
-                                    nn,
-                                    Use::Write,
-                                    Target::Member(Expr::This(c), nm.clone()),
-                                );
-                                Some(Expr::Member(Box::new(Expr::This(c)), nm.clone()))
-                            }
-                            None => None,
-                        };
-                        self.declare_local(
-                            &nm,
-                            Local {
-                                ty,
-                                value,
-                                ..Local::default()
-                            },
-                        );
-                    }
+                    self.forwarding_formal(k, Use::Write, Expr::This);
                     if let Some(fp) = child_of_kind(k, "formal_parameter_list") {
                         self.scopes.push(HashMap::new());
                         self.params(fp);
@@ -751,32 +737,7 @@ impl<'s> Extractor<'s> {
                     }
                 }
                 "super_formal_parameter" => {
-                    let ty = kids(k)
-                        .into_iter()
-                        .find(|x| x.kind() == "type")
-                        .map(|t| self.ty(t, Use::Type));
-                    if let Some(nn) = k.child_by_field_name("name") {
-                        let nm = self.t(nn).to_string();
-                        let value = match self.ctx {
-                            Some((c, _)) => {
-                                self.push_ref(
-                                    nn,
-                                    Use::SuperFormal,
-                                    Target::Member(Expr::Super(c), nm.clone()),
-                                );
-                                Some(Expr::Member(Box::new(Expr::Super(c)), nm.clone()))
-                            }
-                            None => None,
-                        };
-                        self.declare_local(
-                            &nm,
-                            Local {
-                                value: if ty.is_none() { value } else { None },
-                                ty,
-                                ..Local::default()
-                            },
-                        );
-                    }
+                    self.forwarding_formal(k, Use::SuperFormal, Expr::Super)
                 }
                 _ => {}
             }

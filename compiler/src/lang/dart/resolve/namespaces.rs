@@ -50,14 +50,8 @@ impl Resolver<'_> {
                             continue;
                         }
                         let (add, open) = match &self.units[u].targets[d] {
-                            UriTarget::Unit(t) => {
-                                let t = self.units[*t].lib;
-                                (
-                                    Self::filtered(&self.libs[t].exported, &dir.show, &dir.hide),
-                                    self.libs[t].export_open && dir.show.is_none(),
-                                )
-                            }
-                            _ => (Self::opaque(&dir.show), dir.show.is_none()),
+                            UriTarget::Unit(t) => self.brought(self.units[*t].lib, dir),
+                            _ => Self::brought_opaque(dir),
                         };
                         let lib = &mut self.libs[l];
                         if open && !lib.export_open {
@@ -106,15 +100,12 @@ impl Resolver<'_> {
                                     }
                                 }
                             }
-                            (
-                                Self::filtered(&self.libs[t].exported, &dir.show, &dir.hide),
-                                self.libs[t].export_open && dir.show.is_none(),
-                            )
+                            self.brought(t, dir)
                         }
                         UriTarget::Sdk(s) if s == "dart:core" && dir.prefix.is_none() => {
                             (Namespace::new(), false)
                         }
-                        _ => (Self::opaque(&dir.show), dir.show.is_none()),
+                        _ => Self::brought_opaque(dir),
                     };
                     for b in ns.values().flatten() {
                         if let Bind::Decl(x) = b
@@ -144,6 +135,21 @@ impl Resolver<'_> {
             lib.imported = imported;
             lib.extensions.extend(extensions);
         }
+    }
+
+    /// What a directive to library `t` brings in: its exports through `show`/`hide`, and
+    /// whether it may bring more (an open export namespace, no `show`).
+    fn brought(&self, t: usize, dir: &Directive) -> (Namespace, bool) {
+        (
+            Self::filtered(&self.libs[t].exported, &dir.show, &dir.hide),
+            self.libs[t].export_open && dir.show.is_none(),
+        )
+    }
+
+    /// What a directive to no compiled library brings in: its `show` names, bound to nothing,
+    /// and without `show` any name.
+    fn brought_opaque(dir: &Directive) -> (Namespace, bool) {
+        (Self::opaque(&dir.show), dir.show.is_none())
     }
 
     pub(super) fn opaque(show: &Option<Vec<(String, u32, u32)>>) -> Namespace {
