@@ -211,35 +211,18 @@ impl<'s> Extractor<'s> {
                 self.from = saved;
             }
             "function_declaration" | "external_function_declaration" => {
-                let Some(sig) = n.child_by_field_name("signature") else {
-                    return;
-                };
-                let Some(name) = sig.child_by_field_name("name") else {
-                    return;
-                };
-                let nm = self.t(name).to_string();
-                let s = signature(n, sig.end_byte(), self.src);
-                let d = self.new_decl(n, &nm, SymbolKind::Function, None, s);
-                self.function(n, sig, n.child_by_field_name("body"), d);
+                let sig = n.child_by_field_name("signature");
+                self.top_level_function(n, sig, SymbolKind::Function);
             }
             "getter_declaration"
             | "setter_declaration"
             | "external_getter_declaration"
             | "external_setter_declaration" => {
-                let Some(sig) = n
+                let sig = n
                     .child_by_field_name("signature")
                     .or_else(|| child_of_kind(n, "getter_signature"))
-                    .or_else(|| child_of_kind(n, "setter_signature"))
-                else {
-                    return;
-                };
-                let Some(name) = sig.child_by_field_name("name") else {
-                    return;
-                };
-                let nm = self.t(name).to_string();
-                let s = signature(n, sig.end_byte(), self.src);
-                let d = self.new_decl(n, &nm, SymbolKind::Property, None, s);
-                self.function(n, sig, n.child_by_field_name("body"), d);
+                    .or_else(|| child_of_kind(n, "setter_signature"));
+                self.top_level_function(n, sig, SymbolKind::Property);
             }
             "top_level_variable_declaration" | "external_variable_declaration" => {
                 let konst = has_token(n, "const");
@@ -247,6 +230,20 @@ impl<'s> Extractor<'s> {
             }
             _ => {}
         }
+    }
+
+    /// A top-level function, getter or setter whose signature is `sig`, and its body.
+    fn top_level_function(&mut self, n: Node, sig: Option<Node>, kind: SymbolKind) {
+        let Some(sig) = sig else {
+            return;
+        };
+        let Some(name) = sig.child_by_field_name("name") else {
+            return;
+        };
+        let nm = self.t(name).to_string();
+        let s = signature(n, sig.end_byte(), self.src);
+        let d = self.new_decl(n, &nm, kind, None, s);
+        self.function(n, sig, n.child_by_field_name("body"), d);
     }
 
     /// Variables or fields: `T a = 1, b;`, `const x = 1;`.

@@ -46,3 +46,10 @@ fn edges_on(c: &Compiled, repo: &str, path: &str, needle: &str) -> Vec<String> {
 fn unresolved_on(c: &Compiled, repo: &str, path: &str, needle: &str) -> Vec<String> {
     c.unresolved_at(repo, path, line_of(c, repo, path, needle))
 }
+
+/// The requested symbol and the detail of the first unresolved record.
+#[track_caller]
+fn first_record(c: &Compiled) -> (Option<&str>, Option<&str>) {
+    let u = c.facts.unresolved.first().expect("an unresolved record");
+    (u.requested_symbol.as_deref(), u.detail.as_deref())
+}

@@ -209,7 +209,5 @@ void main() {
 }
 "#,
     );
-    let u = &c.facts.unresolved[0];
-    assert_eq!(u.requested_symbol.as_deref(), Some("missing"));
-    assert_eq!(u.detail, None);
+    assert_eq!(first_record(&c), (Some("missing"), None));
 }
