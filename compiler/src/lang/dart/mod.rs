@@ -5,6 +5,10 @@
 //! Phase 1 ([`extract`]) runs per file in parallel and binds locals by lexical scope. Phase 2
 //! ([`resolve`]) builds libraries from their parts, resolves URIs, export and import
 //! namespaces, and members through supertypes and extensions.
+//!
+//! Layout: [`project`] reads pubspecs and package configs; [`extract`] (with the types it hands
+//! over in `extract::syntax`) is phase 1; [`resolve`] is phase 2, its emission through
+//! `crate::emit`; `tests` are the in-memory resolver tests.
 
 mod extract;
 mod project;

@@ -1,5 +1,11 @@
 //! Phase 2 of Dart: libraries and their parts, URIs, export and import namespaces, members
 //! through supertypes and extensions, and the binding of every reference phase 1 left open.
+//!
+//! By concern: [`libraries`] (URIs, libraries and parts, packages and symbols), [`namespaces`]
+//! (exports and imports with `show`/`hide`, prefixes), [`scope`] (names and written types),
+//! [`members`] (supertypes, inherited and extension members), [`receivers`] (receiver typing),
+//! [`references`] (what each reference binds to) and [`emission`] (edges and unresolved records
+//! through `crate::emit`, structural edges).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
@@ -58,6 +64,8 @@ enum Bind {
 
 type Namespace = BTreeMap<String, BTreeSet<Bind>>;
 
+/// A file of phase 2: where it is, what phase 1 read, and what phase 2 gives it (its library,
+/// its symbols, its directives' targets).
 pub struct Unit {
     pub repo: RepoId,
     pub file: FileId,
@@ -85,13 +93,18 @@ impl Unit {
     }
 }
 
+/// What a directive's URI names.
 #[derive(Clone, Debug)]
 enum UriTarget {
+    /// A compiled file.
     Unit(usize),
+    /// A `dart:` library.
     Sdk(String),
+    /// Nothing compiled: the unresolved reason and the requested package.
     Missing(&'static str, String),
 }
 
+/// A library: a file and its parts, one graph package.
 #[derive(Default)]
 struct Library {
     /// The defining unit first, then its parts.
@@ -100,17 +113,23 @@ struct Library {
     package: usize,
     /// Top-level declarations of all units.
     scope: HashMap<String, Vec<DeclRef>>,
+    /// What the library exports, and whether an export may bring names beyond these.
     exported: Namespace,
     export_open: bool,
+    /// What its unprefixed imports bind, and whether they may bind more.
     unprefixed: Namespace,
     unprefixed_open: bool,
+    /// Each import prefix's namespace, and whether it may bind more.
     prefixes: HashMap<String, (Namespace, bool)>,
+    /// The libraries its imports bring declarations from.
     imported: Vec<usize>,
+    /// The extensions in scope: its own and the imported ones.
     extensions: Vec<DeclRef>,
     /// Member name → instance members of the class-like declarations of this library.
     members: HashMap<String, Vec<DeclRef>>,
 }
 
+/// What a receiver's type is known to be.
 #[derive(Clone, Debug)]
 enum Receiver {
     Unknown,
@@ -118,14 +137,19 @@ enum Receiver {
     Nothing,
     /// A `dart:core` type (`String`, `List<C>` with its element).
     Core(String, Option<Box<Receiver>>),
+    /// An instance of a class-like declaration.
     Inst(DeclRef),
+    /// The class-like declaration itself (`C.m`).
     Static(DeclRef),
+    /// `super` in a class-like declaration.
     SuperOf(DeclRef),
     /// A function or method: calling it gives this.
     Returns(Box<Receiver>),
+    /// An import prefix of a library.
     Prefix(usize, String),
 }
 
+/// What a name binds to.
 enum NameHit {
     Decls(Vec<DeclRef>, Provenance),
     /// Nothing to bind, nothing to record.
@@ -134,6 +158,7 @@ enum NameHit {
     Missing,
 }
 
+/// What a member of a receiver binds to: declarations (exact or not).
 enum Hit {
     Decls(Vec<DeclRef>, bool, Provenance),
     Nothing,
@@ -142,6 +167,7 @@ enum Hit {
     Unknown,
 }
 
+/// Phase 2 over every Dart file of a compile.
 pub struct Resolver<'f> {
     facts: &'f mut FactSet,
     units: Vec<Unit>,
