@@ -5,20 +5,23 @@
 //! Phase 1 ([`extract`]) runs per file in parallel and binds locals by lexical scope. Phase 2
 //! ([`resolve`]) builds libraries from their parts, resolves URIs, export and import
 //! namespaces, and members through supertypes and extensions.
+//!
+//! Layout: [`project`] reads pubspecs and package configs; [`extract`] (with the types it hands
+//! over in `extract::syntax`) is phase 1; [`resolve`] is phase 2, its emission through
+//! `crate::emit`; `tests` are the in-memory resolver tests.
 
 mod extract;
 mod project;
 mod resolve;
-mod syntax;
+#[cfg(test)]
+mod tests;
 
-use crate::emit::MAX_CANDIDATES;
-#[allow(unused_imports)]
-use crate::emit::reason::*;
 use kivgraph_format::Language;
 
 use crate::facts::FactSet;
 use crate::lang::ConfigFile;
 use crate::pipeline::{FileMeta, FrontEnd, Project, SourceInput};
+use extract::syntax::DartFile;
 
 /// The Dart front end.
 pub(crate) struct Dart;
@@ -26,17 +29,17 @@ pub(crate) struct Dart;
 impl FrontEnd for Dart {
     const NAME: &'static str = "Dart";
     const LANGUAGES: &'static [Language] = &[Language::Dart];
-    type Parsed = syntax::DartFile;
+    type Parsed = DartFile;
 
-    fn extract(input: &SourceInput) -> syntax::DartFile {
+    fn extract(input: &SourceInput) -> DartFile {
         extract::extract(input.text.as_str())
     }
 
-    fn partial(f: &syntax::DartFile) -> bool {
+    fn partial(f: &DartFile) -> bool {
         f.has_error
     }
 
-    fn resolve(facts: &mut FactSet, files: Vec<(FileMeta, syntax::DartFile)>, project: &Project) {
+    fn resolve(facts: &mut FactSet, files: Vec<(FileMeta, DartFile)>, project: &Project) {
         let dart_configs: Vec<ConfigFile> = project
             .configs
             .iter()

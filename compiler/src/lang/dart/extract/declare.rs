@@ -23,7 +23,7 @@ impl<'s> Extractor<'s> {
                 }
                 "part_directive" => {
                     if let Some(u) = n.child_by_field_name("uri") {
-                        self.directive(DirKind::Part, u, n);
+                        self.directive(DirectiveKind::Part, u, n);
                     }
                 }
                 "import_or_export" => {
@@ -33,12 +33,12 @@ impl<'s> Extractor<'s> {
                                 if let Some(spec) = child_of_kind(k, "import_specification")
                                     && let Some(u) = spec.child_by_field_name("uri")
                                 {
-                                    self.directive(DirKind::Import, u, spec);
+                                    self.directive(DirectiveKind::Import, u, spec);
                                 }
                             }
                             "library_export" => {
                                 if let Some(u) = k.child_by_field_name("uri") {
-                                    self.directive(DirKind::Export, u, k);
+                                    self.directive(DirectiveKind::Export, u, k);
                                 }
                             }
                             _ => {}
@@ -57,7 +57,7 @@ impl<'s> Extractor<'s> {
         }
     }
 
-    pub(super) fn directive(&mut self, kind: DirKind, u: Node, spec: Node) {
+    pub(super) fn directive(&mut self, kind: DirectiveKind, u: Node, spec: Node) {
         // A configurable URI: the default URI is the first `uri`.
         let uri_node = if u.kind() == "configurable_uri" {
             child_of_kind(u, "uri").unwrap_or(u)
@@ -105,7 +105,7 @@ impl<'s> Extractor<'s> {
                     line,
                     column,
                     from: None,
-                    usage: if kind == DirKind::Export {
+                    usage: if kind == DirectiveKind::Export {
                         Use::Value
                     } else {
                         Use::Type
@@ -211,35 +211,18 @@ impl<'s> Extractor<'s> {
                 self.from = saved;
             }
             "function_declaration" | "external_function_declaration" => {
-                let Some(sig) = n.child_by_field_name("signature") else {
-                    return;
-                };
-                let Some(name) = sig.child_by_field_name("name") else {
-                    return;
-                };
-                let nm = self.t(name).to_string();
-                let s = signature(n, sig.end_byte(), self.src);
-                let d = self.new_decl(n, &nm, SymbolKind::Function, None, s);
-                self.function(n, sig, n.child_by_field_name("body"), d);
+                let sig = n.child_by_field_name("signature");
+                self.top_level_function(n, sig, SymbolKind::Function);
             }
             "getter_declaration"
             | "setter_declaration"
             | "external_getter_declaration"
             | "external_setter_declaration" => {
-                let Some(sig) = n
+                let sig = n
                     .child_by_field_name("signature")
                     .or_else(|| child_of_kind(n, "getter_signature"))
-                    .or_else(|| child_of_kind(n, "setter_signature"))
-                else {
-                    return;
-                };
-                let Some(name) = sig.child_by_field_name("name") else {
-                    return;
-                };
-                let nm = self.t(name).to_string();
-                let s = signature(n, sig.end_byte(), self.src);
-                let d = self.new_decl(n, &nm, SymbolKind::Property, None, s);
-                self.function(n, sig, n.child_by_field_name("body"), d);
+                    .or_else(|| child_of_kind(n, "setter_signature"));
+                self.top_level_function(n, sig, SymbolKind::Property);
             }
             "top_level_variable_declaration" | "external_variable_declaration" => {
                 let konst = has_token(n, "const");
@@ -249,14 +232,25 @@ impl<'s> Extractor<'s> {
         }
     }
 
+    /// A top-level function, getter or setter whose signature is `sig`, and its body.
+    fn top_level_function(&mut self, n: Node, sig: Option<Node>, kind: SymbolKind) {
+        let Some(sig) = sig else {
+            return;
+        };
+        let Some(name) = sig.child_by_field_name("name") else {
+            return;
+        };
+        let nm = self.t(name).to_string();
+        let s = signature(n, sig.end_byte(), self.src);
+        let d = self.new_decl(n, &nm, kind, None, s);
+        self.function(n, sig, n.child_by_field_name("body"), d);
+    }
+
     /// Variables or fields: `T a = 1, b;`, `const x = 1;`.
     pub(super) fn fields(&mut self, n: Node, parent: Option<usize>, konst: bool, is_static: bool) {
         let saved = self.from;
         self.annotations(n);
-        let ty = kids(n)
-            .into_iter()
-            .find(|k| k.kind() == "type")
-            .map(|k| self.ty(k, Use::Type));
+        let ty = self.written_type(n);
         let kind = match (parent, konst) {
             (Some(_), _) => SymbolKind::Field,
             (None, true) => SymbolKind::Const,
@@ -640,20 +634,7 @@ impl<'s> Extractor<'s> {
                         self.initializer(e);
                     }
                 }
-                "redirection" => {
-                    let name = kids(k)
-                        .into_iter()
-                        .find(|x| x.kind() == "identifier")
-                        .map(|x| self.t(x).to_string());
-                    if let Some((c, _)) = self.ctx {
-                        self.push_ref(k, Use::Call, Target::ThisCtor(c, name));
-                    }
-                    for a in kids(k) {
-                        if a.kind() == "arguments" {
-                            self.arguments(a);
-                        }
-                    }
-                }
+                "redirection" => self.delegation(k, Target::ThisCtor),
                 _ => {}
             }
         }
@@ -664,23 +645,26 @@ impl<'s> Extractor<'s> {
         self.from = saved;
     }
 
+    /// `: this.named(…)` (`Target::ThisCtor`) or `: super.named(…)` (`Target::SuperCtor`): a
+    /// call of that constructor of the enclosing class, then its arguments.
+    fn delegation(&mut self, n: Node, target: fn(usize, Option<String>) -> Target) {
+        let name = child_of_kind(n, "identifier").map(|x| self.t(x).to_string());
+        if let Some((c, _)) = self.ctx {
+            self.push_ref(n, Use::Call, target(c, name));
+        }
+        for a in kids(n) {
+            if a.kind() == "arguments" {
+                self.arguments(a);
+            }
+        }
+    }
+
     pub(super) fn initializer(&mut self, e: Node) {
         if e.kind() != "initializer_list_entry" {
             return;
         }
         if has_token(e, "super") {
-            let name = kids(e)
-                .into_iter()
-                .find(|x| x.kind() == "identifier")
-                .map(|x| self.t(x).to_string());
-            if let Some((c, _)) = self.ctx {
-                self.push_ref(e, Use::Call, Target::SuperCtor(c, name));
-            }
-            for a in kids(e) {
-                if a.kind() == "arguments" {
-                    self.arguments(a);
-                }
-            }
+            self.delegation(e, Target::SuperCtor);
             return;
         }
         for k in kids(e) {
@@ -713,37 +697,36 @@ impl<'s> Extractor<'s> {
         }
     }
 
+    /// An initializing formal `this.x` (`Expr::This`) or a super parameter `super.x`
+    /// (`Expr::Super`): a reference to the member `x` of the class or its superclass, and a
+    /// local of the written type, or else of that member's value.
+    fn forwarding_formal(&mut self, k: Node, usage: Use, of: fn(usize) -> Expr) {
+        let ty = self.written_type(k);
+        let Some(nn) = k.child_by_field_name("name") else {
+            return;
+        };
+        let nm = self.t(nn).to_string();
+        let value = self.ctx.map(|(c, _)| {
+            self.push_ref(nn, usage, Target::Member(of(c), nm.clone()));
+            Expr::Member(Box::new(of(c)), nm.clone())
+        });
+        let value = if ty.is_none() { value } else { None };
+        self.declare_local(
+            &nm,
+            Local {
+                ty,
+                value,
+                ..Local::default()
+            },
+        );
+    }
+
     pub(super) fn param(&mut self, p: Node) {
         self.annotations(p);
         for k in kids(p) {
             match k.kind() {
                 "field_formal_parameter" => {
-                    let ty = kids(k)
-                        .into_iter()
-                        .find(|x| x.kind() == "type")
-                        .map(|t| self.ty(t, Use::Type));
-                    if let Some(nn) = k.child_by_field_name("name") {
-                        let nm = self.t(nn).to_string();
-                        let value = match self.ctx {
-                            Some((c, _)) => {
-                                self.push_ref(
-                                    nn,
-                                    Use::Write,
-                                    Target::Member(Expr::This(c), nm.clone()),
-                                );
-                                Some(Expr::Member(Box::new(Expr::This(c)), nm.clone()))
-                            }
-                            None => None,
-                        };
-                        self.declare_local(
-                            &nm,
-                            Local {
-                                ty,
-                                value,
-                                ..Local::default()
-                            },
-                        );
-                    }
+                    self.forwarding_formal(k, Use::Write, Expr::This);
                     if let Some(fp) = child_of_kind(k, "formal_parameter_list") {
                         self.scopes.push(HashMap::new());
                         self.params(fp);
@@ -751,32 +734,7 @@ impl<'s> Extractor<'s> {
                     }
                 }
                 "super_formal_parameter" => {
-                    let ty = kids(k)
-                        .into_iter()
-                        .find(|x| x.kind() == "type")
-                        .map(|t| self.ty(t, Use::Type));
-                    if let Some(nn) = k.child_by_field_name("name") {
-                        let nm = self.t(nn).to_string();
-                        let value = match self.ctx {
-                            Some((c, _)) => {
-                                self.push_ref(
-                                    nn,
-                                    Use::SuperFormal,
-                                    Target::Member(Expr::Super(c), nm.clone()),
-                                );
-                                Some(Expr::Member(Box::new(Expr::Super(c)), nm.clone()))
-                            }
-                            None => None,
-                        };
-                        self.declare_local(
-                            &nm,
-                            Local {
-                                value: if ty.is_none() { value } else { None },
-                                ty,
-                                ..Local::default()
-                            },
-                        );
-                    }
+                    self.forwarding_formal(k, Use::SuperFormal, Expr::Super)
                 }
                 _ => {}
             }

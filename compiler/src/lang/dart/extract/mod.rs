@@ -8,13 +8,15 @@ use std::collections::HashMap;
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
 
-use super::syntax::{
-    Ctx, DartFile, Decl, DirKind, Directive, Expr, Local, Ref, SuperKind, Target, TypeRef, Use,
-};
 use crate::lang::{Span, collapse, kids, pos, text};
+use syntax::{
+    ClassContext, DartFile, Decl, Directive, DirectiveKind, Expr, Local, Ref, SuperKind, Target,
+    TypeRef, Use,
+};
 
 mod declare;
 mod describe;
+pub(super) mod syntax;
 mod types;
 mod walk;
 
@@ -34,7 +36,7 @@ struct Extractor<'s> {
     scopes: Vec<HashMap<String, Binding>>,
     /// The innermost enclosing declaration: the source of references.
     from: Option<usize>,
-    ctx: Ctx,
+    ctx: ClassContext,
     depth: usize,
     /// The value a variable pattern directly inside an object pattern's field is bound to.
     pattern_value: Option<Expr>,

@@ -4,6 +4,11 @@ use super::*;
 
 impl<'s> Extractor<'s> {
     /// Reads a type and records a reference for every type name in it.
+    /// The type child of `n` (a declaration, a parameter, a pattern), its names `TYPE_USES`.
+    pub(super) fn written_type(&mut self, n: Node) -> Option<TypeRef> {
+        child_of_kind(n, "type").map(|t| self.ty(t, Use::Type))
+    }
+
     pub(super) fn ty(&mut self, n: Node, usage: Use) -> TypeRef {
         if !self.deeper() {
             return TypeRef::Unknown;

@@ -181,10 +181,7 @@ impl<'s> Extractor<'s> {
         let name = n.child_by_field_name("name");
         if let (Some(v), Some(nm)) = (value, name) {
             // `for (T x in xs)`.
-            let ty = ks
-                .iter()
-                .find(|k| k.kind() == "type")
-                .map(|t| self.ty(*t, Use::Type));
+            let ty = self.written_type(n);
             self.expr(v, Use::Value);
             let elem = Expr::Elem(Box::new(self.describe(v, 0)));
             let nm = self.t(nm).to_string();
@@ -221,10 +218,7 @@ impl<'s> Extractor<'s> {
     }
 
     pub(super) fn local_vars(&mut self, k: Node) {
-        let ty = kids(k)
-            .into_iter()
-            .find(|x| x.kind() == "type")
-            .map(|t| self.ty(t, Use::Type));
+        let ty = self.written_type(k);
         let mut items: Vec<(Node, Option<Node>)> = Vec::new();
         if let Some(nn) = k.child_by_field_name("name") {
             items.push((nn, k.child_by_field_name("value")));
@@ -278,10 +272,7 @@ impl<'s> Extractor<'s> {
         }
         match p.kind() {
             "variable_pattern" => {
-                let ty = kids(p)
-                    .into_iter()
-                    .find(|k| k.kind() == "type")
-                    .map(|t| self.ty(t, Use::Type));
+                let ty = self.written_type(p);
                 let value = self.pattern_value.take();
                 if let Some(nn) = p.child_by_field_name("name") {
                     let nm = self.t(nn).to_string();
@@ -583,18 +574,7 @@ impl<'s> Extractor<'s> {
                 if let Some((prefix, c)) = t {
                     let nm = self.t(c).to_string();
                     let at = ids.last().copied().unwrap_or(c);
-                    self.push_ref(
-                        at,
-                        usage,
-                        Target::Ctor(
-                            TypeRef::Named {
-                                prefix,
-                                name: nm,
-                                args: Vec::new(),
-                            },
-                            ctor,
-                        ),
-                    );
+                    self.push_ctor_ref(at, usage, (prefix, nm), ctor);
                 }
             }
             "type_cast_expression" | "type_test_expression" => {
@@ -818,18 +798,24 @@ impl<'s> Extractor<'s> {
             [] => Vec::new(),
         };
         for (prefix, class, ctor, at) in nodes {
-            self.push_ref(
-                at,
-                usage,
-                Target::Ctor(
-                    TypeRef::Named {
-                        prefix,
-                        name: class,
-                        args: Vec::new(),
-                    },
-                    ctor,
-                ),
-            );
+            self.push_ctor_ref(at, usage, (prefix, class), ctor);
         }
+    }
+
+    /// A reference at `at` to constructor `ctor` (`None`: the unnamed one) of the class
+    /// `prefix.class` as written.
+    fn push_ctor_ref(
+        &mut self,
+        at: Node,
+        usage: Use,
+        (prefix, class): (Option<String>, String),
+        ctor: Option<String>,
+    ) {
+        let class = TypeRef::Named {
+            prefix,
+            name: class,
+            args: Vec::new(),
+        };
+        self.push_ref(at, usage, Target::Ctor(class, ctor));
     }
 }

@@ -31,7 +31,7 @@ pub enum Use {
 
 /// The class context of a name: the enclosing class-like declaration, and whether `this`
 /// exists there (an instance member, not a static one or a top-level declaration).
-pub type Ctx = Option<(usize, bool)>;
+pub type ClassContext = Option<(usize, bool)>;
 
 /// A type as written: `p.C<A, B>`, nullable `?` left out.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,7 +55,7 @@ pub enum Expr {
     Core(&'static str),
     Local(usize),
     /// A name lexical scope left open: a class member, the library scope, an import.
-    Name(String, Ctx),
+    Name(String, ClassContext),
     This(usize),
     Super(usize),
     Member(Box<Expr>, String),
@@ -73,7 +73,7 @@ pub enum Expr {
 #[derive(Clone, Debug)]
 pub enum Target {
     /// An identifier lexical scope did not bind.
-    Name(String, Ctx),
+    Name(String, ClassContext),
     /// `x.m`.
     Member(Expr, String),
     /// A type name (`prefix` when written `p.C`).
@@ -135,7 +135,7 @@ pub struct Decl {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DirKind {
+pub enum DirectiveKind {
     Import,
     Export,
     Part,
@@ -143,7 +143,7 @@ pub enum DirKind {
 
 #[derive(Clone, Debug)]
 pub struct Directive {
-    pub kind: DirKind,
+    pub kind: DirectiveKind,
     pub uri: String,
     /// Position of the URI string.
     pub line: u32,
