@@ -10,8 +10,6 @@ mod extract;
 mod project;
 mod resolve;
 
-#[allow(unused_imports)]
-use crate::emit::reason::*;
 use kivgraph_format::Language;
 
 use crate::facts::FactSet;

@@ -164,7 +164,7 @@ pub struct PyFile {
     pub has_error: bool,
 }
 
-const BUILTIN_NAMES: &str = include_str!("builtins.txt");
+const BUILTIN_NAMES: &str = include_str!("../builtins.txt");
 
 pub(super) fn is_builtin(name: &str) -> bool {
     static SET: std::sync::OnceLock<HashSet<&'static str>> = std::sync::OnceLock::new();
