@@ -9,6 +9,8 @@
 mod extract;
 mod project;
 mod resolve;
+#[cfg(test)]
+mod tests;
 
 use kivgraph_format::Language;
 
