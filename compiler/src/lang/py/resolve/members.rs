@@ -4,8 +4,13 @@
 use std::collections::HashSet;
 
 use super::{Bound, Hit, Lookup, MAX_DEPTH, Receiver, Resolver};
-use crate::lang::py::extract::{NameRes, TypeRef};
+use crate::lang::py::extract::{Decl, NameRes, TypeRef};
 use crate::lang::{UnionHit, UnionPart, union_hit};
+
+/// A class declaring `__getattr__` or `__getattribute__` may have any attribute: it is open.
+fn has_dynamic_attributes(class: &Decl) -> bool {
+    class.members.contains_key("__getattr__") || class.members.contains_key("__getattribute__")
+}
 
 impl Resolver<'_> {
     /// Member `name` declared by class `c` itself (inherited `self.x` fields aside).
@@ -39,22 +44,32 @@ impl Resolver<'_> {
         if let Some(mro) = self.mro(m, c, depth + 1) {
             let mut closed = true;
             for (cm, cc) in mro {
-                let d = &self.mods[cm].py.decls[cc];
                 if let Some(x) = self.own_member(cm, cc, name) {
                     return Lookup::Found(cm, x);
                 }
-                closed &= !d.members.contains_key("__getattr__")
-                    && !d.members.contains_key("__getattribute__");
+                closed &= !has_dynamic_attributes(&self.mods[cm].py.decls[cc]);
             }
             return Lookup::NotFound { closed };
         }
-        let decl = &self.mods[m].py.decls[c];
         if let Some(x) = self.own_member(m, c, name) {
             return Lookup::Found(m, x);
         }
-        let mut closed = !decl.members.contains_key("__getattr__")
-            && !decl.members.contains_key("__getattribute__");
-        for b in &decl.bases {
+        let closed = !has_dynamic_attributes(&self.mods[m].py.decls[c]);
+        self.lookup_in_bases(m, c, name, depth, visited, closed)
+    }
+
+    /// The bases of class `c` left to right, depth first; `closed` says whether the classes
+    /// searched before them are.
+    fn lookup_in_bases(
+        &self,
+        m: usize,
+        c: usize,
+        name: &str,
+        depth: usize,
+        visited: &mut HashSet<(usize, usize)>,
+        mut closed: bool,
+    ) -> Lookup {
+        for b in &self.mods[m].py.decls[c].bases {
             match self.base_recv(m, b, depth + 1) {
                 Some(Receiver::Members(bm, bd)) => {
                     match self.lookup_in(bm, bd, name, depth + 1, visited) {
@@ -126,10 +141,7 @@ impl Resolver<'_> {
             return Hit::Unknown;
         }
         match recv {
-            Receiver::Members(m, c) => match self.lookup_member(*m, *c, name, depth + 1) {
-                Lookup::Found(a, b) => Hit::Decls(vec![(a, b)], true),
-                Lookup::NotFound { closed } => Hit::NotFound { closed },
-            },
+            Receiver::Members(m, c) => self.lookup_member(*m, *c, name, depth + 1).into(),
             Receiver::SuperOf(m, c) if self.mro(*m, *c, depth + 1).is_some() => {
                 let mro = self.mro(*m, *c, depth + 1).unwrap_or_default();
                 for &(cm, cc) in mro.iter().skip(1) {
@@ -140,23 +152,10 @@ impl Resolver<'_> {
                 Hit::NotFound { closed: true }
             }
             Receiver::SuperOf(m, c) => {
-                let mut closed = true;
-                let bases = self.mods[*m].py.decls[*c].bases.clone();
                 let mut visited = HashSet::new();
                 visited.insert((*m, *c));
-                for b in &bases {
-                    match self.base_recv(*m, b, depth + 1) {
-                        Some(Receiver::Members(bm, bd)) => {
-                            match self.lookup_in(bm, bd, name, depth + 1, &mut visited) {
-                                Lookup::Found(a, x) => return Hit::Decls(vec![(a, x)], true),
-                                Lookup::NotFound { closed: cl } => closed &= cl,
-                            }
-                        }
-                        Some(_) => closed = false,
-                        None => {}
-                    }
-                }
-                Hit::NotFound { closed }
+                self.lookup_in_bases(*m, *c, name, depth, &mut visited, true)
+                    .into()
             }
             Receiver::Module(t) => Hit::Bound(self.attribute(*t, name, depth + 1)),
             b @ Receiver::Namespace(..) => {

@@ -117,6 +117,16 @@ enum Hit {
     Unknown,
 }
 
+impl From<Lookup> for Hit {
+    /// A member found through a class's declarations binds exactly.
+    fn from(l: Lookup) -> Hit {
+        match l {
+            Lookup::Found(m, d) => Hit::Decls(vec![(m, d)], true),
+            Lookup::NotFound { closed } => Hit::NotFound { closed },
+        }
+    }
+}
+
 /// Phase 2 over every Python file of the compile.
 pub struct Resolver<'f> {
     facts: &'f mut FactSet,

@@ -36,11 +36,7 @@ impl Resolver<'_> {
             Expr::External => Receiver::External,
             Expr::Name(NameRes::Local(l)) => {
                 let local = &self.mods[m].py.locals[*l];
-                match (&local.ty, &local.value) {
-                    (Some(t), _) => self.type_recv(m, t, depth + 1),
-                    (None, Some(v)) if local.assignments <= 1 => self.eval(m, v, depth + 1),
-                    _ => Receiver::Unknown,
-                }
+                self.assigned_recv(m, (&local.ty, &local.value, local.assignments), depth)
             }
             Expr::Name(res) => self.value_recv(self.bind_res(m, res, depth + 1), depth + 1),
             Expr::SelfOf(c) => Receiver::Members(m, *c),
@@ -81,6 +77,21 @@ impl Resolver<'_> {
                 Receiver::External => Receiver::External,
                 _ => Receiver::Unknown,
             },
+        }
+    }
+
+    /// A variable, field or local: its annotation wins; without one, the value of its only
+    /// assignment (SPEC 12.4, Notes: typing is flow-insensitive).
+    fn assigned_recv(
+        &self,
+        m: usize,
+        (ty, value, assignments): (&Option<TypeRef>, &Option<Expr>, u32),
+        depth: usize,
+    ) -> Receiver {
+        match (ty, value) {
+            (Some(t), _) => self.type_recv(m, t, depth + 1),
+            (None, Some(v)) if assignments <= 1 => self.eval(m, v, depth + 1),
+            _ => Receiver::Unknown,
         }
     }
 
@@ -134,11 +145,9 @@ impl Resolver<'_> {
                 let decl = &self.mods[m].py.decls[d];
                 match decl.kind {
                     SymbolKind::Class => Receiver::Members(m, d),
-                    SymbolKind::Variable | SymbolKind::Field => match (&decl.ty, &decl.value) {
-                        (Some(t), _) => self.type_recv(m, t, depth + 1),
-                        (None, Some(v)) if decl.assignments <= 1 => self.eval(m, v, depth + 1),
-                        _ => Receiver::Unknown,
-                    },
+                    SymbolKind::Variable | SymbolKind::Field => {
+                        self.assigned_recv(m, (&decl.ty, &decl.value, decl.assignments), depth)
+                    }
                     SymbolKind::Property => match &decl.ty {
                         Some(t) => self.type_recv(m, t, depth + 1),
                         None => Receiver::Unknown,
