@@ -57,17 +57,18 @@ impl Resolver<'_> {
                 (false, false) => format!("{base}.{rest}"),
             };
             return self
+                .table
                 .lookup_in_repo(repo, &full)
                 .unwrap_or_else(|| Target::Missing(IMPORT_NOT_RESOLVED, spec.to_string()));
         }
-        if let Some(t) = self.lookup_in_repo(repo, spec) {
+        if let Some(t) = self.table.lookup_in_repo(repo, spec) {
             return t;
         }
         let top = spec.split('.').next().unwrap_or(spec);
-        if let Some(repos) = self.providers.get(top) {
+        if let Some(repos) = self.table.providers.get(top) {
             let others: Vec<RepoId> = repos.iter().copied().filter(|r| *r != repo).collect();
             if others.len() == 1
-                && let Some(t) = self.lookup_in_repo(others[0], spec)
+                && let Some(t) = self.table.lookup_in_repo(others[0], spec)
             {
                 return t;
             }
@@ -77,18 +78,6 @@ impl Resolver<'_> {
         } else {
             Target::Missing(IMPORT_NOT_RESOLVED, top.to_string())
         }
-    }
-
-    fn lookup_in_repo(&self, repo: RepoId, dotted: &str) -> Option<Target> {
-        if dotted.is_empty() {
-            return None;
-        }
-        if let Some(&i) = self.by_name.get(&(repo, dotted.to_string())) {
-            return Some(Target::Module(i));
-        }
-        self.prefixes
-            .contains(&(repo, dotted.to_string()))
-            .then(|| Target::Namespace(repo, dotted.to_string()))
     }
 
     fn target_bound(t: &Target) -> Bound {
@@ -154,7 +143,7 @@ impl Resolver<'_> {
             Bound::Namespace(r, d) => (*r, d.clone()),
             _ => return Bound::Missing,
         };
-        match self.lookup_in_repo(repo, &format!("{base}.{name}")) {
+        match self.table.lookup_in_repo(repo, &format!("{base}.{name}")) {
             Some(t) => Self::target_bound(&t),
             None => Bound::Missing,
         }

@@ -2,7 +2,8 @@
 //! repositories, module attributes (re-exports and `*` imports), members through base classes,
 //! and the binding of every reference phase 1 left open.
 //!
-//! - [`imports`]: modules by dotted name, imports within and across repositories, module
+//! - [`modules`]: the module table, every file's dotted name and the packages it provides;
+//! - [`imports`]: imports within and across repositories, module
 //!   attributes (re-exports, `*` imports and `__all__`, submodules) and names bound by scope;
 //! - [`receivers`]: what a receiver expression or a written type denotes;
 //! - [`members`]: members through base classes (the MRO, `super()`, closed classes, unions);
@@ -11,6 +12,7 @@
 
 mod imports;
 mod members;
+mod modules;
 mod receivers;
 mod references;
 mod symbols;
@@ -21,8 +23,9 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use kivgraph_format::SymbolKind;
 
 use super::extract::PyFile;
-use super::project::{RepoLayout, module_name, normalise};
+use super::project::{RepoLayout, add_default_roots, module_name};
 use crate::facts::{FactSet, FileId, RepoId, SymbolId};
+use modules::ModuleTable;
 
 /// How deep chains of names, attributes and bases are followed before giving up.
 const MAX_DEPTH: usize = 64;
@@ -131,12 +134,7 @@ impl From<Lookup> for Hit {
 pub struct Resolver<'f> {
     facts: &'f mut FactSet,
     mods: Vec<Module>,
-    /// (repo, dotted) → module.
-    by_name: HashMap<(RepoId, String), usize>,
-    /// (repo, dotted prefix) of every package directory (namespace packages included).
-    prefixes: HashSet<(RepoId, String)>,
-    /// Top-level package → repositories providing it.
-    providers: HashMap<String, BTreeSet<RepoId>>,
+    table: ModuleTable,
     attr_memo: RefCell<HashMap<(usize, String), Bound>>,
     attr_busy: RefCell<HashSet<(usize, String)>>,
     attr_cut: std::cell::Cell<bool>,
@@ -164,55 +162,11 @@ impl<'f> Resolver<'f> {
         mut mods: Vec<Module>,
         mut layouts: HashMap<RepoId, RepoLayout>,
     ) -> Resolver<'f> {
-        // Module roots: the repository root, `src/` when files live there, and configured ones.
-        for m in &mods {
-            let l = layouts.entry(m.repo).or_default();
-            l.roots.insert(String::new());
-            if m.path.starts_with("src/") {
-                l.roots.insert("src".into());
-            }
-        }
-        let mut by_name = HashMap::new();
-        let mut prefixes = HashSet::new();
-        let mut providers: HashMap<String, BTreeSet<RepoId>> = HashMap::new();
-        // `.py` before `.pyi`, so that a module's declarations come from its source.
-        let mut order: Vec<usize> = (0..mods.len()).collect();
-        // A package (`pkg/__init__.py`) before a module of the same name (`pkg.py`), as Python
-        // finds them.
-        order.sort_by_key(|&i| {
-            let p = &mods[i].path;
-            (
-                p.ends_with(".pyi"),
-                !(p.ends_with("/__init__.py") || p == "__init__.py"),
-                p.clone(),
-            )
-        });
-        for i in order {
-            let m = &mods[i];
-            let Some(d) = module_name(&layouts[&m.repo].roots, &m.path) else {
-                continue;
-            };
-            let parts: Vec<&str> = d.split('.').collect();
-            for k in 1..parts.len() {
-                prefixes.insert((m.repo, parts[..k].join(".")));
-            }
-            if m.path.ends_with("__init__.py") || m.path.ends_with("__init__.pyi") {
-                prefixes.insert((m.repo, d.clone()));
-            }
-            providers
-                .entry(parts[0].to_string())
-                .or_default()
-                .insert(m.repo);
-            by_name.entry((m.repo, d.clone())).or_insert(i);
-        }
-        for (repo, l) in &layouts {
-            for (_, p) in &l.projects {
-                providers.entry(normalise(p)).or_default().insert(*repo);
-            }
-        }
+        add_default_roots(&mut layouts, mods.iter().map(|m| (m.repo, m.path.as_str())));
+        let table = ModuleTable::new(&mods, &layouts);
         for (i, m) in mods.iter_mut().enumerate() {
             m.dotted = module_name(&layouts[&m.repo].roots, &m.path)
-                .filter(|d| by_name.get(&(m.repo, d.clone())) == Some(&i));
+                .filter(|d| table.by_name.get(&(m.repo, d.clone())) == Some(&i));
         }
         let member_index = mods
             .iter()
@@ -231,9 +185,7 @@ impl<'f> Resolver<'f> {
         let mut r = Resolver {
             facts,
             mods,
-            by_name,
-            prefixes,
-            providers,
+            table,
             attr_memo: RefCell::new(HashMap::new()),
             attr_busy: RefCell::new(HashSet::new()),
             attr_cut: std::cell::Cell::new(false),
