@@ -4,7 +4,8 @@
 //!
 //! Phase 1 ([`extract`]) runs per file in parallel and binds names by scope. Phase 2
 //! ([`resolve`]) resolves imports, module attributes (re-exports and `*` imports included)
-//! and members through the classes' base classes.
+//! and members through the classes' base classes. The project model ([`project`]) is what
+//! `pyproject.toml` and `setup.cfg` say: module roots and project names.
 
 mod extract;
 mod project;
