@@ -4,14 +4,15 @@
 //!
 //! Phase 1 ([`extract`]) runs per file in parallel and binds names by scope. Phase 2
 //! ([`resolve`]) resolves imports, module attributes (re-exports and `*` imports included)
-//! and members through the classes' base classes.
+//! and members through the classes' base classes. The project model ([`project`]) is what
+//! `pyproject.toml` and `setup.cfg` say: module roots and project names.
 
 mod extract;
 mod project;
 mod resolve;
+#[cfg(test)]
+mod tests;
 
-#[allow(unused_imports)]
-use crate::emit::reason::*;
 use kivgraph_format::Language;
 
 use crate::facts::FactSet;

@@ -112,6 +112,21 @@ fn ini_entries(text: &str) -> Vec<(String, String, String)> {
     out
 }
 
+/// Adds the module roots every repository of `files` (repository, path) has besides the
+/// configured ones: its root, and `src/` when Python files lie under it.
+pub fn add_default_roots<'a>(
+    layouts: &mut HashMap<RepoId, RepoLayout>,
+    files: impl IntoIterator<Item = (RepoId, &'a str)>,
+) {
+    for (repo, path) in files {
+        let l = layouts.entry(repo).or_default();
+        l.roots.insert(String::new());
+        if path.starts_with("src/") {
+            l.roots.insert("src".into());
+        }
+    }
+}
+
 /// Reads the layouts of every repository from its configuration files.
 pub fn layouts(configs: &[ConfigFile]) -> HashMap<RepoId, RepoLayout> {
     let mut out: HashMap<RepoId, RepoLayout> = HashMap::new();

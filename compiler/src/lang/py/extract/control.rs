@@ -3,6 +3,23 @@
 use super::*;
 
 impl Extractor<'_> {
+    /// A dotted name read as a value (`Color.RED` of a `case`): its first part a name, each
+    /// further part an attribute of what precedes it.
+    fn dotted_value(&mut self, parts: &[Node]) {
+        let Some(first) = parts.first() else { return };
+        self.name_ref(*first, Use::Value);
+        let mut base = self.expr_of(*first);
+        for p in &parts[1..] {
+            let name = self.t(*p).to_string();
+            self.push_ref(
+                *p,
+                Use::Value,
+                RefTarget::Member(base.clone(), name.clone()),
+            );
+            base = Expr::Member(Box::new(base), name);
+        }
+    }
+
     /// A `case` pattern: bare names capture (bind), dotted names and class patterns' classes
     /// are read, keyword names are attribute names.
     pub(super) fn walk_case_pattern(&mut self, n: Node) {
@@ -11,37 +28,14 @@ impl Extractor<'_> {
                 let parts = kids(n);
                 if parts.len() == 1 {
                     self.capture(parts[0]);
-                } else if let Some(first) = parts.first() {
-                    self.name_ref(*first, Use::Value);
-                    let mut base = self.expr_of(*first);
-                    for p in &parts[1..] {
-                        let name = self.t(*p).to_string();
-                        self.push_ref(
-                            *p,
-                            Use::Value,
-                            RefTarget::Member(base.clone(), name.clone()),
-                        );
-                        base = Expr::Member(Box::new(base), name);
-                    }
+                } else {
+                    self.dotted_value(&parts);
                 }
             }
             "class_pattern" => {
                 for (i, k) in kids(n).into_iter().enumerate() {
                     if i == 0 && k.kind() == "dotted_name" {
-                        let parts = kids(k);
-                        if let Some(first) = parts.first() {
-                            self.name_ref(*first, Use::Value);
-                            let mut base = self.expr_of(*first);
-                            for p in &parts[1..] {
-                                let name = self.t(*p).to_string();
-                                self.push_ref(
-                                    *p,
-                                    Use::Value,
-                                    RefTarget::Member(base.clone(), name.clone()),
-                                );
-                                base = Expr::Member(Box::new(base), name);
-                            }
-                        }
+                        self.dotted_value(&kids(k));
                     } else {
                         self.walk_case_pattern(k);
                     }

@@ -360,9 +360,7 @@ impl Extractor<'_> {
                     "dotted_name" => {
                         let module = self.t(n).to_string();
                         let first = n.named_child(0).unwrap_or(n);
-                        let last = n
-                            .named_child((n.named_child_count().saturating_sub(1)) as u32)
-                            .unwrap_or(n);
+                        let last = last_part(n);
                         let local = self.t(first).to_string();
                         self.push_import(
                             local,
@@ -374,16 +372,11 @@ impl Extractor<'_> {
                         );
                     }
                     "aliased_import" => {
-                        let (Some(name), Some(alias)) = (
-                            n.child_by_field_name("name"),
-                            n.child_by_field_name("alias"),
-                        ) else {
+                        let Some((name, alias)) = aliased(n) else {
                             continue;
                         };
                         let module = self.t(name).to_string();
-                        let last = name
-                            .named_child((name.named_child_count().saturating_sub(1)) as u32)
-                            .unwrap_or(name);
+                        let last = last_part(name);
                         let local = self.t(alias).to_string();
                         self.push_import(
                             local,
@@ -404,13 +397,6 @@ impl Extractor<'_> {
             return;
         };
         let module = self.t(m).split_whitespace().collect::<String>();
-        let module_last = match m.kind() {
-            "dotted_name" => m
-                .named_child((m.named_child_count().saturating_sub(1)) as u32)
-                .unwrap_or(m),
-            _ => m,
-        };
-        let _ = module_last;
         for n in kids(s) {
             if Some(n) == s.child_by_field_name("module_name") {
                 continue;
@@ -428,10 +414,7 @@ impl Extractor<'_> {
                     );
                 }
                 "aliased_import" => {
-                    let (Some(name), Some(alias)) = (
-                        n.child_by_field_name("name"),
-                        n.child_by_field_name("alias"),
-                    ) else {
+                    let Some((name, alias)) = aliased(n) else {
                         continue;
                     };
                     let nm = self.t(name).to_string();
@@ -498,4 +481,18 @@ impl Extractor<'_> {
             self.file.decls[i].exported = e;
         }
     }
+}
+
+/// The last part of a dotted name (`c` of `a.b.c`), where an import's module is recorded.
+fn last_part(n: Node) -> Node {
+    n.named_child((n.named_child_count().saturating_sub(1)) as u32)
+        .unwrap_or(n)
+}
+
+/// The name and the alias of `name as alias`.
+fn aliased(n: Node) -> Option<(Node, Node)> {
+    Some((
+        n.child_by_field_name("name")?,
+        n.child_by_field_name("alias")?,
+    ))
 }

@@ -5,8 +5,10 @@
 //! the code directly in it. Names are bound on the spot; imports and members of imported types
 //! are left to phase 2 as descriptions ([`Expr`], [`TypeRef`]).
 
+mod assign;
 mod control;
 mod declare;
+mod definitions;
 mod describe;
 mod scope;
 mod walk;
@@ -164,7 +166,7 @@ pub struct PyFile {
     pub has_error: bool,
 }
 
-const BUILTIN_NAMES: &str = include_str!("builtins.txt");
+const BUILTIN_NAMES: &str = include_str!("../builtins.txt");
 
 pub(super) fn is_builtin(name: &str) -> bool {
     static SET: std::sync::OnceLock<HashSet<&'static str>> = std::sync::OnceLock::new();
@@ -209,7 +211,7 @@ impl Scope {
 
 /// The method context: the class, and the names of `self` and `cls`.
 #[derive(Clone)]
-struct MethodCtx {
+struct MethodContext {
     class: usize,
     receiver: Option<String>,
 }
@@ -220,7 +222,7 @@ struct Extractor<'s> {
     scopes: Vec<Scope>,
     decl_at: HashMap<(usize, u16), usize>,
     owner: Option<usize>,
-    method: Option<MethodCtx>,
+    method: Option<MethodContext>,
     depth: usize,
 }
 

@@ -1,0 +1,250 @@
+//! Phase 2 of Python: module names and packages, import resolution within and across
+//! repositories, module attributes (re-exports and `*` imports), members through base classes,
+//! and the binding of every reference phase 1 left open.
+//!
+//! - [`modules`]: the module table, every file's dotted name and the packages it provides;
+//! - [`imports`]: imports within and across repositories, module
+//!   attributes (re-exports, `*` imports and `__all__`, submodules) and names bound by scope;
+//! - [`receivers`]: what a receiver expression or a written type denotes;
+//! - [`members`]: members through base classes (the MRO, `super()`, closed classes, unions);
+//! - [`symbols`]: the module and declaration symbols, and the structural edges;
+//! - [`references`]: the edges and unresolved records of imports and references.
+
+mod imports;
+mod members;
+mod modules;
+mod receivers;
+mod references;
+mod symbols;
+
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use kivgraph_format::SymbolKind;
+
+use super::extract::PyFile;
+use super::project::{RepoLayout, add_default_roots, module_name};
+use crate::facts::{FactSet, FileId, RepoId, SymbolId};
+use modules::ModuleTable;
+
+/// How deep chains of names, attributes and bases are followed before giving up.
+const MAX_DEPTH: usize = 64;
+
+/// One file of the compile, with what resolution learns of it.
+pub struct Module {
+    pub repo: RepoId,
+    pub file: FileId,
+    pub path: String,
+    pub py: PyFile,
+    /// Its dotted module name, when it has one of its own (12.1).
+    dotted: Option<String>,
+    /// The symbol of each declaration (the module symbol for an inherited `self.x`).
+    syms: Vec<SymbolId>,
+    module_sym: SymbolId,
+    /// Resolution of each import's module.
+    targets: Vec<Target>,
+}
+
+impl Module {
+    pub fn new(repo: RepoId, file: FileId, path: String, py: PyFile) -> Module {
+        Module {
+            repo,
+            file,
+            path,
+            py,
+            dotted: None,
+            syms: Vec::new(),
+            module_sym: 0,
+            targets: Vec::new(),
+        }
+    }
+}
+
+/// What an import's module names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Target {
+    Module(usize),
+    /// A namespace package: a directory of modules without `__init__.py`.
+    Namespace(RepoId, String),
+    /// Not compiled: (reason, requested package).
+    Missing(&'static str, String),
+}
+
+/// What a name or attribute binds to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Bound {
+    /// Declaration `.1` of module `.0`.
+    Decl(usize, usize),
+    Module(usize),
+    Namespace(RepoId, String),
+    /// Something outside the graph (a builtin, the standard library, a third-party module).
+    External,
+    /// Nothing: the name or attribute does not exist.
+    Missing,
+}
+
+/// What a receiver (`x` of `x.m`) denotes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Receiver {
+    /// An instance of, or the class itself, class `.1` of module `.0`.
+    Members(usize, usize),
+    /// The bases of this class (`super()`).
+    SuperOf(usize, usize),
+    Module(usize),
+    Namespace(RepoId, String),
+    /// A sequence of these (`list[C]`): its members are a library's.
+    Seq(Box<Receiver>),
+    Union(Vec<Receiver>),
+    External,
+    Unknown,
+}
+
+/// A member looked up through a class and its bases.
+enum Lookup {
+    Found(usize, usize),
+    /// `closed`: every class searched is compiled and none has `__getattr__`.
+    NotFound {
+        closed: bool,
+    },
+}
+
+/// The members a receiver has of one name.
+enum Hit {
+    /// The declarations found, and whether the binding is exact (not name-only).
+    Decls(Vec<(usize, usize)>, bool),
+    Bound(Bound),
+    External,
+    NotFound {
+        closed: bool,
+    },
+    Unknown,
+}
+
+impl From<Lookup> for Hit {
+    /// A member found through a class's declarations binds exactly.
+    fn from(l: Lookup) -> Hit {
+        match l {
+            Lookup::Found(m, d) => Hit::Decls(vec![(m, d)], true),
+            Lookup::NotFound { closed } => Hit::NotFound { closed },
+        }
+    }
+}
+
+/// Phase 2 over every Python file of the compile.
+pub struct Resolver<'f> {
+    facts: &'f mut FactSet,
+    mods: Vec<Module>,
+    table: ModuleTable,
+    attr_memo: RefCell<HashMap<(usize, String), Bound>>,
+    attr_busy: RefCell<HashSet<(usize, String)>>,
+    attr_cut: std::cell::Cell<bool>,
+    /// Per module: class members by name (the name-only candidates).
+    member_index: Vec<HashMap<String, Vec<usize>>>,
+    /// Per module: the other compiled modules its imports reach.
+    imported: Vec<Vec<usize>>,
+    layouts: HashMap<RepoId, RepoLayout>,
+    /// `self.x` fields that a base class already declares: `x` is the base's, and these are
+    /// not symbols.
+    inherited: HashSet<(usize, usize)>,
+}
+
+/// Methods, static methods and properties: what `METHOD_OF` and `OVERRIDES` link.
+fn is_method(k: SymbolKind) -> bool {
+    matches!(
+        k,
+        SymbolKind::Method | SymbolKind::StaticMethod | SymbolKind::Property
+    )
+}
+
+impl<'f> Resolver<'f> {
+    pub fn new(
+        facts: &'f mut FactSet,
+        mut mods: Vec<Module>,
+        mut layouts: HashMap<RepoId, RepoLayout>,
+    ) -> Resolver<'f> {
+        add_default_roots(&mut layouts, mods.iter().map(|m| (m.repo, m.path.as_str())));
+        let table = ModuleTable::new(&mods, &layouts);
+        for (i, m) in mods.iter_mut().enumerate() {
+            m.dotted = module_name(&layouts[&m.repo].roots, &m.path)
+                .filter(|d| table.by_name.get(&(m.repo, d.clone())) == Some(&i));
+        }
+        let member_index = mods
+            .iter()
+            .map(|m| {
+                let mut idx: HashMap<String, Vec<usize>> = HashMap::new();
+                for (i, d) in m.py.decls.iter().enumerate() {
+                    if d.parent
+                        .is_some_and(|p| m.py.decls[p].kind == SymbolKind::Class)
+                    {
+                        idx.entry(d.name.clone()).or_default().push(i);
+                    }
+                }
+                idx
+            })
+            .collect();
+        let mut r = Resolver {
+            facts,
+            mods,
+            table,
+            attr_memo: RefCell::new(HashMap::new()),
+            attr_busy: RefCell::new(HashSet::new()),
+            attr_cut: std::cell::Cell::new(false),
+            member_index,
+            imported: Vec::new(),
+            layouts,
+            inherited: HashSet::new(),
+        };
+        for m in 0..r.mods.len() {
+            let targets: Vec<Target> = r.mods[m]
+                .py
+                .imports
+                .iter()
+                .map(|im| r.resolve_module(m, &im.module))
+                .collect();
+            r.mods[m].targets = targets;
+        }
+        // A `self.x = …` for an `x` a base class declares assigns the base's attribute.
+        let mut inherited = HashSet::new();
+        for m in 0..r.mods.len() {
+            for (d, decl) in r.mods[m].py.decls.iter().enumerate() {
+                if !decl.from_self || decl.annotated {
+                    continue;
+                }
+                let Some(c) = decl.parent else { continue };
+                if let Hit::Decls(..) = r.members_named(&Receiver::SuperOf(m, c), &decl.name, 0) {
+                    inherited.insert((m, d));
+                }
+            }
+        }
+        r.inherited = inherited;
+        for (m, d) in r.inherited.clone() {
+            let name = r.mods[m].py.decls[d].name.clone();
+            if let Some(v) = r.member_index[m].get_mut(&name) {
+                v.retain(|&x| x != d);
+            }
+        }
+        r.imported = (0..r.mods.len())
+            .map(|m| {
+                let set: BTreeSet<usize> = r.mods[m]
+                    .targets
+                    .iter()
+                    .filter_map(|t| match t {
+                        Target::Module(x) if *x != m => Some(*x),
+                        _ => None,
+                    })
+                    .collect();
+                set.into_iter().collect()
+            })
+            .collect();
+        r
+    }
+
+    pub fn run(mut self) {
+        self.symbols();
+        for m in 0..self.mods.len() {
+            self.import_facts(m);
+            self.references(m);
+            self.structural(m);
+        }
+    }
+}

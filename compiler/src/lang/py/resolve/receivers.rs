@@ -1,0 +1,204 @@
+//! Receivers: what an expression (`x` of `x.m`) or a written type denotes, followed through
+//! assignments, calls with written return types, properties and sequences (SPEC 12.4).
+
+use kivgraph_format::SymbolKind;
+
+use super::{Bound, Hit, Lookup, MAX_DEPTH, Receiver, Resolver, Target};
+use crate::lang::py::extract::{Expr, ImportKind, NameRes, TypeRef};
+
+/// Builtins whose result's type depends on their arguments at run time.
+const DYNAMIC_BUILTINS: &[&str] = &[
+    "getattr",
+    "vars",
+    "globals",
+    "locals",
+    "eval",
+    "__import__",
+    "next",
+    "iter",
+    "max",
+    "min",
+    "sorted",
+    "type",
+    "copy",
+    "reversed",
+    "cast",
+    "deepcopy",
+];
+
+impl Resolver<'_> {
+    pub(super) fn eval(&self, m: usize, e: &Expr, depth: usize) -> Receiver {
+        if depth > MAX_DEPTH {
+            return Receiver::Unknown;
+        }
+        match e {
+            Expr::Unknown => Receiver::Unknown,
+            Expr::External => Receiver::External,
+            Expr::Name(NameRes::Local(l)) => {
+                let local = &self.mods[m].py.locals[*l];
+                self.assigned_recv(m, (&local.ty, &local.value, local.assignments), depth)
+            }
+            Expr::Name(res) => self.value_recv(self.bind_res(m, res, depth + 1), depth + 1),
+            Expr::SelfOf(c) => Receiver::Members(m, *c),
+            Expr::Super(c) => Receiver::SuperOf(m, *c),
+            Expr::Member(base, name) => {
+                match self.members_named(&self.eval(m, base, depth + 1), name, depth + 1) {
+                    Hit::Decls(v, _) if v.len() == 1 => {
+                        self.value_recv(Bound::Decl(v[0].0, v[0].1), depth + 1)
+                    }
+                    Hit::Decls(v, _) => Receiver::Union(
+                        v.into_iter()
+                            .map(|(a, b)| self.value_recv(Bound::Decl(a, b), depth + 1))
+                            .collect(),
+                    ),
+                    Hit::Bound(b) => self.value_recv(b, depth + 1),
+                    Hit::External | Hit::NotFound { closed: false } => Receiver::External,
+                    Hit::NotFound { closed: true } | Hit::Unknown => Receiver::Unknown,
+                }
+            }
+            // Builtins whose result can be anything.
+            Expr::Call(callee) if self.is_dynamic_call(m, callee) => Receiver::Unknown,
+            Expr::Call(callee) => match self.callee(m, callee, depth + 1) {
+                Bound::Decl(cm, cd) => {
+                    let d = &self.mods[cm].py.decls[cd];
+                    match d.kind {
+                        SymbolKind::Class => Receiver::Members(cm, cd),
+                        _ => match &d.ty {
+                            Some(t) => self.type_recv(cm, t, depth + 1),
+                            None => Receiver::Unknown,
+                        },
+                    }
+                }
+                Bound::External => Receiver::External,
+                _ => Receiver::Unknown,
+            },
+            Expr::Elem(inner) => match self.eval(m, inner, depth + 1) {
+                Receiver::Seq(x) => *x,
+                Receiver::External => Receiver::External,
+                _ => Receiver::Unknown,
+            },
+        }
+    }
+
+    /// A variable, field or local: its annotation wins; without one, the value of its only
+    /// assignment (SPEC 12.4, Notes: typing is flow-insensitive).
+    fn assigned_recv(
+        &self,
+        m: usize,
+        (ty, value, assignments): (&Option<TypeRef>, &Option<Expr>, u32),
+        depth: usize,
+    ) -> Receiver {
+        match (ty, value) {
+            (Some(t), _) => self.type_recv(m, t, depth + 1),
+            (None, Some(v)) if assignments <= 1 => self.eval(m, v, depth + 1),
+            _ => Receiver::Unknown,
+        }
+    }
+
+    /// A call of a builtin (or of `typing.cast`, `copy.copy`, …) whose result's type depends on
+    /// its arguments at run time.
+    fn is_dynamic_call(&self, m: usize, callee: &Expr) -> bool {
+        match callee {
+            Expr::Name(NameRes::Unbound(n)) => DYNAMIC_BUILTINS.contains(&n.as_str()),
+            Expr::Name(NameRes::Import(i)) => match &self.mods[m].py.imports[*i].kind {
+                ImportKind::From(n) => {
+                    DYNAMIC_BUILTINS.contains(&n.as_str())
+                        && matches!(self.mods[m].targets[*i], Target::Missing(..))
+                }
+                _ => false,
+            },
+            Expr::Member(base, n) => {
+                DYNAMIC_BUILTINS.contains(&n.as_str())
+                    && matches!(&**base, Expr::Name(NameRes::Import(i))
+                        if matches!(self.mods[m].targets[*i], Target::Missing(..)))
+            }
+            _ => false,
+        }
+    }
+
+    fn callee(&self, m: usize, e: &Expr, depth: usize) -> Bound {
+        if depth > MAX_DEPTH {
+            return Bound::Missing;
+        }
+        match e {
+            Expr::Name(NameRes::Local(_)) => Bound::Missing,
+            Expr::Name(res) => self.bind_res(m, res, depth + 1),
+            Expr::Member(base, name) => {
+                match self.members_named(&self.eval(m, base, depth + 1), name, depth + 1) {
+                    Hit::Decls(v, true) => Bound::Decl(v[0].0, v[0].1),
+                    Hit::Bound(b) => b,
+                    Hit::External | Hit::NotFound { closed: false } => Bound::External,
+                    _ => Bound::Missing,
+                }
+            }
+            Expr::External => Bound::External,
+            _ => Bound::Missing,
+        }
+    }
+
+    fn value_recv(&self, b: Bound, depth: usize) -> Receiver {
+        if depth > MAX_DEPTH {
+            return Receiver::Unknown;
+        }
+        match b {
+            Bound::Decl(m, d) => {
+                let decl = &self.mods[m].py.decls[d];
+                match decl.kind {
+                    SymbolKind::Class => Receiver::Members(m, d),
+                    SymbolKind::Variable | SymbolKind::Field => {
+                        self.assigned_recv(m, (&decl.ty, &decl.value, decl.assignments), depth)
+                    }
+                    SymbolKind::Property => match &decl.ty {
+                        Some(t) => self.type_recv(m, t, depth + 1),
+                        None => Receiver::Unknown,
+                    },
+                    _ => Receiver::External,
+                }
+            }
+            Bound::Module(t) => Receiver::Module(t),
+            Bound::Namespace(r, d) => Receiver::Namespace(r, d),
+            Bound::External => Receiver::External,
+            Bound::Missing => Receiver::Unknown,
+        }
+    }
+
+    pub(super) fn type_recv(&self, m: usize, t: &TypeRef, depth: usize) -> Receiver {
+        if depth > MAX_DEPTH {
+            return Receiver::Unknown;
+        }
+        match t {
+            TypeRef::External => Receiver::External,
+            TypeRef::Unknown => Receiver::Unknown,
+            TypeRef::Seq(x) => Receiver::Seq(Box::new(self.type_recv(m, x, depth + 1))),
+            TypeRef::Union(ts) => {
+                Receiver::Union(ts.iter().map(|x| self.type_recv(m, x, depth + 1)).collect())
+            }
+            TypeRef::Named { head, path } => {
+                if let NameRes::Local(_) = head {
+                    return Receiver::Unknown;
+                }
+                let mut b = self.bind_res(m, head, depth + 1);
+                for seg in path {
+                    b = match b {
+                        Bound::Module(_) | Bound::Namespace(..) => match &b {
+                            Bound::Module(t) => self.attribute(*t, seg, depth + 1),
+                            _ => self.submodule(&b, seg),
+                        },
+                        Bound::Decl(bm, bd) => match self.lookup_member(bm, bd, seg, depth + 1) {
+                            Lookup::Found(a, c) => Bound::Decl(a, c),
+                            _ => Bound::Missing,
+                        },
+                        other => other,
+                    };
+                }
+                match b {
+                    Bound::Decl(bm, bd) if self.mods[bm].py.decls[bd].kind == SymbolKind::Class => {
+                        Receiver::Members(bm, bd)
+                    }
+                    Bound::External => Receiver::External,
+                    _ => Receiver::Unknown,
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,152 @@
+//! Symbols: one package and one module symbol per file, a symbol per declaration (SPEC 12.2),
+//! and the structural edges read off declarations (`METHOD_OF`, `OVERRIDES`).
+
+use std::collections::HashSet;
+
+use kivgraph_format::{Confidence, EdgeKind, Language, Provenance, SymbolKind};
+
+use super::{Hit, Receiver, Resolver, is_method};
+use crate::emit;
+use crate::facts::{Package, RepoId, Symbol};
+use crate::lang::py::project::module_name;
+
+impl Resolver<'_> {
+    pub(super) fn symbols(&mut self) {
+        let mut names_used: HashSet<(RepoId, String)> = HashSet::new();
+        for mi in 0..self.mods.len() {
+            let m = &self.mods[mi];
+            let dotted = m.dotted.clone();
+            let mut name = match &dotted {
+                Some(d) => d.clone(),
+                None => {
+                    // A stub beside its module, or a file no root makes importable.
+                    match module_name(&self.layouts[&m.repo].roots, &m.path) {
+                        Some(d) if m.path.ends_with(".pyi") => format!("{d}.pyi"),
+                        _ => m.path.clone(),
+                    }
+                }
+            };
+            if !names_used.insert((m.repo, name.clone())) {
+                name = m.path.clone();
+                names_used.insert((m.repo, name.clone()));
+            }
+            let project = self.project_of(m.repo, &m.path);
+            let pid = self.facts.packages.len();
+            self.facts.packages.push(Package {
+                repo: m.repo,
+                language: Language::Python,
+                name: name.clone(),
+                path: m.path.clone(),
+                module: project,
+            });
+            self.facts.files[m.file].package = Some(pid);
+            let lines = self.facts.files[m.file].lines.max(1);
+            let size = self.facts.files[m.file].size as u32;
+            let module_sym = self.facts.symbols.len();
+            self.facts.symbols.push(Symbol {
+                repo: m.repo,
+                package: pid,
+                file: m.file,
+                language: Language::Python,
+                name: m.path.rsplit('/').next().unwrap_or(&m.path).to_string(),
+                qualified_name: name,
+                kind: SymbolKind::Module,
+                exported: false,
+                signature: None,
+                start_line: 1,
+                start_column: 0,
+                end_line: lines,
+                end_column: 0,
+                start_byte: 0,
+                end_byte: size,
+            });
+            let mut syms = Vec::with_capacity(m.py.decls.len());
+            for (di, d) in m.py.decls.iter().enumerate() {
+                if self.inherited.contains(&(mi, di)) {
+                    // Not a symbol: the base declares it. Nothing binds to it.
+                    syms.push(module_sym);
+                    continue;
+                }
+                syms.push(self.facts.symbols.len());
+                self.facts.symbols.push(Symbol {
+                    repo: m.repo,
+                    package: pid,
+                    file: m.file,
+                    language: Language::Python,
+                    name: d.name.clone(),
+                    qualified_name: d.qn.clone(),
+                    kind: d.kind,
+                    exported: d.exported,
+                    signature: d.signature.clone(),
+                    start_line: d.span.start_line,
+                    start_column: d.span.start_column,
+                    end_line: d.span.end_line,
+                    end_column: d.span.end_column,
+                    start_byte: d.span.start_byte,
+                    end_byte: d.span.end_byte,
+                });
+            }
+            let m = &mut self.mods[mi];
+            m.module_sym = module_sym;
+            m.syms = syms;
+        }
+    }
+
+    fn project_of(&self, repo: RepoId, path: &str) -> Option<String> {
+        self.layouts
+            .get(&repo)?
+            .projects
+            .iter()
+            .filter(|(dir, _)| dir.is_empty() || path.starts_with(&format!("{dir}/")))
+            .max_by_key(|(dir, _)| dir.len())
+            .map(|(_, n)| n.clone())
+    }
+
+    /// `METHOD_OF` from each method, static method and property to its class, and `OVERRIDES`
+    /// to the member it overrides, at the start of its symbol.
+    pub(super) fn structural(&mut self, m: usize) {
+        const STRUCTURAL: (Confidence, Provenance) =
+            (Confidence::StructuralCertain, Provenance::PyDeclaration);
+        for d in 0..self.mods[m].py.decls.len() {
+            let (kind, parent, name, line, column) = {
+                let x = &self.mods[m].py.decls[d];
+                (
+                    x.kind,
+                    x.parent,
+                    x.name.clone(),
+                    x.span.start_line,
+                    x.span.start_column,
+                )
+            };
+            let Some(p) = parent else { continue };
+            if self.mods[m].py.decls[p].kind != SymbolKind::Class || !is_method(kind) {
+                continue;
+            }
+            let site = self.site(m, line, column);
+            let source = self.mods[m].syms[d];
+            let class = self.mods[m].syms[p];
+            emit::edge(
+                self.facts,
+                (source, class),
+                EdgeKind::MethodOf,
+                STRUCTURAL,
+                site,
+            );
+            if name == "__init__" && kind != SymbolKind::Method {
+                continue;
+            }
+            if let Hit::Decls(v, true) = self.members_named(&Receiver::SuperOf(m, p), &name, 0)
+                && is_method(self.mods[v[0].0].py.decls[v[0].1].kind)
+            {
+                let target = self.mods[v[0].0].syms[v[0].1];
+                emit::edge(
+                    self.facts,
+                    (source, target),
+                    EdgeKind::Overrides,
+                    STRUCTURAL,
+                    site,
+                );
+            }
+        }
+    }
+}

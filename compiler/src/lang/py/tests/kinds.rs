@@ -1,0 +1,75 @@
+//! Edge kinds, stubs and package edges.
+
+use crate::testing::check;
+
+#[test]
+fn callbacks_decorators_and_types_have_their_kinds() {
+    check(
+        r#"
+//- shop/m.py
+def key(x):
+    return x
+
+def plain(f):
+    return f
+
+def factory(n):
+    return plain
+
+class Money:
+    pass
+
+@plain  #want: REFERENCES m:plain
+def a(xs):
+    return sorted(xs, key=key)  #want: PASSES_AS_CALLBACK m:key
+
+@factory(1)  #want: CALLS_DIRECT m:factory
+def b(m: Money) -> Money:  #want: TYPE_USES m:Money
+    return Money  #want: REFERENCES m:Money
+"#,
+    );
+}
+
+#[test]
+fn a_stub_beside_its_module_binds_in_its_own_scopes() {
+    check(
+        r#"
+//- shop/fast.py
+class Stats:
+    pass
+//- shop/fast.pyi
+class Stats: ...
+
+def make() -> Stats: ...  #want: TYPE_USES fast.pyi:Stats
+//- shop/app.py
+from fast import Stats  #want: IMPORTS_SYMBOL fast:Stats
+"#,
+    );
+}
+
+#[test]
+fn imports_of_compiled_modules_are_package_edges() {
+    let c = check(
+        r#"
+//- shop/pkg/__init__.py
+//- shop/pkg/sub.py
+X = 1
+//- shop/app.py
+from pkg import sub  #want: IMPORTS_SYMBOL pkg.sub:pkg.sub
+import os  #want-unresolved: STDLIB_NOT_INDEXED os
+"#,
+    );
+    let f = &c.facts;
+    let edges: Vec<(&str, &str)> = f
+        .package_edges
+        .iter()
+        .map(|e| {
+            (
+                f.packages[e.source].name.as_str(),
+                f.packages[e.target].name.as_str(),
+            )
+        })
+        .collect();
+    // `from pkg import sub` depends on `pkg`, not on `pkg.sub`.
+    assert_eq!(edges, [("app", "pkg")]);
+}

@@ -1,0 +1,294 @@
+//! Receivers with written types, and members through base classes (MRO, `super()`, closed
+//! and open classes, unions).
+
+use super::quiet;
+use crate::testing::check;
+
+#[test]
+fn self_binds_members_of_the_class() {
+    let c = check(
+        r#"
+//- shop/m.py
+class Cart:
+    def helper(self):
+        return 1
+
+    def total(self):
+        return self.helper()  #want: CALLS_DIRECT m:Cart.helper
+"#,
+    );
+    assert_eq!(
+        c.edges_at("shop", "m.py", 6),
+        ["CALLS_DIRECT m:Cart.helper EXACT_DECLARATION_MAPPED PY_RECEIVER_TYPED"]
+    );
+}
+
+#[test]
+fn annotated_parameters_type_their_receivers() {
+    check(
+        r#"
+//- shop/m.py
+from typing import Optional  #want-unresolved: STDLIB_NOT_INDEXED typing
+
+class Order:
+    def total(self):
+        return 0
+
+def f(o: Order, p: Optional[Order], q: "Order", r: Order | None):  #want: TYPE_USES m:Order
+    o.total()  #want: CALLS_DIRECT m:Order.total
+    p.total()  #want: CALLS_DIRECT m:Order.total
+    q.total()  #want: CALLS_DIRECT m:Order.total
+    r.total()  #want: CALLS_DIRECT m:Order.total
+"#,
+    );
+}
+
+#[test]
+fn a_variable_assigned_once_is_typed_by_its_value() {
+    check(
+        r#"
+//- shop/m.py
+class Order:
+    def total(self):
+        return 0
+
+def make() -> Order:  #want: TYPE_USES m:Order
+    return Order()
+
+store = Order()
+
+def f():
+    store.total()  #want: CALLS_DIRECT m:Order.total
+    made = make()
+    made.total()  #want: CALLS_DIRECT m:Order.total
+    make().total()  #want: CALLS_DIRECT m:Order.total
+"#,
+    );
+}
+
+#[test]
+fn a_variable_assigned_twice_is_matched_by_name_only() {
+    check(
+        r#"
+//- shop/m.py
+class Order:
+    def total(self):
+        return 0
+
+def f(flag):
+    o = Order()
+    if flag:
+        o = None
+    o.total()  #want: CALLS_DIRECT m:Order.total CANDIDATE
+"#,
+    );
+}
+
+#[test]
+fn loop_variables_over_written_sequences_are_typed() {
+    check(
+        r#"
+//- shop/m.py
+class Line:
+    def qty(self):
+        return 1
+
+def f(lines: list[Line]):
+    for line in lines:
+        line.qty()  #want: CALLS_DIRECT m:Line.qty
+    return [x.qty() for x in lines]  #want: CALLS_DIRECT m:Line.qty
+"#,
+    );
+}
+
+#[test]
+fn properties_type_their_receivers_by_return_annotation() {
+    check(
+        r#"
+//- shop/m.py
+class Money:
+    def cents(self):
+        return 0
+
+class Order:
+    @property  #want: METHOD_OF m:Order STRUCTURAL_CERTAIN
+    def price(self) -> Money:  #want: TYPE_USES m:Money
+        return Money()
+
+def f(o: Order):
+    return o.price.cents()  #want: REFERENCES m:Order.price ; #want: CALLS_DIRECT m:Money.cents
+"#,
+    );
+}
+
+#[test]
+fn dynamic_builtins_have_results_of_unknown_type() {
+    check(
+        r#"
+//- shop/m.py
+class Plugin:
+    def run(self):
+        pass
+
+def f(obj):
+    getattr(obj, "plugin").run()  #want: CALLS_DIRECT m:Plugin.run CANDIDATE
+"#,
+    );
+}
+
+#[test]
+fn members_are_inherited_from_bases() {
+    check(
+        r#"
+//- shop/m.py
+class Base:
+    def run(self):
+        pass
+
+class Derived(Base):  #want: EXTENDS m:Base STRUCTURAL_CERTAIN
+    pass
+
+Derived().run()  #want: CALLS_DIRECT m:Base.run
+"#,
+    );
+}
+
+#[test]
+fn the_method_resolution_order_is_c3() {
+    // Depth first would find A.f through B; C3 puts C before A.
+    check(
+        r#"
+//- shop/m.py
+class A:
+    def f(self):
+        pass
+
+class B(A):
+    pass
+
+class C(A):
+    def f(self):  #want: OVERRIDES m:A.f STRUCTURAL_CERTAIN
+        pass
+
+class D(B, C):
+    def g(self):
+        self.f()  #want: CALLS_DIRECT m:C.f ; #want-none: A.f
+"#,
+    );
+}
+
+#[test]
+fn super_searches_after_the_class_and_overrides_are_structural() {
+    check(
+        r#"
+//- shop/m.py
+class Display:
+    def width(self):
+        return 10
+
+class Wide(Display):
+    def width(self):  #want: METHOD_OF m:Wide STRUCTURAL_CERTAIN ; #want: OVERRIDES m:Display.width STRUCTURAL_CERTAIN
+        return super().width() * 2  #want: CALLS_DIRECT m:Display.width
+"#,
+    );
+}
+
+#[test]
+fn a_self_field_a_base_declares_is_the_bases() {
+    let c = check(
+        r#"
+//- shop/m.py
+class Base:
+    def __init__(self):
+        self.size = 1
+
+class Derived(Base):
+    def __init__(self):
+        self.size = 2
+
+    def grow(self):
+        return self.size  #want: REFERENCES m:Base.size
+"#,
+    );
+    assert!(
+        !c.facts
+            .symbols
+            .iter()
+            .any(|s| s.qualified_name == "Derived.size"),
+        "Derived.size is the base's field"
+    );
+}
+
+#[test]
+fn a_written_union_binds_exactly_when_one_member_declares() {
+    check(
+        r#"
+//- shop/m.py
+class A:
+    def only_a(self):
+        pass
+    def both(self):
+        pass
+
+class B:
+    def both(self):
+        pass
+
+def f(x: A | B):
+    x.only_a()  #want: CALLS_DIRECT m:A.only_a
+    x.both()  #want: CALLS_DIRECT m:A.both CANDIDATE ; #want: CALLS_DIRECT m:B.both CANDIDATE
+"#,
+    );
+}
+
+#[test]
+fn a_closed_class_lacking_the_member_is_not_resolved() {
+    let c = check(
+        r#"
+//- shop/m.py
+class Order:
+    def total(self):
+        return 0
+
+def f(o: Order):
+    o.missing()  #want-unresolved: NAME_NOT_RESOLVED m
+    o.__dict__
+"#,
+    );
+    quiet(&c, "shop", "m.py", 7);
+}
+
+#[test]
+fn a_closed_class_lacking_the_member_falls_back_to_candidates() {
+    check(
+        r#"
+//- shop/m.py
+class Order:
+    pass
+
+class Special(Order):
+    def discount(self):
+        return 1
+
+def f(o: Order):
+    return o.discount()  #want: CALLS_DIRECT m:Special.discount CANDIDATE
+"#,
+    );
+}
+
+#[test]
+fn an_open_class_lacking_the_member_is_quiet() {
+    let c = check(
+        r#"
+//- shop/m.py
+class Failure(Exception):
+    def code(self):
+        return 1
+
+def f(e: Failure):
+    e.code()  #want: CALLS_DIRECT m:Failure.code
+    e.args
+"#,
+    );
+    quiet(&c, "shop", "m.py", 7);
+}
