@@ -14,7 +14,7 @@
 
 use kivgraph_format::{Confidence, EdgeKind, Language, Provenance};
 
-use crate::facts::{Edge, FactSet, FileId, RepoId, SymbolId, Unresolved};
+use crate::facts::{Edge, FactSet, FileId, PackageEdge, PackageId, RepoId, SymbolId, Unresolved};
 
 /// At most this many same-named declarations become `CANDIDATE` edges for one reference whose
 /// receiver's type is unknown; beyond it the reference is recorded as unresolved instead of
@@ -98,6 +98,24 @@ pub(crate) fn edge(
         file: Some(site.file),
         line: site.line,
         column: site.column,
+    });
+}
+
+/// Records that package `source` depends on package `target` (an import, a `use` of another
+/// crate, a library directive): `PACKAGE_DEPENDS_ON`, exact inside a repository and
+/// package-mapped across repositories.
+pub(crate) fn package_edge(
+    facts: &mut FactSet,
+    (source, target): (PackageId, PackageId),
+    same_repository: bool,
+    provenance: Provenance,
+) {
+    facts.package_edges.push(PackageEdge {
+        source,
+        target,
+        kind: EdgeKind::PackageDependsOn,
+        confidence: exact(same_repository),
+        provenance,
     });
 }
 
@@ -240,6 +258,13 @@ mod tests {
             },
             Some(5),
         );
+        package_edge(&mut facts, (7, 8), false, Provenance::GoImportDependency);
+        let p = facts.package_edges[0];
+        assert_eq!(
+            (p.source, p.target, p.kind),
+            (7, 8, EdgeKind::PackageDependsOn)
+        );
+        assert_eq!(p.confidence, Confidence::ExactPackageMapped);
         let e = facts.edges[0];
         assert_eq!(
             (e.source, e.target, e.file, e.line, e.column),

@@ -74,13 +74,12 @@ impl Resolver<'_> {
                 UriTarget::Unit(t) => {
                     let tl = self.units[t].lib;
                     if tl != l {
-                        self.facts.package_edges.push(PackageEdge {
-                            source: self.libs[l].package,
-                            target: self.libs[tl].package,
-                            kind: EdgeKind::PackageDependsOn,
-                            confidence: emit::exact(self.units[u].repo == self.units[t].repo),
-                            provenance: Provenance::DartImportDependency,
-                        });
+                        emit::package_edge(
+                            self.facts,
+                            (self.libs[l].package, self.libs[tl].package),
+                            self.units[u].repo == self.units[t].repo,
+                            Provenance::DartImportDependency,
+                        );
                     }
                 }
                 UriTarget::Sdk(s) => {

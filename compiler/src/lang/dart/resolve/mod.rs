@@ -21,7 +21,7 @@ use crate::emit::reason::{
     URI_NOT_RESOLVED,
 };
 use crate::emit::{self, NameOnly, ReceiverWords, Request, Site};
-use crate::facts::{FactSet, FileId, Package, PackageEdge, RepoId, Symbol, SymbolId};
+use crate::facts::{FactSet, FileId, Package, RepoId, Symbol, SymbolId};
 
 mod emission;
 mod libraries;

@@ -6,7 +6,7 @@ use kivgraph_format::{Confidence, EdgeKind, Language, Provenance, SymbolKind};
 use super::{Bound, Hit, Receiver, Resolver, Target};
 use crate::emit::reason::{NAME_NOT_RESOLVED, RECEIVER_TYPE_UNKNOWN};
 use crate::emit::{self, NameOnly, ReceiverWords, Request, Site};
-use crate::facts::{PackageEdge, SymbolId};
+use crate::facts::SymbolId;
 use crate::lang::py::extract::{Expr, ImportKind, NameRes, RefTarget, Use};
 
 /// Members every object or class has: missing from a declaration, they are not a failure.
@@ -123,13 +123,13 @@ impl Resolver<'_> {
         let deps = self.imported[m].clone();
         for t in deps {
             let tgt = self.facts.files[self.mods[t].file].package.unwrap_or(0);
-            self.facts.package_edges.push(PackageEdge {
-                source: src_pkg,
-                target: tgt,
-                kind: EdgeKind::PackageDependsOn,
-                confidence: self.exact(m, t),
-                provenance: Provenance::PyImportDependency,
-            });
+            let same = self.mods[m].repo == self.mods[t].repo;
+            emit::package_edge(
+                self.facts,
+                (src_pkg, tgt),
+                same,
+                Provenance::PyImportDependency,
+            );
         }
     }
 
