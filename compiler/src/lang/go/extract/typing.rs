@@ -3,7 +3,7 @@
 
 use tree_sitter::Node;
 
-use super::extract::{Extractor, Ty};
+use super::{Extractor, Ty};
 
 impl Extractor<'_> {
     /// The named type a type expression denotes, looking through pointers and instantiation.
