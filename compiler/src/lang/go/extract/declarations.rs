@@ -5,7 +5,9 @@
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
 
-use super::{Extractor, Import, Span, Ty, Use, collect_kind, count_field, named, nearest_ancestor};
+use super::{
+    Decl, Extractor, Import, Span, Ty, Use, collect_kind, count_field, named, nearest_ancestor,
+};
 
 impl Extractor<'_> {
     pub(super) fn top_level(&mut self, n: Node) {
@@ -373,16 +375,8 @@ impl Extractor<'_> {
                 let Some(Ty::Named { name, .. }) = declared.clone() else {
                     continue;
                 };
-                let mut d = self.decl(
-                    &name,
-                    format!("{owner}.{name}"),
-                    SymbolKind::Field,
-                    Span::of(f),
-                );
-                d.owner = Some(owner.to_string());
-                d.ty = declared.clone();
+                let mut d = self.field(&name, owner, f, declared.clone(), &type_text);
                 d.embedded = true;
-                d.signature = Some(type_text.clone());
                 first = Some(self.push_decl(d));
             }
             for n in names {
@@ -390,15 +384,7 @@ impl Extractor<'_> {
                 if fname == "_" {
                     continue;
                 }
-                let mut d = self.decl(
-                    &fname,
-                    format!("{owner}.{fname}"),
-                    SymbolKind::Field,
-                    Span::of(f),
-                );
-                d.owner = Some(owner.to_string());
-                d.ty = declared.clone();
-                d.signature = Some(type_text.clone());
+                let d = self.field(&fname, owner, f, declared.clone(), &type_text);
                 let i = self.push_decl(d);
                 first.get_or_insert(i);
             }
@@ -406,6 +392,21 @@ impl Extractor<'_> {
             self.type_refs(ty);
         }
         self.source = Some(owner_idx);
+    }
+
+    /// Field `name` of type `owner`, declared by field declaration `f` with type `ty`, written
+    /// `type_text`.
+    fn field(&self, name: &str, owner: &str, f: Node, ty: Option<Ty>, type_text: &str) -> Decl {
+        let mut d = self.decl(
+            name,
+            format!("{owner}.{name}"),
+            SymbolKind::Field,
+            Span::of(f),
+        );
+        d.owner = Some(owner.to_string());
+        d.ty = ty;
+        d.signature = Some(type_text.to_string());
+        d
     }
 
     pub(super) fn interface_methods(&mut self, it: Node, owner: &str, owner_idx: usize) {

@@ -4,7 +4,7 @@
 
 use tree_sitter::Node;
 
-use super::{Extractor, MAX_DEPTH, Target, Ty, Use, collect_kind, named, nearest_ancestor};
+use super::{Extractor, Target, Ty, Use, collect_kind, named, nearest_ancestor};
 
 /// What a composite literal's written type says about it.
 #[derive(Clone)]
@@ -28,13 +28,7 @@ enum Keys<'t> {
 
 impl Extractor<'_> {
     pub(super) fn expr(&mut self, n: Node, usage: Use) {
-        if self.depth >= MAX_DEPTH {
-            self.file.too_deep = true;
-            return;
-        }
-        self.depth += 1;
-        self._expr(n, usage);
-        self.depth -= 1;
+        self.nested(|x| x._expr(n, usage));
     }
 
     pub(super) fn _expr(&mut self, n: Node, usage: Use) {
@@ -331,13 +325,7 @@ impl Extractor<'_> {
 
     /// Records every named type inside a type expression as a type use.
     pub(super) fn type_refs(&mut self, t: Node) {
-        if self.depth >= MAX_DEPTH {
-            self.file.too_deep = true;
-            return;
-        }
-        self.depth += 1;
-        self._type_refs(t);
-        self.depth -= 1;
+        self.nested(|x| x._type_refs(t));
     }
 
     pub(super) fn _type_refs(&mut self, t: Node) {

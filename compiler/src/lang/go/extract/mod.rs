@@ -229,6 +229,18 @@ impl<'s> Extractor<'s> {
         }
     }
 
+    /// Runs `walk` one level deeper in the syntax, unless [`MAX_DEPTH`] is reached: then the
+    /// subtree is skipped and the file marked as read in part.
+    fn nested(&mut self, walk: impl FnOnce(&mut Self)) {
+        if self.depth >= MAX_DEPTH {
+            self.file.too_deep = true;
+            return;
+        }
+        self.depth += 1;
+        walk(self);
+        self.depth -= 1;
+    }
+
     fn with_scope(&mut self, f: impl FnOnce(&mut Self)) {
         self.scopes.push(HashMap::new());
         f(self);

@@ -4,7 +4,7 @@
 
 use tree_sitter::Node;
 
-use super::{Extractor, MAX_DEPTH, Ty, Use, has_token, named};
+use super::{Extractor, Ty, Use, has_token, named};
 
 impl Extractor<'_> {
     pub(super) fn block(&mut self, b: Node) {
@@ -20,13 +20,7 @@ impl Extractor<'_> {
     }
 
     pub(super) fn stmt(&mut self, n: Node) {
-        if self.depth >= MAX_DEPTH {
-            self.file.too_deep = true;
-            return;
-        }
-        self.depth += 1;
-        self._stmt(n);
-        self.depth -= 1;
+        self.nested(|x| x._stmt(n));
     }
 
     pub(super) fn _stmt(&mut self, n: Node) {

@@ -45,7 +45,7 @@ impl Resolver<'_> {
     }
 
     /// The symbol a reference is made from: its enclosing declaration, or the file's module symbol.
-    pub(super) fn source_of(&mut self, scope: &FileScope, r: &extract::Ref) -> SymbolId {
+    fn source_of(&mut self, scope: &FileScope, r: &extract::Ref) -> SymbolId {
         if let Some(d) = r.source
             && let Some(&s) = self.sym_of.get(&(scope.fi, d))
         {
@@ -81,7 +81,8 @@ impl Resolver<'_> {
         sid
     }
 
-    pub(super) fn edge_kind(&self, usage: Use, target: SymbolId) -> EdgeKind {
+    /// The edge kind of a use of `target`: by the use, then by what the target is.
+    fn edge_kind(&self, usage: Use, target: SymbolId) -> EdgeKind {
         let kind = self.facts.symbols[target].kind;
         let is_type = matches!(kind, SymbolKind::Type | SymbolKind::Alias);
         let is_func = matches!(kind, SymbolKind::Func | SymbolKind::Method);

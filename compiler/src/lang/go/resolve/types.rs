@@ -71,17 +71,11 @@ impl Resolver<'_> {
                     _ => Resolution::Unknown,
                 },
                 Lookup::External(p) => Resolution::External(p),
-                Lookup::None => match qual {
-                    // `v.f` where `v` is a package-level value of this package.
-                    Some(q) => match self.lookup_name(scope, None, q) {
-                        Lookup::Found(syms) if syms.len() == 1 => {
-                            let base = self.declared_ty(syms[0], depth);
-                            self.field_of(base, name, depth)
-                        }
-                        _ => Resolution::Unknown,
-                    },
-                    None => Resolution::Unknown,
-                },
+                // `v.f` where `v` is a package-level value of this package.
+                Lookup::None => {
+                    let base = self.package_value_ty(scope, qual.as_deref(), depth);
+                    self.field_of(base, name, depth)
+                }
             },
             Ty::Field { base, name } => {
                 let b = self.resolve_ty(scope, base, depth + 1);
@@ -97,23 +91,26 @@ impl Resolver<'_> {
                         _ => Resolution::Unknown,
                     },
                     Lookup::External(p) => Resolution::External(p),
-                    Lookup::None => match qual {
-                        Some(q) => match self.lookup_name(scope, None, q) {
-                            // `v.M()` on a package-level value.
-                            Lookup::Found(syms) if syms.len() == 1 => {
-                                let recv = self.declared_ty(syms[0], depth);
-                                self.method_result(recv, name, *index, depth)
-                            }
-                            _ => Resolution::Unknown,
-                        },
-                        None => Resolution::Unknown,
-                    },
+                    // `v.M()` on a package-level value.
+                    Lookup::None => {
+                        let recv = self.package_value_ty(scope, qual.as_deref(), depth);
+                        self.method_result(recv, name, *index, depth)
+                    }
                 }
             }
             Ty::MethodCall { recv, name, index } => {
                 let r = self.resolve_ty(scope, recv, depth + 1);
                 self.method_result(r, name, *index, depth)
             }
+        }
+    }
+
+    /// The declared type of `qual` when it names exactly one package-level declaration the file
+    /// sees: the operand of `v.f` or `v.M()`.
+    fn package_value_ty(&self, scope: &FileScope, qual: Option<&str>, depth: usize) -> Resolution {
+        match qual.map(|q| self.lookup_name(scope, None, q)) {
+            Some(Lookup::Found(syms)) if syms.len() == 1 => self.declared_ty(syms[0], depth),
+            _ => Resolution::Unknown,
         }
     }
 
