@@ -9,6 +9,16 @@ use super::{
     Decl, Extractor, Import, Span, Ty, Use, collect_kind, count_field, named, nearest_ancestor,
 };
 
+/// A method's receiver `(r *T[K, V])`.
+struct Receiver {
+    /// The type's name: `T`.
+    type_name: String,
+    /// The parameter's name, when written: `r`.
+    param: Option<String>,
+    /// The type parameters the receiver declares: `K`, `V`.
+    type_params: Vec<String>,
+}
+
 impl Extractor<'_> {
     pub(super) fn top_level(&mut self, n: Node) {
         match n.kind() {
@@ -63,15 +73,15 @@ impl Extractor<'_> {
             return;
         };
         let name = self.text(name_node).to_string();
-        let (recv_name, recv_ty, recv_param, recv_type_params) = match receiver {
-            Some(r) => self.receiver(r),
-            None => (None, None, None, Vec::new()),
+        let recv = match receiver {
+            Some(r) => match self.receiver(r) {
+                Some(recv) => Some(recv),
+                None => return, // a receiver we cannot read: broken code
+            },
+            None => None,
         };
-        if receiver.is_some() && recv_name.is_none() {
-            return; // a receiver we cannot read: broken code
-        }
-        let qn = match &recv_name {
-            Some(t) => format!("{t}.{name}"),
+        let qn = match &recv {
+            Some(recv) => format!("{}.{name}", recv.type_name),
             None => name.clone(),
         };
         let kind = if receiver.is_some() {
@@ -80,7 +90,7 @@ impl Extractor<'_> {
             SymbolKind::Func
         };
         let mut d = self.decl(&name, qn, kind, Span::of(n));
-        d.owner = recv_name.clone();
+        d.owner = recv.as_ref().map(|recv| recv.type_name.clone());
         d.signature = Some(self.func_signature(n));
         d.results = n
             .child_by_field_name("result")
@@ -90,8 +100,8 @@ impl Extractor<'_> {
         let idx = if skip { None } else { Some(self.push_decl(d)) };
         self.source = idx;
         self.with_scope(|x| {
-            for tp in recv_type_params {
-                x.declare_local(&tp, None);
+            for tp in recv.iter().flat_map(|recv| &recv.type_params) {
+                x.declare_local(tp, None);
             }
             if let Some(tps) = n.child_by_field_name("type_parameters") {
                 x.type_parameters(tps);
@@ -101,8 +111,14 @@ impl Extractor<'_> {
                 x.receiver_type_refs(r);
             }
             let mut pending = x.signature_params(n);
-            if let Some((pname, _)) = &recv_param {
-                pending.push((pname.clone(), recv_ty.clone()));
+            if let Some(recv) = &recv
+                && let Some(param) = &recv.param
+            {
+                let ty = Ty::Named {
+                    qual: None,
+                    name: recv.type_name.clone(),
+                };
+                pending.push((param.clone(), Some(ty)));
             }
             x.declare_all(pending);
             if let Some(body) = n.child_by_field_name("body") {
@@ -112,28 +128,13 @@ impl Extractor<'_> {
         self.source = None;
     }
 
-    /// Reads a receiver `(r *T[K, V])`: type name, its type, the parameter name, type params.
-    #[allow(clippy::type_complexity)]
-    pub(super) fn receiver(
-        &self,
-        r: Node,
-    ) -> (
-        Option<String>,
-        Option<Ty>,
-        Option<(String, ())>,
-        Vec<String>,
-    ) {
-        let Some(param) = r.named_child(0) else {
-            return (None, None, None, vec![]);
-        };
-        let Some(mut ty) = param.child_by_field_name("type") else {
-            return (None, None, None, vec![]);
-        };
+    /// Reads a receiver `(r *T[K, V])`; `None` when it is not a (possibly generic, possibly
+    /// pointer) type name.
+    fn receiver(&self, r: Node) -> Option<Receiver> {
+        let param = r.named_child(0)?;
+        let mut ty = param.child_by_field_name("type")?;
         while matches!(ty.kind(), "pointer_type" | "parenthesized_type") {
-            match ty.named_child(0) {
-                Some(inner) => ty = inner,
-                None => return (None, None, None, vec![]),
-            }
+            ty = ty.named_child(0)?;
         }
         let mut type_params = Vec::new();
         if ty.kind() == "generic_type" {
@@ -146,27 +147,18 @@ impl Extractor<'_> {
                     }
                 }
             }
-            match ty.child_by_field_name("type") {
-                Some(t) => ty = t,
-                None => return (None, None, None, vec![]),
-            }
+            ty = ty.child_by_field_name("type")?;
         }
         if ty.kind() != "type_identifier" {
-            return (None, None, None, vec![]);
+            return None;
         }
-        let tname = self.text(ty).to_string();
-        let pname = param
-            .child_by_field_name("name")
-            .map(|n| (self.text(n).to_string(), ()));
-        (
-            Some(tname.clone()),
-            Some(Ty::Named {
-                qual: None,
-                name: tname,
-            }),
-            pname,
+        Some(Receiver {
+            type_name: self.text(ty).to_string(),
+            param: param
+                .child_by_field_name("name")
+                .map(|n| self.text(n).to_string()),
             type_params,
-        )
+        })
     }
 
     pub(super) fn receiver_type_refs(&mut self, r: Node) {

@@ -27,11 +27,13 @@ enum Keys<'t> {
 }
 
 impl Extractor<'_> {
+    /// Records the references of expression `n`, used as `usage`.
     pub(super) fn expr(&mut self, n: Node, usage: Use) {
-        self.nested(|x| x._expr(n, usage));
+        self.nested(|x| x.expr_inner(n, usage));
     }
 
-    pub(super) fn _expr(&mut self, n: Node, usage: Use) {
+    /// [`Self::expr`] one level down the depth bound.
+    fn expr_inner(&mut self, n: Node, usage: Use) {
         match n.kind() {
             "identifier" => {
                 let name = self.text(n);
@@ -325,10 +327,11 @@ impl Extractor<'_> {
 
     /// Records every named type inside a type expression as a type use.
     pub(super) fn type_refs(&mut self, t: Node) {
-        self.nested(|x| x._type_refs(t));
+        self.nested(|x| x.type_refs_inner(t));
     }
 
-    pub(super) fn _type_refs(&mut self, t: Node) {
+    /// [`Self::type_refs`] one level down the depth bound.
+    fn type_refs_inner(&mut self, t: Node) {
         match t.kind() {
             "type_identifier" | "qualified_type" => self.type_name_as(t, Use::Type),
             "struct_type" => {

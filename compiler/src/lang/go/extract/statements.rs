@@ -19,11 +19,13 @@ impl Extractor<'_> {
         }
     }
 
+    /// Records the references and locals of statement `n`.
     pub(super) fn stmt(&mut self, n: Node) {
-        self.nested(|x| x._stmt(n));
+        self.nested(|x| x.stmt_inner(n));
     }
 
-    pub(super) fn _stmt(&mut self, n: Node) {
+    /// [`Self::stmt`] one level down the depth bound.
+    fn stmt_inner(&mut self, n: Node) {
         match n.kind() {
             "block" => self.block(n),
             "statement_list" => self.statements(n),
