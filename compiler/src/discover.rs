@@ -29,10 +29,8 @@ impl SourceText {
 pub struct Discovered {
     /// (file id, repository-relative path, text) of every readable source file, by language.
     pub sources: Vec<(Language, usize, String, SourceText)>,
-    /// `go.mod` files: (directory, module path).
-    pub go_modules: Vec<(String, String)>,
-    /// Project files the front ends read (`package.json`, `tsconfig*.json`, `jsconfig*.json`,
-    /// `pyproject.toml`, `setup.cfg`, `Cargo.toml`, `pubspec.yaml`, and the
+    /// Project files the front ends read (`go.mod`, `package.json`, `tsconfig*.json`,
+    /// `jsconfig*.json`, `pyproject.toml`, `setup.cfg`, `Cargo.toml`, `pubspec.yaml`, and the
     /// `.dart_tool/package_config.json` beside a `pubspec.yaml`): (path, text).
     pub configs: Vec<(String, String)>,
 }
@@ -40,7 +38,7 @@ pub struct Discovered {
 fn is_config(name: &str) -> bool {
     matches!(
         name,
-        "package.json" | "pyproject.toml" | "setup.cfg" | "Cargo.toml" | "pubspec.yaml"
+        "go.mod" | "package.json" | "pyproject.toml" | "setup.cfg" | "Cargo.toml" | "pubspec.yaml"
     ) || ((name.starts_with("tsconfig") || name.starts_with("jsconfig")) && name.ends_with(".json"))
 }
 
@@ -54,7 +52,6 @@ struct Found {
 pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
     let repo_name = facts.repos[repo].name.clone();
     let mut found = Vec::new();
-    let mut go_mod_paths = Vec::new();
     let mut config_paths = Vec::new();
     let walker = ignore::WalkBuilder::new(root)
         .follow_links(false)
@@ -106,10 +103,6 @@ pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
             continue;
         };
         let file_name = rel.rsplit('/').next().unwrap_or(&rel);
-        if file_name == "go.mod" {
-            go_mod_paths.push(rel.clone());
-            continue;
-        }
         if is_config(file_name) {
             config_paths.push(rel.clone());
             continue;
@@ -128,14 +121,6 @@ pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
     }
 
     let mut out = Discovered::default();
-    for rel in go_mod_paths {
-        if let Ok(text) = std::fs::read_to_string(root.join(&rel))
-            && let Some(m) = crate::lang::go::module_path(&text)
-        {
-            let dir = rel.rsplit_once('/').map_or("", |(d, _)| d).to_string();
-            out.go_modules.push((dir, m));
-        }
-    }
 
     // `.dart_tool` is hidden, so the walk never enters it: the package configuration that
     // `dart pub get` writes beside a `pubspec.yaml` is read explicitly.
@@ -155,8 +140,10 @@ pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
         }
     }
     for rel in config_paths {
+        // A `go.mod` is read whatever its size.
+        let unbounded = rel.rsplit('/').next() == Some("go.mod");
         match std::fs::symlink_metadata(root.join(&rel)) {
-            Ok(m) if m.len() <= MAX_FILE_BYTES => {
+            Ok(m) if unbounded || m.len() <= MAX_FILE_BYTES => {
                 if let Ok(text) = std::fs::read_to_string(root.join(&rel)) {
                     out.configs.push((rel, text));
                 }

@@ -143,7 +143,6 @@ pub enum RustSysroot {
 #[derive(Default)]
 struct Inputs {
     sources: Vec<pipeline::SourceInput>,
-    go_modules: BTreeMap<(usize, String), String>,
     configs: Vec<lang::ConfigFile>,
     /// Why the standard library is not in the graph, when Rust is compiled without it.
     sysroot_missing: Option<String>,
@@ -176,9 +175,6 @@ fn add_repository(facts: &mut FactSet, inputs: &mut Inputs, spec: &RepoSpec, pro
         &format!("discovering {} ({})", spec.name, spec.root.display()),
     );
     let found = discover::discover(facts, repo, &spec.root);
-    for (dir, module) in found.go_modules {
-        inputs.go_modules.insert((repo, dir), module);
-    }
     for (path, text) in found.configs {
         inputs.configs.push(lang::ConfigFile { repo, path, text });
     }
@@ -404,7 +400,6 @@ fn gather_and_resolve(
     let t_discover = t0.elapsed();
     let project = pipeline::Project {
         configs: &inputs.configs,
-        go_modules: &inputs.go_modules,
         sysroot_missing: inputs
             .sysroot_missing
             .as_deref()

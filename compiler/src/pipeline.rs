@@ -6,8 +6,6 @@
 //! place in [`compile_all`]. The driver owns what every language needs the same way; a front end
 //! owns only its project model, its per-file extraction and its resolution.
 
-use std::collections::BTreeMap;
-
 use kivgraph_format::{FileStatus, Language};
 use rayon::prelude::*;
 
@@ -33,10 +31,8 @@ pub(crate) struct SourceInput {
 
 /// What every front end may read besides its source files.
 pub(crate) struct Project<'a> {
-    /// The project files discovery found (`go.mod` aside).
+    /// The project files discovery found; each front end reads the ones it knows.
     pub configs: &'a [ConfigFile],
-    /// `go.mod` files: (repository, directory) → module path.
-    pub go_modules: &'a BTreeMap<(RepoId, String), String>,
     /// Why the Rust standard library is not in the graph, when no derived repository gives it.
     pub sysroot_missing: &'a str,
 }

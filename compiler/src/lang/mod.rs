@@ -6,8 +6,8 @@ pub mod py;
 pub mod rs;
 pub mod ts;
 
-/// A project file discovery found (`package.json`, `tsconfig*.json`, `jsconfig*.json`,
-/// `pyproject.toml`, `setup.cfg`, `Cargo.toml`, `pubspec.yaml`,
+/// A project file discovery found (`go.mod`, `package.json`, `tsconfig*.json`,
+/// `jsconfig*.json`, `pyproject.toml`, `setup.cfg`, `Cargo.toml`, `pubspec.yaml`,
 /// `.dart_tool/package_config.json`); each front end reads the ones it knows.
 #[derive(Debug, Clone)]
 pub struct ConfigFile {

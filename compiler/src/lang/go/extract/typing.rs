@@ -3,7 +3,7 @@
 
 use tree_sitter::Node;
 
-use super::extract::{Extractor, Ty};
+use super::{Extractor, Ty};
 
 impl Extractor<'_> {
     /// The named type a type expression denotes, looking through pointers and instantiation.
@@ -81,11 +81,10 @@ impl Extractor<'_> {
             "selector_expression" => {
                 let operand = n.child_by_field_name("operand")?;
                 let field = self.text(n.child_by_field_name("field")?).to_string();
-                if operand.kind() == "identifier" && self.lookup_local(self.text(operand)).is_none()
-                {
+                if let Some(qual) = self.non_local_operand(operand) {
                     // pkg.Var, or a package-level value's field: decided in phase 2.
                     return Some(Ty::Value {
-                        qual: Some(self.text(operand).to_string()),
+                        qual: Some(qual),
                         name: field,
                     });
                 }
@@ -175,11 +174,10 @@ impl Extractor<'_> {
             "selector_expression" => {
                 let operand = f.child_by_field_name("operand")?;
                 let name = self.text(f.child_by_field_name("field")?).to_string();
-                if operand.kind() == "identifier" && self.lookup_local(self.text(operand)).is_none()
-                {
+                if let Some(qual) = self.non_local_operand(operand) {
                     // pkg.F(), or a method on a package-level value: decided in phase 2.
                     return Some(Ty::Call {
-                        qual: Some(self.text(operand).to_string()),
+                        qual: Some(qual),
                         name,
                         index,
                     });
@@ -195,5 +193,13 @@ impl Extractor<'_> {
             }
             _ => None,
         }
+    }
+
+    /// The operand of a selector when it is a bare identifier that is not a local: a package
+    /// name or a package-level value, which phase 2 tells apart.
+    fn non_local_operand(&self, operand: Node) -> Option<String> {
+        let name = self.text(operand);
+        (operand.kind() == "identifier" && self.lookup_local(name).is_none())
+            .then(|| name.to_string())
     }
 }

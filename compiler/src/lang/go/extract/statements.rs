@@ -1,0 +1,230 @@
+//! Statements: block scopes, short variable declarations, `for`/`range`, `if`, `switch`,
+//! `select` and the rest, declaring locals (with their types when the syntax shows them) as
+//! they come into scope.
+
+use tree_sitter::Node;
+
+use super::{Extractor, Ty, Use, has_token, named};
+
+impl Extractor<'_> {
+    pub(super) fn block(&mut self, b: Node) {
+        self.with_scope(|x| x.statements(b));
+    }
+
+    pub(super) fn statements(&mut self, parent: Node) {
+        let mut c = parent.walk();
+        let kids: Vec<Node> = parent.named_children(&mut c).collect();
+        for k in kids {
+            self.stmt(k);
+        }
+    }
+
+    /// Records the references and locals of statement `n`.
+    pub(super) fn stmt(&mut self, n: Node) {
+        self.nested(|x| x.stmt_inner(n));
+    }
+
+    /// [`Self::stmt`] one level down the depth bound.
+    fn stmt_inner(&mut self, n: Node) {
+        match n.kind() {
+            "block" => self.block(n),
+            "statement_list" => self.statements(n),
+            "short_var_declaration" => {
+                let right: Vec<Node> = n
+                    .child_by_field_name("right")
+                    .map(named)
+                    .unwrap_or_default();
+                for r in &right {
+                    self.expr(*r, Use::Assign);
+                }
+                let left: Vec<Node> = n.child_by_field_name("left").map(named).unwrap_or_default();
+                let types: Vec<Option<Ty>> = (0..left.len())
+                    .map(|i| self.infer_value_ty(&right, left.len(), i))
+                    .collect();
+                for (l, ty) in left.iter().zip(types) {
+                    if l.kind() == "identifier" {
+                        let name = self.text(*l).to_string();
+                        // Redeclaration in the same scope keeps the variable; a new one shadows.
+                        let same_scope = self.scopes.last().is_some_and(|s| s.contains_key(&name));
+                        if !same_scope {
+                            self.declare_local(&name, ty);
+                        }
+                    }
+                }
+            }
+            "var_declaration" | "const_declaration" => self.value_decl(n, false),
+            "type_declaration" => {
+                let mut c = n.walk();
+                let specs: Vec<Node> = n.named_children(&mut c).collect();
+                for s in specs {
+                    if matches!(s.kind(), "type_spec" | "type_alias") {
+                        self.type_spec(s, false);
+                    }
+                }
+            }
+            "for_statement" => self.with_scope(|x| {
+                let mut c = n.walk();
+                let kids: Vec<Node> = n.named_children(&mut c).collect();
+                for k in kids {
+                    match k.kind() {
+                        "range_clause" => {
+                            if let Some(r) = k.child_by_field_name("right") {
+                                x.expr(r, Use::Value);
+                            }
+                            let defines = has_token(k, ":=");
+                            let elem = k
+                                .child_by_field_name("right")
+                                .and_then(|r| x.ty_of_expr(r))
+                                .map(|t| Ty::Elem(Box::new(t)));
+                            if let Some(l) = k.child_by_field_name("left") {
+                                for (i, id) in named(l).into_iter().enumerate() {
+                                    if defines && id.kind() == "identifier" {
+                                        let t = x.text(id).to_string();
+                                        x.declare_local(
+                                            &t,
+                                            if i == 1 { elem.clone() } else { None },
+                                        );
+                                    } else {
+                                        x.expr(id, Use::Value);
+                                    }
+                                }
+                            }
+                        }
+                        "for_clause" => {
+                            for f in ["initializer", "condition", "update"] {
+                                if let Some(s) = k.child_by_field_name(f) {
+                                    x.stmt(s);
+                                }
+                            }
+                        }
+                        "block" => x.block(k),
+                        _ => x.expr(k, Use::Value),
+                    }
+                }
+            }),
+            "if_statement" => self.with_scope(|x| {
+                if let Some(i) = n.child_by_field_name("initializer") {
+                    x.stmt(i);
+                }
+                if let Some(c) = n.child_by_field_name("condition") {
+                    x.expr(c, Use::Value);
+                }
+                if let Some(c) = n.child_by_field_name("consequence") {
+                    x.block(c);
+                }
+                if let Some(a) = n.child_by_field_name("alternative") {
+                    x.stmt(a);
+                }
+            }),
+            "expression_switch_statement" | "type_switch_statement" | "select_statement" => self
+                .with_scope(|x| {
+                    if let Some(i) = n.child_by_field_name("initializer") {
+                        x.stmt(i);
+                    }
+                    if let Some(v) = n.child_by_field_name("value") {
+                        x.expr(v, Use::Value);
+                    }
+                    let alias = n
+                        .child_by_field_name("alias")
+                        .and_then(|a| named(a).first().copied())
+                        .map(|a| x.text(a).to_string());
+                    let mut c = n.walk();
+                    let cases: Vec<Node> = n.named_children(&mut c).collect();
+                    for case in cases {
+                        match case.kind() {
+                            "expression_case" | "default_case" | "type_case"
+                            | "communication_case" => x.with_scope(|x| {
+                                if case.kind() == "type_case" {
+                                    let mut c = case.walk();
+                                    let types: Vec<Node> = case
+                                        .children_by_field_name("type", &mut c)
+                                        .filter(|t| t.is_named())
+                                        .collect();
+                                    for t in &types {
+                                        x.type_refs(*t);
+                                    }
+                                    if let Some(a) = &alias {
+                                        let ty = if types.len() == 1 {
+                                            x.ty_of_type(types[0])
+                                        } else {
+                                            None
+                                        };
+                                        x.declare_local(a, ty);
+                                    }
+                                } else if case.kind() == "default_case"
+                                    && let Some(a) = &alias
+                                {
+                                    x.declare_local(a, None);
+                                }
+                                if let Some(v) = case.child_by_field_name("value") {
+                                    x.expr(v, Use::Value);
+                                }
+                                if let Some(comm) = case.child_by_field_name("communication") {
+                                    x.stmt(comm);
+                                }
+                                let mut c = case.walk();
+                                let body: Vec<Node> = case
+                                    .named_children(&mut c)
+                                    .filter(|k| k.kind() == "statement_list")
+                                    .collect();
+                                for b in body {
+                                    x.statements(b);
+                                }
+                            }),
+                            _ => {}
+                        }
+                    }
+                }),
+            "receive_statement" => {
+                if let Some(r) = n.child_by_field_name("right") {
+                    self.expr(r, Use::Value);
+                }
+                if let Some(l) = n.child_by_field_name("left") {
+                    let defines = has_token(n, ":=");
+                    for id in named(l) {
+                        if defines && id.kind() == "identifier" {
+                            let t = self.text(id).to_string();
+                            self.declare_local(&t, None);
+                        } else {
+                            self.expr(id, Use::Value);
+                        }
+                    }
+                }
+            }
+            "labeled_statement" => {
+                let mut c = n.walk();
+                let kids: Vec<Node> = n
+                    .named_children(&mut c)
+                    .filter(|k| k.kind() != "label_name")
+                    .collect();
+                for k in kids {
+                    self.stmt(k);
+                }
+            }
+            "break_statement"
+            | "continue_statement"
+            | "goto_statement"
+            | "comment"
+            | "empty_statement"
+            | "fallthrough_statement" => {}
+            "return_statement" => {
+                for list in named(n) {
+                    for e in named(list) {
+                        self.expr(e, Use::Return);
+                    }
+                }
+            }
+            "assignment_statement" => {
+                if let Some(l) = n.child_by_field_name("left") {
+                    self.expr(l, Use::Value);
+                }
+                if let Some(r) = n.child_by_field_name("right") {
+                    for e in named(r) {
+                        self.expr(e, Use::Assign);
+                    }
+                }
+            }
+            _ => self.expr(n, Use::Value),
+        }
+    }
+}

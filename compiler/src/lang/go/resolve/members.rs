@@ -1,0 +1,174 @@
+//! Members: the fields and methods declared on a type, Go's selector rule (the shallowest member,
+//! promoted through embedded fields and interfaces), and the structural facts declarations state
+//! (METHOD_OF, EMBEDS, IMPLEMENTS).
+
+use kivgraph_format::{EdgeKind, SymbolKind};
+
+use super::Resolver;
+use super::types::{KnownType, Resolution};
+use crate::facts::SymbolId;
+
+impl Resolver<'_> {
+    /// Methods and fields declared directly on type `t` (not promoted).
+    pub(super) fn direct_members(&self, t: SymbolId) -> Vec<(String, SymbolId)> {
+        let pi = self.info[&t].pkg;
+        self.members
+            .get(&(pi, self.facts.symbols[t].name.clone()))
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// Go's selector rule: the shallowest member named `name`; a tie at one depth finds nothing.
+    pub(super) fn lookup_member(&self, t: SymbolId, name: &str, depth: usize) -> Option<SymbolId> {
+        if depth > 5 {
+            return None;
+        }
+        let own = self.direct_members(t);
+        if let Some((_, s)) = own.iter().find(|(n, _)| n == name) {
+            return Some(*s);
+        }
+        let d = self.decl(t);
+        if self.facts.symbols[t].kind == SymbolKind::Alias || (!d.is_struct && !d.is_interface) {
+            // Alias: every member of the target. Defined type: the underlying type's fields
+            // (methods are not inherited, but fields and embedded interfaces' methods are).
+            let u = self.underlying_named(t);
+            if u != t {
+                let found = self.lookup_member(u, name, depth + 1)?;
+                let is_method_of_u = self.facts.symbols[found].kind == SymbolKind::Method
+                    && !self.decl(u).is_interface;
+                if self.facts.symbols[t].kind == SymbolKind::Alias || !is_method_of_u {
+                    return Some(found);
+                }
+            }
+            return None;
+        }
+        // Promoted through embedded fields (struct) or embedded interfaces.
+        let mut found: Vec<SymbolId> = Vec::new();
+        for (_, f) in own.iter().filter(|(_, s)| self.decl(*s).embedded) {
+            let Some(ty) = self.decl(*f).ty.clone() else {
+                continue;
+            };
+            let i = &self.info[f];
+            let scope = self.file_scope(i.file, i.pkg);
+            if let Resolution::Type(KnownType::Named(e)) = self.resolve_ty(&scope, &ty, 0)
+                && let Some(m) = self.lookup_member(e, name, depth + 1)
+            {
+                found.push(m);
+            }
+        }
+        found.sort_unstable();
+        found.dedup();
+        if found.len() == 1 { found.pop() } else { None }
+    }
+
+    /// METHOD_OF and EMBEDS, read off declarations.
+    pub(super) fn structural(&mut self) {
+        for (fi, f) in self.files.iter().enumerate() {
+            for (di, d) in f.go.decls.iter().enumerate() {
+                let Some(&sid) = self.sym_of.get(&(fi, di)) else {
+                    continue;
+                };
+                let pi = self.info[&sid].pkg;
+                if d.kind == SymbolKind::Method && d.owner.is_some() {
+                    // Methods on a type declared in this package (interface methods are members, not methods-of).
+                    let owner = d.owner.as_deref().unwrap_or("");
+                    let owner_sym = self.pkgs[pi]
+                        .scope
+                        .get(owner)
+                        .and_then(|v| v.iter().copied().find(|&s| self.is_type(s)));
+                    if let Some(t) = owner_sym
+                        && !self.decl(t).is_interface
+                    {
+                        self.structural_edge((sid, t), EdgeKind::MethodOf, sid);
+                    }
+                }
+                if d.kind == SymbolKind::Field
+                    && d.embedded
+                    && let Some(ty) = &d.ty
+                {
+                    let scope = self.file_scope(fi, pi);
+                    if let Resolution::Type(KnownType::Named(t)) = self.resolve_ty(&scope, ty, 0)
+                        && let Some(owner) = d.owner.as_deref()
+                        && let Some(&owner_sym) =
+                            self.pkgs[pi].scope.get(owner).and_then(|v| v.first())
+                    {
+                        self.structural_edge((owner_sym, t), EdgeKind::Embeds, sid);
+                    }
+                }
+            }
+        }
+    }
+
+    /// IMPLEMENTS, at type and method level, for interfaces and types of one package whose
+    /// method sets the syntax lists completely: every interface method has a same-named method on
+    /// the type (declared or promoted) whose parameters and results are written identically. In
+    /// one package identical text names identical types, so the fact is certain; across packages
+    /// the same text can name different types, so no edge is claimed there.
+    pub(super) fn implements(&mut self) {
+        let sig_tail =
+            |sig: &str, name: &str| sig.find(&format!("{name}(")).map(|i| sig[i..].to_string());
+        for (pi, pkg) in self.pkgs.iter().enumerate() {
+            let types: Vec<SymbolId> = pkg
+                .scope
+                .values()
+                .flatten()
+                .copied()
+                .filter(|&s| self.facts.symbols[s].kind == SymbolKind::Type)
+                .collect();
+            let mut interfaces: Vec<SymbolId> = types
+                .iter()
+                .copied()
+                .filter(|&s| self.decl(s).is_interface && !self.decl(s).opaque_method_set)
+                .collect();
+            interfaces.sort_unstable();
+            let mut concrete: Vec<SymbolId> = types
+                .iter()
+                .copied()
+                .filter(|&s| !self.decl(s).is_interface && !self.decl(s).opaque_method_set)
+                .collect();
+            concrete.sort_unstable();
+            for &i in &interfaces {
+                let wanted = self.direct_members(i);
+                if wanted.is_empty() {
+                    continue; // every type satisfies an empty interface: no information
+                }
+                for &t in &concrete {
+                    // Cheap rejection first: a type without embedded fields has only its own
+                    // methods, so a missing name settles it without any lookup.
+                    if let Some(own) = self.members.get(&(pi, self.facts.symbols[t].name.clone())) {
+                        let embeds = own.iter().any(|(_, s)| self.decl(*s).embedded);
+                        if !embeds && !wanted.iter().all(|(n, _)| own.iter().any(|(m, _)| m == n)) {
+                            continue;
+                        }
+                    } else {
+                        continue; // no methods at all
+                    }
+                    let mut pairs = Vec::new();
+                    for (name, im) in &wanted {
+                        let Some(m) = self.lookup_member(t, name, 0) else {
+                            break;
+                        };
+                        let (ms, is) = (
+                            self.decl(m).signature.clone(),
+                            self.decl(*im).signature.clone(),
+                        );
+                        let same = self.facts.symbols[m].kind == SymbolKind::Method
+                            && self.facts.symbols[m].package == self.facts.symbols[t].package
+                            && matches!((ms.as_deref().and_then(|x| sig_tail(x, name)), is.as_deref().and_then(|x| sig_tail(x, name))), (Some(a), Some(b)) if a == b);
+                        if !same {
+                            break;
+                        }
+                        pairs.push((m, *im));
+                    }
+                    if pairs.len() != wanted.len() {
+                        continue;
+                    }
+                    self.structural_edge((t, i), EdgeKind::Implements, t);
+                    for (m, im) in pairs {
+                        self.structural_edge((m, im), EdgeKind::Implements, m);
+                    }
+                }
+            }
+        }
+    }
+}

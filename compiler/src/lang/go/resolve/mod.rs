@@ -1,0 +1,310 @@
+//! Phase 2 of Go: packages, symbols, scopes and member tables over every parsed file, then every
+//! reference phase 1 left open (package-level names, imports, members) bound through package
+//! scopes, file scopes and written receiver types, and structural facts (METHOD_OF, EMBEDS,
+//! IMPLEMENTS) read off declarations.
+//!
+//! - [`scopes`]: file scopes (imports, dot imports), package-level name lookup, package edges;
+//! - [`types`]: written types resolved to declared types;
+//! - [`members`]: member tables, promotion through embedding, METHOD_OF, EMBEDS, IMPLEMENTS;
+//! - [`references`]: the binding of each reference phase 1 recorded;
+//! - [`emission`]: edges and unresolved records, through [`crate::emit`].
+
+mod emission;
+mod members;
+mod references;
+mod scopes;
+mod types;
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use kivgraph_format::{Language, SymbolKind};
+
+use super::extract::{self, GoFile};
+use super::project::{Modules, parent_dir};
+use crate::facts::{FactSet, FileId, PackageId, RepoId, Symbol, SymbolId};
+use crate::pipeline::FileMeta;
+use scopes::FileScope;
+
+/// The predeclared identifiers: neither an edge nor an unresolved record.
+const UNIVERSE: &[&str] = &[
+    "any",
+    "bool",
+    "byte",
+    "comparable",
+    "complex64",
+    "complex128",
+    "error",
+    "float32",
+    "float64",
+    "int",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "rune",
+    "string",
+    "uint",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "uintptr",
+    "true",
+    "false",
+    "iota",
+    "nil",
+    "append",
+    "cap",
+    "clear",
+    "close",
+    "complex",
+    "copy",
+    "delete",
+    "imag",
+    "len",
+    "make",
+    "max",
+    "min",
+    "new",
+    "panic",
+    "print",
+    "println",
+    "real",
+    "recover",
+];
+
+/// A parsed file and where it is.
+struct ParsedFile {
+    repo: RepoId,
+    file: FileId,
+    dir: String,
+    go: GoFile,
+}
+
+/// A Go package: one (repository, directory, package clause).
+struct Package {
+    id: PackageId,
+    import_path: String,
+    /// Indexes into the parsed files.
+    files: Vec<usize>,
+    /// Top-level names → symbols.
+    scope: HashMap<String, Vec<SymbolId>>,
+}
+
+/// Where a symbol's declaration was written: package, parsed file and declaration indexes.
+struct DeclInfo {
+    pkg: usize,
+    file: usize,
+    decl: usize,
+}
+
+/// The corpus-wide tables resolution reads, and the fact set it writes. Packages (`pi`) and
+/// files (`fi`) are indexes into `pkgs` and `files`.
+struct Resolver<'a> {
+    facts: &'a mut FactSet,
+    files: &'a [ParsedFile],
+    pkgs: &'a [Package],
+    by_import_path: &'a HashMap<String, usize>,
+    /// (file, declaration index) → symbol.
+    sym_of: &'a HashMap<(usize, usize), SymbolId>,
+    info: &'a HashMap<SymbolId, DeclInfo>,
+    /// (package, owning type name) → its members (fields, methods, interface methods).
+    members: &'a HashMap<(usize, String), Vec<(String, SymbolId)>>,
+    /// The synthetic module symbol of a file, made on first need.
+    module_syms: HashMap<usize, SymbolId>,
+    file_scopes: Vec<Option<Rc<FileScope>>>,
+    /// (package, member name) → every member so named, for the name-only fallback.
+    members_by_name: HashMap<(usize, String), Vec<SymbolId>>,
+}
+
+/// Binds every reference of `parsed` (in file-id order) and records the packages, symbols and
+/// structural facts of the corpus.
+pub(super) fn resolve(facts: &mut FactSet, parsed: Vec<(FileMeta, GoFile)>, modules: &Modules) {
+    let files: Vec<ParsedFile> = parsed
+        .into_iter()
+        .map(|(meta, go)| ParsedFile {
+            repo: meta.repo,
+            file: meta.file,
+            dir: parent_dir(&meta.path).to_string(),
+            go,
+        })
+        .collect();
+    let (mut pkgs, by_import_path) = packages(facts, &files, modules);
+    let pkg_of_file: HashMap<usize, usize> = pkgs
+        .iter()
+        .enumerate()
+        .flat_map(|(pi, p)| p.files.iter().map(move |&f| (f, pi)))
+        .collect();
+    let (sym_of, info, members) = symbols(facts, &files, &mut pkgs, &pkg_of_file);
+
+    let mut r = Resolver {
+        facts,
+        files: &files,
+        pkgs: &pkgs,
+        by_import_path: &by_import_path,
+        sym_of: &sym_of,
+        info: &info,
+        members: &members,
+        module_syms: HashMap::new(),
+        file_scopes: Vec::new(),
+        members_by_name: HashMap::new(),
+    };
+    // File scopes and a (package, member name) index, built once: resolution asks for them per
+    // reference.
+    r.file_scopes = (0..files.len())
+        .map(|fi| {
+            pkg_of_file
+                .get(&fi)
+                .map(|&pi| Rc::new(r.build_file_scope(fi, pi)))
+        })
+        .collect();
+    for ((pi, _), list) in members.iter() {
+        for (name, sid) in list {
+            r.members_by_name
+                .entry((*pi, name.clone()))
+                .or_default()
+                .push(*sid);
+        }
+    }
+    r.structural();
+    r.implements();
+    for (fi, f) in files.iter().enumerate() {
+        let Some(&pi) = pkg_of_file.get(&fi) else {
+            continue;
+        };
+        let scope = r.file_scope(fi, pi);
+        r.package_edges(&scope);
+        for reference in &f.go.refs {
+            r.resolve(&scope, reference);
+        }
+    }
+}
+
+/// Packages: one per (repository, directory, package clause); `x_test` is its own package.
+/// Returns them with the package each import path names.
+fn packages(
+    facts: &mut FactSet,
+    files: &[ParsedFile],
+    modules: &Modules,
+) -> (Vec<Package>, HashMap<String, usize>) {
+    let mut pkgs: Vec<Package> = Vec::new();
+    let mut pkg_of_key: HashMap<(RepoId, String, String), usize> = HashMap::new();
+    let mut by_import_path: HashMap<String, usize> = HashMap::new();
+    for (fi, f) in files.iter().enumerate() {
+        if f.go.package_name.is_empty() {
+            continue;
+        }
+        let key = (f.repo, f.dir.clone(), f.go.package_name.clone());
+        let idx = *pkg_of_key.entry(key).or_insert_with(|| {
+            let base = modules.import_path(f.repo, &f.dir, &facts.repos[f.repo].name);
+            let import_path = if f.go.package_name.ends_with("_test") {
+                format!("{base}_test")
+            } else {
+                base
+            };
+            let id = facts.packages.len();
+            facts.packages.push(crate::facts::Package {
+                repo: f.repo,
+                language: Language::Go,
+                name: import_path.clone(),
+                path: f.dir.clone(),
+                module: modules
+                    .module_of(f.repo, &f.dir)
+                    .map(|(m, _)| m.to_string()),
+            });
+            pkgs.push(Package {
+                id,
+                import_path,
+                files: Vec::new(),
+                scope: HashMap::new(),
+            });
+            pkgs.len() - 1
+        });
+        pkgs[idx].files.push(fi);
+        facts.files[f.file].package = Some(pkgs[idx].id);
+    }
+    for (i, p) in pkgs.iter().enumerate() {
+        // The first registration of an import path wins; a `_test` package never shadows its base.
+        by_import_path.entry(p.import_path.clone()).or_insert(i);
+    }
+    (pkgs, by_import_path)
+}
+
+/// What [`symbols`] builds: (file, declaration) → symbol, each symbol's declaration, and the
+/// members of each (package, owning type name).
+type SymbolTables = (
+    HashMap<(usize, usize), SymbolId>,
+    HashMap<SymbolId, DeclInfo>,
+    HashMap<(usize, String), Vec<(String, SymbolId)>>,
+);
+
+/// One symbol per declaration of a file in a package; package scopes and member tables filled.
+fn symbols(
+    facts: &mut FactSet,
+    files: &[ParsedFile],
+    pkgs: &mut [Package],
+    pkg_of_file: &HashMap<usize, usize>,
+) -> SymbolTables {
+    let mut sym_of: HashMap<(usize, usize), SymbolId> = HashMap::new();
+    let mut info: HashMap<SymbolId, DeclInfo> = HashMap::new();
+    let mut members: HashMap<(usize, String), Vec<(String, SymbolId)>> = HashMap::new();
+    for (fi, f) in files.iter().enumerate() {
+        let Some(&pi) = pkg_of_file.get(&fi) else {
+            continue;
+        };
+        for (di, d) in f.go.decls.iter().enumerate() {
+            let exported = extract::exported(&d.name);
+            let sid = facts.symbols.len();
+            facts.symbols.push(Symbol {
+                repo: f.repo,
+                package: pkgs[pi].id,
+                file: f.file,
+                language: Language::Go,
+                name: d.name.clone(),
+                qualified_name: d.qualified_name.clone(),
+                kind: d.kind,
+                exported,
+                signature: d.signature.clone(),
+                start_line: d.span.start_line,
+                start_column: d.span.start_column,
+                end_line: d.span.end_line,
+                end_column: d.span.end_column,
+                start_byte: d.span.start_byte,
+                end_byte: d.span.end_byte,
+            });
+            sym_of.insert((fi, di), sid);
+            info.insert(
+                sid,
+                DeclInfo {
+                    pkg: pi,
+                    file: fi,
+                    decl: di,
+                },
+            );
+            match &d.owner {
+                Some(owner) => members
+                    .entry((pi, owner.clone()))
+                    .or_default()
+                    .push((d.name.clone(), sid)),
+                None => pkgs[pi].scope.entry(d.name.clone()).or_default().push(sid),
+            }
+        }
+    }
+    (sym_of, info, members)
+}
+
+impl Resolver<'_> {
+    /// The declaration symbol `sid` was made from.
+    fn decl(&self, sid: SymbolId) -> &extract::Decl {
+        let i = &self.info[&sid];
+        &self.files[i.file].go.decls[i.decl]
+    }
+
+    fn is_type(&self, sid: SymbolId) -> bool {
+        matches!(
+            self.facts.symbols[sid].kind,
+            SymbolKind::Type | SymbolKind::Alias
+        )
+    }
+}

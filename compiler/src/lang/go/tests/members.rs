@@ -1,0 +1,299 @@
+//! Members: receivers typed by written types, promotion, keyed literals, and the name-only
+//! fallback with its bound.
+
+use super::{check, unresolved};
+
+#[test]
+fn a_parameters_written_type_binds_its_members() {
+    check(
+        r#"
+//- m/go.mod
+module example.com/m
+//- m/p/p.go
+package p
+
+type Circle struct{ Radius int }
+
+func (c *Circle) Area() int { return c.Radius } //want: REFERENCES example.com/m/p:Circle.Radius EXACT_DECLARATION_MAPPED GO_RECEIVER_TYPED
+
+func Use(c *Circle) int {
+	return c.Area() //want: CALLS_DIRECT example.com/m/p:Circle.Area EXACT_DECLARATION_MAPPED GO_RECEIVER_TYPED
+}
+"#,
+    );
+}
+
+#[test]
+fn declared_results_type_what_a_call_returns() {
+    check(
+        r#"
+//- m/go.mod
+module example.com/m
+//- m/p/p.go
+package p
+
+type File struct{}
+
+func (f *File) Read() int { return 0 }
+
+func Open() (*File, error) { return nil, nil }
+
+func NewFile() *File { return nil }
+
+func Use() {
+	f, err := Open() //want: CALLS_DIRECT example.com/m/p:Open
+	_ = err
+	f.Read()         //want: CALLS_DIRECT example.com/m/p:File.Read EXACT_DECLARATION_MAPPED
+	NewFile().Read() //want: CALLS_DIRECT example.com/m/p:File.Read EXACT_DECLARATION_MAPPED
+	g := &File{}     //want: TYPE_USES example.com/m/p:File
+	g.Read()         //want: CALLS_DIRECT example.com/m/p:File.Read EXACT_DECLARATION_MAPPED
+}
+"#,
+    );
+}
+
+#[test]
+fn ranging_over_a_written_container_types_the_element() {
+    check(
+        r#"
+//- m/go.mod
+module example.com/m
+//- m/p/p.go
+package p
+
+type Item struct{ Name string }
+
+type Items []Item
+
+func Names(xs []Item, ys Items, zs map[string]*Item) {
+	for _, x := range xs {
+		_ = x.Name //want: REFERENCES example.com/m/p:Item.Name EXACT_DECLARATION_MAPPED GO_RECEIVER_TYPED
+	}
+	for _, y := range ys {
+		_ = y.Name //want: REFERENCES example.com/m/p:Item.Name EXACT_DECLARATION_MAPPED GO_RECEIVER_TYPED
+	}
+	_ = zs["a"].Name //want: REFERENCES example.com/m/p:Item.Name EXACT_DECLARATION_MAPPED GO_RECEIVER_TYPED
+}
+"#,
+    );
+}
+
+#[test]
+fn a_type_switch_types_its_alias_per_case() {
+    check(
+        r#"
+//- m/go.mod
+module example.com/m
+//- m/p/p.go
+package p
+
+type Circle struct{}
+
+func (Circle) Area() int { return 0 }
+
+func Use(x any) {
+	switch v := x.(type) {
+	case Circle:
+		v.Area() //want: CALLS_DIRECT example.com/m/p:Circle.Area EXACT_DECLARATION_MAPPED GO_RECEIVER_TYPED
+	}
+}
+"#,
+    );
+}
+
+#[test]
+fn a_package_level_operand_is_a_value_use_and_types_its_member() {
+    check(
+        r#"
+//- m/go.mod
+module example.com/m
+//- m/p/p.go
+package p
+
+type Config struct{}
+
+func (c Config) Load() {}
+
+var Default Config
+
+func Use() {
+	Default.Load() //want: REFERENCES example.com/m/p:Default EXACT_DECLARATION_MAPPED GO_SCOPE ; //want: CALLS_DIRECT example.com/m/p:Config.Load EXACT_DECLARATION_MAPPED GO_RECEIVER_TYPED
+}
+"#,
+    );
+}
+
+#[test]
+fn members_promote_through_embedded_fields() {
+    check(
+        r#"
+//- m/go.mod
+module example.com/m
+//- m/p/p.go
+package p
+
+type Base struct{ ID int }
+
+func (b *Base) Save() {}
+
+type User struct {
+	Base
+}
+
+func Use(u User) {
+	u.Save()   //want: CALLS_DIRECT example.com/m/p:Base.Save EXACT_DECLARATION_MAPPED GO_RECEIVER_TYPED
+	_ = u.ID   //want: REFERENCES example.com/m/p:Base.ID EXACT_DECLARATION_MAPPED GO_RECEIVER_TYPED
+	_ = u.Base //want: REFERENCES example.com/m/p:User.Base EXACT_DECLARATION_MAPPED
+}
+"#,
+    );
+}
+
+#[test]
+fn an_ambiguous_promotion_is_not_exact() {
+    check(
+        r#"
+//- m/go.mod
+module example.com/m
+//- m/p/p.go
+package p
+
+type A struct{}
+
+func (A) Close() {}
+
+type B struct{}
+
+func (B) Close() {}
+
+type Both struct {
+	A
+	B
+}
+
+func Use(x Both) {
+	x.Close() //want: CALLS_DIRECT example.com/m/p:A.Close CANDIDATE GO_NAME_ONLY ; //want: CALLS_DIRECT example.com/m/p:B.Close CANDIDATE GO_NAME_ONLY
+}
+"#,
+    );
+}
+
+#[test]
+fn keyed_literal_fields_bind_through_the_literal_type() {
+    let c = check(
+        r#"
+//- m/go.mod
+module example.com/m
+//- m/p/p.go
+package p
+
+type Point struct{ X, Y int }
+
+var Origin = Point{X: 0, Y: 0} //want: TYPE_USES example.com/m/p:Point ; //want: REFERENCES example.com/m/p:Point.X EXACT_DECLARATION_MAPPED GO_RECEIVER_TYPED ; //want: REFERENCES example.com/m/p:Point.Y
+
+var Bad = Point{Z: 1} //want-unresolved: DECLARATION_NOT_FOUND example.com/m/p
+
+var Many = []Point{{X: 1}} //want: REFERENCES example.com/m/p:Point.X EXACT_DECLARATION_MAPPED GO_RECEIVER_TYPED
+"#,
+    );
+    assert!(unresolved(&c).contains(
+        &"DECLARATION_NOT_FOUND example.com/m/p Z no such field on the literal's type".to_string()
+    ));
+}
+
+// ---- the name-only fallback ----
+
+/// A fixture with `n` types that each declare a method `Run`, and a call of `Run` on a value
+/// whose type is not written.
+fn runners(n: usize, want: &str) -> String {
+    let mut s = String::from("//- m/go.mod\nmodule example.com/m\n//- m/p/p.go\npackage p\n\n");
+    for i in 0..n {
+        s.push_str(&format!(
+            "type T{i} struct{{}}\n\nfunc (T{i}) Run() {{}}\n\n"
+        ));
+    }
+    s.push_str(&format!(
+        "func Use(x interface{{}}) {{\n\tx.Run() {want}\n}}\n"
+    ));
+    s
+}
+
+#[test]
+fn an_unknown_receiver_binds_same_named_members_as_candidates() {
+    check(&runners(
+        1,
+        "//want: CALLS_DIRECT example.com/m/p:T0.Run CANDIDATE GO_NAME_ONLY",
+    ));
+}
+
+#[test]
+fn eight_same_named_members_are_still_candidates() {
+    let c = check(&runners(
+        8,
+        "//want: CALLS_DIRECT example.com/m/p:T0.Run CANDIDATE ; //want: CALLS_DIRECT example.com/m/p:T7.Run CANDIDATE",
+    ));
+    // The call is on line 4 n + 4 of p.go.
+    assert_eq!(c.edges_at("m", "p/p.go", 36).len(), 8);
+}
+
+#[test]
+fn nine_same_named_members_are_an_unknown_receiver() {
+    let c = check(&runners(
+        9,
+        "//want-unresolved: RECEIVER_TYPE_UNKNOWN example.com/m/p ; //want-none: Run",
+    ));
+    assert_eq!(
+        unresolved(&c),
+        vec![
+            "RECEIVER_TYPE_UNKNOWN example.com/m/p Run the receiver's type is not written in the code and 9 visible members share the name"
+        ]
+    );
+}
+
+#[test]
+fn a_member_no_visible_type_declares_is_an_unknown_receiver() {
+    let c = check(&runners(
+        0,
+        "//want-unresolved: RECEIVER_TYPE_UNKNOWN example.com/m/p",
+    ));
+    assert_eq!(
+        unresolved(&c),
+        vec![
+            "RECEIVER_TYPE_UNKNOWN example.com/m/p Run the receiver's type is not written in the code and no visible type declares this member"
+        ]
+    );
+}
+
+#[test]
+fn name_only_candidates_come_from_imported_packages_only() {
+    let c = check(
+        r#"
+//- m/go.mod
+module example.com/m
+//- m/a/a.go
+package a
+
+type A struct{}
+
+func (A) Flush() {}
+//- m/b/b.go
+package b
+
+type B struct{}
+
+func (B) Flush() {}
+//- m/main.go
+package main
+
+import "example.com/m/a"
+
+func main() {
+	var x interface{ Flush() }
+	_ = a.A{}
+	x.Flush() //want: CALLS_DIRECT example.com/m/a:A.Flush CANDIDATE
+}
+"#,
+    );
+    // b is not imported: its `B.Flush` is not visible.
+    assert_eq!(c.edges_at("m", "main.go", 8).len(), 1);
+}
