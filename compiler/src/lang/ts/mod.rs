@@ -10,9 +10,6 @@ mod extract;
 mod project;
 mod resolve;
 
-use crate::emit::MAX_CANDIDATES;
-#[allow(unused_imports)]
-use crate::emit::reason::*;
 use kivgraph_format::Language;
 
 use crate::facts::FactSet;
@@ -41,7 +38,11 @@ impl FrontEnd for TypeScript {
             .into_iter()
             .map(|(m, f)| resolve::Module::new(m.repo, m.file, m.path, m.language, f))
             .collect();
-        let ts_project = project::Project::new(facts, &modules, project.configs);
+        let ts_project = project::Project::new(
+            facts,
+            modules.iter().map(|m| (m.repo, m.path.as_str())),
+            project.configs,
+        );
         resolve::Resolver::new(facts, modules, ts_project).run();
     }
 }
