@@ -46,3 +46,6 @@ impl FrontEnd for TypeScript {
         resolve::Resolver::new(facts, modules, ts_project).run();
     }
 }
+
+#[cfg(test)]
+mod tests;
