@@ -82,28 +82,19 @@ impl Resolver<'_> {
                 }
                 RefTarget::Imported(i) => {
                     let i = *i;
-                    for b in self.bind_all(meanings, |mn| self.import_target(m, i, mn, 0)) {
-                        match b {
-                            Bound::Decl(tm, td) => self.edge(
-                                at_module,
-                                (tm, td),
-                                Use::Import,
-                                (Provenance::TsModuleBinding, false),
-                            ),
-                            Bound::Missing => {
-                                let im = self.mods[m].ts.imports[i].clone();
-                                if let Resolved::Module(t) = self.mods[m].specs[im.statement] {
-                                    let name = match &im.kind {
-                                        ImportKind::Named(n) => n.clone(),
-                                        _ => "default".into(),
-                                    };
-                                    let detail = format!("\"{}\" does not export it", im.spec);
-                                    self.export_missing(at_module, t, name, detail);
-                                }
-                            }
-                            _ => {}
+                    let bounds = self.bind_all(meanings, |mn| self.import_target(m, i, mn, 0));
+                    let im = &self.mods[m].ts.imports[i];
+                    let asked = match self.mods[m].specs[im.statement] {
+                        Resolved::Module(t) => {
+                            let name = match &im.kind {
+                                ImportKind::Named(n) => n.clone(),
+                                _ => "default".into(),
+                            };
+                            Some((t, name, im.spec.clone()))
                         }
-                    }
+                        _ => None,
+                    };
+                    self.bind_imported(at_module, bounds, Use::Import, asked);
                 }
                 RefTarget::Reexported(ri, ii) => {
                     let (statement, name) = {
@@ -111,28 +102,41 @@ impl Resolver<'_> {
                         (re.statement, re.items[*ii].name.clone().unwrap_or_default())
                     };
                     if let Resolved::Module(t) = self.mods[m].specs[statement] {
-                        for b in self.bind_all(meanings, |mn| self.export_of(t, &name, mn, 0)) {
-                            match b {
-                                Bound::Decl(tm, td) => self.edge(
-                                    at_module,
-                                    (tm, td),
-                                    Use::Reexport,
-                                    (Provenance::TsModuleBinding, false),
-                                ),
-                                Bound::Missing => {
-                                    let spec = &self.mods[m].ts.specifiers[statement].spec;
-                                    let detail = format!("\"{spec}\" does not export it");
-                                    self.export_missing(at_module, t, name.clone(), detail);
-                                }
-                                _ => {}
-                            }
-                        }
+                        let bounds = self.bind_all(meanings, |mn| self.export_of(t, &name, mn, 0));
+                        let spec = self.mods[m].ts.specifiers[statement].spec.clone();
+                        self.bind_imported(at_module, bounds, Use::Reexport, Some((t, name, spec)));
                     }
                 }
                 RefTarget::Member(base, name) => self.member(at, base, name, r.usage),
             }
         }
         self.mods[m].ts.refs = refs;
+    }
+
+    /// The edges of the name of an import or re-export to the declarations it binds, or
+    /// `EXPORT_NOT_FOUND` when it binds none and `asked` says which module (by which specifier)
+    /// was asked for which name.
+    fn bind_imported(
+        &mut self,
+        at: Place,
+        bounds: Vec<Bound>,
+        usage: Use,
+        asked: Option<(usize, String, String)>,
+    ) {
+        for b in bounds {
+            match b {
+                Bound::Decl(tm, td) => {
+                    self.edge(at, (tm, td), usage, (Provenance::TsModuleBinding, false))
+                }
+                Bound::Missing => {
+                    if let Some((t, name, spec)) = &asked {
+                        let detail = format!("\"{spec}\" does not export it");
+                        self.export_missing(at, *t, name.clone(), detail);
+                    }
+                }
+                _ => {}
+            }
+        }
     }
 
     /// `DECLARATION_NOT_FOUND` for a name no scope declares and that is not a standard global.

@@ -45,3 +45,12 @@ fn target_kinds(
         .map(|e| f.symbols[e.target].kind.as_str())
         .collect()
 }
+
+/// The details of the fixture's unresolved records, in order.
+fn details(c: &Compiled) -> Vec<&str> {
+    c.facts
+        .unresolved
+        .iter()
+        .map(|u| u.detail.as_deref().unwrap_or_default())
+        .collect()
+}
