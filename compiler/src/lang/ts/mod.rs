@@ -4,7 +4,8 @@
 //!
 //! Phase 1 ([`extract`]) runs per file in parallel and binds names lexically. Phase 2
 //! ([`resolve`]) resolves module specifiers, computes what each module exports (a fixed point
-//! over re-export chains, with cycles cut) and binds imports and members.
+//! over re-export chains, with cycles cut) and binds imports and members. The project model
+//! ([`project`]: `package.json`, `tsconfig.json`, module specifiers) depends on neither phase.
 
 mod extract;
 mod project;

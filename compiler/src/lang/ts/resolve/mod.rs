@@ -37,7 +37,7 @@ const RECEIVER_WORDS: ReceiverWords = ReceiverWords {
 /// Where a reference occurs: its module, its enclosing declaration (`None`: the module
 /// symbol) and its position.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Place {
+struct Place {
     pub module: usize,
     pub from: Option<usize>,
     pub line: u32,
