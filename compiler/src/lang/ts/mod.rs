@@ -4,15 +4,13 @@
 //!
 //! Phase 1 ([`extract`]) runs per file in parallel and binds names lexically. Phase 2
 //! ([`resolve`]) resolves module specifiers, computes what each module exports (a fixed point
-//! over re-export chains, with cycles cut) and binds imports and members.
+//! over re-export chains, with cycles cut) and binds imports and members. The project model
+//! ([`project`]: `package.json`, `tsconfig.json`, module specifiers) depends on neither phase.
 
 mod extract;
 mod project;
 mod resolve;
 
-use crate::emit::MAX_CANDIDATES;
-#[allow(unused_imports)]
-use crate::emit::reason::*;
 use kivgraph_format::Language;
 
 use crate::facts::FactSet;
@@ -41,7 +39,14 @@ impl FrontEnd for TypeScript {
             .into_iter()
             .map(|(m, f)| resolve::Module::new(m.repo, m.file, m.path, m.language, f))
             .collect();
-        let ts_project = project::Project::new(facts, &modules, project.configs);
+        let ts_project = project::Project::new(
+            facts,
+            modules.iter().map(|m| (m.repo, m.path.as_str())),
+            project.configs,
+        );
         resolve::Resolver::new(facts, modules, ts_project).run();
     }
 }
+
+#[cfg(test)]
+mod tests;

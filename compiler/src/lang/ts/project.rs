@@ -8,8 +8,6 @@ use serde_json::Value;
 
 use crate::facts::{FactSet, RepoId};
 
-use super::resolve::Module;
-
 /// Source extensions in the order a specifier without one tries them.
 pub const EXTENSIONS: &[&str] = &[
     ".ts", ".tsx", ".d.ts", ".mts", ".cts", ".d.mts", ".d.cts", ".js", ".jsx", ".mjs", ".cjs",
@@ -162,14 +160,20 @@ pub fn split_package(spec: &str) -> (String, String) {
 }
 
 impl Project {
-    pub fn new(facts: &mut FactSet, modules: &[Module], configs: &[ConfigFile]) -> Project {
+    /// The project of the compiled files, given as (repository, path) in module order (the
+    /// index of a file is its module's), and the configuration files discovery found.
+    pub fn new<'a>(
+        facts: &mut FactSet,
+        modules: impl IntoIterator<Item = (RepoId, &'a str)>,
+        configs: &[ConfigFile],
+    ) -> Project {
         let mut files = HashMap::new();
         let mut dirs = BTreeSet::new();
-        for (i, m) in modules.iter().enumerate() {
-            files.insert((m.repo, m.path.clone()), i);
-            let mut d = parent(&m.path);
+        for (i, (repo, path)) in modules.into_iter().enumerate() {
+            files.insert((repo, path.to_string()), i);
+            let mut d = parent(path);
             loop {
-                if !dirs.insert((m.repo, d.to_string())) {
+                if !dirs.insert((repo, d.to_string())) {
                     break;
                 }
                 if d.is_empty() {

@@ -123,37 +123,23 @@ impl Extractor<'_> {
                 }
             }
             "interface_declaration" => {
-                let Some(name) = s.child_by_field_name("name") else {
+                let exported = exported && parent_exported;
+                let Some(d) =
+                    self.declare_named(s, SymbolKind::Interface, parent, prefix, exported)
+                else {
                     return;
                 };
-                let name = self.t(name);
-                let d = self.new_decl(
-                    s,
-                    name,
-                    SymbolKind::Interface,
-                    parent,
-                    prefix,
-                    exported && parent_exported,
-                );
-                self.bind(name, NameRes::Decl(d));
                 if let Some(body) = s.child_by_field_name("body") {
                     self.declare_type_members(body, d);
                 }
             }
             "type_alias_declaration" => {
-                let Some(name) = s.child_by_field_name("name") else {
+                let exported = exported && parent_exported;
+                let Some(d) =
+                    self.declare_named(s, SymbolKind::TypeAlias, parent, prefix, exported)
+                else {
                     return;
                 };
-                let name = self.t(name);
-                let d = self.new_decl(
-                    s,
-                    name,
-                    SymbolKind::TypeAlias,
-                    parent,
-                    prefix,
-                    exported && parent_exported,
-                );
-                self.bind(name, NameRes::Decl(d));
                 if let Some(v) = s.child_by_field_name("value")
                     && v.kind() == "object_type"
                 {
@@ -161,19 +147,11 @@ impl Extractor<'_> {
                 }
             }
             "enum_declaration" => {
-                let Some(name) = s.child_by_field_name("name") else {
+                let exported = exported && parent_exported;
+                let Some(d) = self.declare_named(s, SymbolKind::Enum, parent, prefix, exported)
+                else {
                     return;
                 };
-                let name = self.t(name);
-                let d = self.new_decl(
-                    s,
-                    name,
-                    SymbolKind::Enum,
-                    parent,
-                    prefix,
-                    exported && parent_exported,
-                );
-                self.bind(name, NameRes::Decl(d));
                 let qp = format!("{}.", self.file.decls[d].qn);
                 if let Some(body) = s.child_by_field_name("body") {
                     let mut c = body.walk();
@@ -255,6 +233,22 @@ impl Extractor<'_> {
             }
             _ => {}
         }
+    }
+
+    /// Declares the statement `s` named by its `name` field as a `kind`, bound in the current
+    /// scope; `None` when it has no name.
+    fn declare_named(
+        &mut self,
+        s: Node,
+        kind: SymbolKind,
+        parent: Option<usize>,
+        prefix: &str,
+        exported: bool,
+    ) -> Option<usize> {
+        let name = self.t(s.child_by_field_name("name")?);
+        let d = self.new_decl(s, name, kind, parent, prefix, exported);
+        self.bind(name, NameRes::Decl(d));
+        Some(d)
     }
 
     /// The `var` declarations nested in a module-level compound statement (not in functions
@@ -712,20 +706,12 @@ impl Extractor<'_> {
                 }
                 _ => continue,
             };
-            let Some(nn) = m.child_by_field_name("name") else {
+            let Some(mname) = self.member_name(m) else {
                 continue;
-            };
-            let mname = match nn.kind() {
-                "property_identifier" | "private_property_identifier" => self.t(nn).to_string(),
-                "string" => string_value(nn, self.src),
-                _ => continue,
             };
             let exported_m = exported && !is_private(m, self.src) && !mname.starts_with('#');
             // Overloads and get/set pairs are one symbol.
-            let existing = self.file.decls[d]
-                .members
-                .get(&mname)
-                .and_then(|v| v.iter().copied().find(|&x| self.file.decls[x].kind == kind));
+            let existing = self.member_of_kind(d, &mname, kind);
             let signature_only = m.child_by_field_name("body").is_none();
             if let Some(first) = existing {
                 self.decl_at.insert((m.start_byte(), m.kind_id()), first);
@@ -771,6 +757,25 @@ impl Extractor<'_> {
         d
     }
 
+    /// The name of the class or type member `m`: an identifier, a `#private` name or a string.
+    fn member_name(&self, m: Node) -> Option<String> {
+        let nn = m.child_by_field_name("name")?;
+        match nn.kind() {
+            "property_identifier" | "private_property_identifier" => Some(self.t(nn).to_string()),
+            "string" => Some(string_value(nn, self.src)),
+            _ => None,
+        }
+    }
+
+    /// The first member `name` of container `d` of `kind` (overloads and get/set pairs are one
+    /// symbol).
+    fn member_of_kind(&self, d: usize, name: &str, kind: SymbolKind) -> Option<usize> {
+        self.file.decls[d]
+            .members
+            .get(name)
+            .and_then(|v| v.iter().copied().find(|&x| self.file.decls[x].kind == kind))
+    }
+
     pub(super) fn declare_type_members(&mut self, body: Node, d: usize) {
         let qp = format!("{}.", self.file.decls[d].qn);
         let exported = self.file.decls[d].exported;
@@ -786,19 +791,10 @@ impl Extractor<'_> {
                 }
                 _ => continue,
             };
-            let Some(nn) = m.child_by_field_name("name") else {
+            let Some(mname) = self.member_name(m) else {
                 continue;
             };
-            let mname = match nn.kind() {
-                "property_identifier" | "private_property_identifier" => self.t(nn).to_string(),
-                "string" => string_value(nn, self.src),
-                _ => continue,
-            };
-            if let Some(&first) = self.file.decls[d]
-                .members
-                .get(&mname)
-                .and_then(|v| v.iter().find(|&&x| self.file.decls[x].kind == kind))
-            {
+            if let Some(first) = self.member_of_kind(d, &mname, kind) {
                 self.decl_at.insert((m.start_byte(), m.kind_id()), first);
                 continue;
             }

@@ -518,14 +518,7 @@ impl Extractor<'_> {
                 // Inside the body, the enum's members are in scope (`B = A << 1`).
                 self.scopes.push(Scope::default());
                 if let Some(d) = decl {
-                    let members: Vec<(String, usize)> = self.file.decls[d]
-                        .members
-                        .iter()
-                        .flat_map(|(k, v)| v.iter().map(move |x| (k.clone(), *x)))
-                        .collect();
-                    for (k, x) in members {
-                        self.bind(&k, NameRes::Decl(x));
-                    }
+                    self.bind_members(d);
                 }
                 if let Some(body) = n.child_by_field_name("body") {
                     let mut c = body.walk();
@@ -560,14 +553,7 @@ impl Extractor<'_> {
                     self.scopes.push(Scope::default());
                     // The namespace's members are in scope inside it.
                     if let Some(d) = decl {
-                        let members: Vec<(String, usize)> = self.file.decls[d]
-                            .members
-                            .iter()
-                            .flat_map(|(k, v)| v.iter().map(move |x| (k.clone(), *x)))
-                            .collect();
-                        for (k, x) in members {
-                            self.bind(&k, NameRes::Decl(x));
-                        }
+                        self.bind_members(d);
                     } else {
                         self.hoist(body, true);
                     }
@@ -663,13 +649,7 @@ impl Extractor<'_> {
             }
             "type_query" => {
                 if let Some(e) = n.named_child(0) {
-                    match e.kind() {
-                        "identifier" => self.name_ref(e, Use::TypeOf),
-                        "member_expression" => {
-                            self.member_ref(e, Use::TypeOf);
-                        }
-                        _ => self.walk(e),
-                    }
+                    self.name_or_member_ref(e, Use::TypeOf);
                 }
             }
             "member_expression" => {
@@ -678,42 +658,16 @@ impl Extractor<'_> {
             "call_expression" => {
                 let f = n.child_by_field_name("function");
                 if let Some(f) = f {
-                    let f = unwrap_parens(f);
-                    match f.kind() {
-                        "identifier" => self.name_ref(f, Use::Call),
-                        "member_expression" => {
-                            self.member_ref(f, Use::Call);
-                        }
-                        _ => self.walk(f),
-                    }
+                    self.name_or_member_ref(unwrap_parens(f), Use::Call);
                 }
-                if let Some(t) = n.child_by_field_name("type_arguments") {
-                    self.walk(t);
-                }
-                if let Some(args) = n.child_by_field_name("arguments") {
-                    let callee = f.map_or(Expr::Unknown, |f| self.expr_of(f));
-                    self.walk_arguments(args, callee);
-                }
+                self.call_arguments(n, f);
             }
             "new_expression" => {
-                if let Some(c) = n.child_by_field_name("constructor") {
-                    match c.kind() {
-                        "identifier" => self.name_ref(c, Use::Call),
-                        "member_expression" => {
-                            self.member_ref(c, Use::Call);
-                        }
-                        _ => self.walk(c),
-                    }
+                let c = n.child_by_field_name("constructor");
+                if let Some(c) = c {
+                    self.name_or_member_ref(c, Use::Call);
                 }
-                if let Some(t) = n.child_by_field_name("type_arguments") {
-                    self.walk(t);
-                }
-                if let Some(args) = n.child_by_field_name("arguments") {
-                    let callee = n
-                        .child_by_field_name("constructor")
-                        .map_or(Expr::Unknown, |c| self.expr_of(c));
-                    self.walk_arguments(args, callee);
-                }
+                self.call_arguments(n, c);
             }
             "pair" => {
                 // Keys are not references, computed keys are.
@@ -788,6 +742,41 @@ impl Extractor<'_> {
                 "method_signature" => self.walk_member(m, None),
                 _ => self.walk(m),
             }
+        }
+    }
+
+    /// Binds every member of declaration `d` in the current scope (an enum's or a namespace's
+    /// members are in scope inside its body).
+    fn bind_members(&mut self, d: usize) {
+        let members: Vec<(String, usize)> = self.file.decls[d]
+            .members
+            .iter()
+            .flat_map(|(k, v)| v.iter().map(move |x| (k.clone(), *x)))
+            .collect();
+        for (k, x) in members {
+            self.bind(&k, NameRes::Decl(x));
+        }
+    }
+
+    /// A name or member expression used as `usage` (`f`, `a.b.f`); anything else is walked.
+    fn name_or_member_ref(&mut self, e: Node, usage: Use) {
+        match e.kind() {
+            "identifier" => self.name_ref(e, usage),
+            "member_expression" => {
+                self.member_ref(e, usage);
+            }
+            _ => self.walk(e),
+        }
+    }
+
+    /// The type arguments and arguments of the call or `new` expression `n` of `callee`.
+    fn call_arguments(&mut self, n: Node, callee: Option<Node>) {
+        if let Some(t) = n.child_by_field_name("type_arguments") {
+            self.walk(t);
+        }
+        if let Some(args) = n.child_by_field_name("arguments") {
+            let callee = callee.map_or(Expr::Unknown, |c| self.expr_of(c));
+            self.walk_arguments(args, callee);
         }
     }
 

@@ -242,7 +242,7 @@ pub struct TsFile {
 /// `lib.esnext.full.d.ts`, `lib.dom.iterable.d.ts` and `lib.scripthost.d.ts`, plus Node's and
 /// the JSX namespace (`globals.txt`, one per line). A use of one is neither an edge nor an
 /// unresolved record.
-const GLOBAL_NAMES: &str = include_str!("globals.txt");
+const GLOBAL_NAMES: &str = include_str!("../globals.txt");
 
 /// Whether `name` is one of [`GLOBAL_NAMES`].
 pub(super) fn is_global(name: &str) -> bool {

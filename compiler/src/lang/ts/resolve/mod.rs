@@ -1,0 +1,287 @@
+//! Phase 2 of TypeScript/JavaScript: symbols and packages, module specifiers, exports through
+//! re-export chains, and the binding of every reference phase 1 left open.
+//!
+//! The resolver is split by concern: [`exports`] (the module graph: exports, re-export chains,
+//! imports), [`names`] (names and their meanings), [`receivers`] (receiver typing), [`members`]
+//! (member lookup through merging, `extends` and written unions), [`references`] (the binding
+//! of each reference) and [`emission`] (symbols, specifier facts, structural edges, and every
+//! edge and unresolved record, through [`crate::emit`]).
+
+mod emission;
+mod exports;
+mod members;
+mod names;
+mod receivers;
+mod references;
+
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use kivgraph_format::{Confidence, EdgeKind, Language, Provenance, SymbolKind};
+
+use super::extract::{
+    Decl, Expr, ImportKind, NameRes, Ref, RefTarget, TsFile, TypeRef, Use, is_global,
+};
+use super::project::{Project, Resolved};
+use crate::emit::{self, NameOnly, ReceiverWords, Request, Site, reason};
+use crate::facts::{FactSet, FileId, Package, PackageEdge, RepoId, Symbol, SymbolId};
+use crate::lang::{UnionHit, UnionPart, union_hit};
+
+/// How the detail of a `RECEIVER_TYPE_UNKNOWN` record is worded.
+const RECEIVER_WORDS: ReceiverWords = ReceiverWords {
+    unwritten: "the receiver's type is not written",
+    none: "no visible type declares the member",
+    shared: "visible members share the name",
+};
+
+/// Where a reference occurs: its module, its enclosing declaration (`None`: the module
+/// symbol) and its position.
+#[derive(Clone, Copy, Debug)]
+struct Place {
+    pub module: usize,
+    pub from: Option<usize>,
+    pub line: u32,
+    pub column: u32,
+}
+
+impl Place {
+    /// Where reference `r` of module `m` occurs.
+    fn of(m: usize, r: &Ref) -> Place {
+        Place {
+            module: m,
+            from: r.from,
+            line: r.line,
+            column: r.column,
+        }
+    }
+}
+
+/// One compiled file.
+pub struct Module {
+    pub repo: RepoId,
+    pub file: FileId,
+    pub path: String,
+    pub language: Language,
+    pub ts: TsFile,
+    syms: Vec<SymbolId>,
+    module_sym: SymbolId,
+    /// Resolution of each specifier of `ts.specifiers`.
+    specs: Vec<Resolved>,
+}
+
+impl Module {
+    pub fn new(repo: RepoId, file: FileId, path: String, language: Language, ts: TsFile) -> Module {
+        Module {
+            repo,
+            file,
+            path,
+            language,
+            ts,
+            syms: Vec::new(),
+            module_sym: 0,
+            specs: Vec::new(),
+        }
+    }
+}
+
+/// What a name or expression denotes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bound {
+    Decl(usize, usize),
+    Module(usize),
+    /// Known, and not a declaration of any compiled module.
+    External,
+    /// Not found (the reason is recorded where it was found missing).
+    Missing,
+}
+
+/// Which of a name's meanings a use wants: TypeScript keeps values and types apart, so
+/// `interface X` and `const X` can share a name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Meaning {
+    Value,
+    Type,
+    Any,
+}
+
+fn fits(kind: SymbolKind, meaning: Meaning) -> bool {
+    match meaning {
+        Meaning::Any => true,
+        Meaning::Value => !matches!(kind, SymbolKind::Interface | SymbolKind::TypeAlias),
+        Meaning::Type => !matches!(
+            kind,
+            SymbolKind::Function | SymbolKind::Variable | SymbolKind::Constant
+        ),
+    }
+}
+
+/// What members a receiver has.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Recv {
+    /// The members of this class, interface, enum, namespace or type alias.
+    Members(usize, usize),
+    Module(usize),
+    Array(Box<Recv>),
+    Promise(Box<Recv>),
+    /// A value of one of these types (a written union).
+    Union(Vec<Recv>),
+    /// A value of all of these types (a written intersection).
+    All(Vec<Recv>),
+    /// A value of an object type literal written in module `.0`: properties that are not
+    /// declarations, with their written types.
+    Object(usize, Vec<(String, Option<TypeRef>)>),
+    External,
+    Unknown,
+}
+
+/// The declarations a member name denotes on a receiver.
+enum Hit {
+    /// `exact`: the receiver's type leaves no other choice (a union where only one member
+    /// type declares the name, and every other member type is fully known).
+    Decls(Vec<(usize, usize)>, bool),
+    Module(Bound),
+    External,
+    NotFound {
+        closed: bool,
+    },
+    Unknown,
+}
+
+enum Lookup {
+    Found(usize, usize),
+    /// Not declared; `closed` when every base type was followed.
+    NotFound {
+        closed: bool,
+    },
+}
+
+const MAX_DEPTH: usize = 64;
+
+pub struct Resolver<'f> {
+    facts: &'f mut FactSet,
+    mods: Vec<Module>,
+    project: Project,
+    export_memo: RefCell<HashMap<(usize, String, Meaning), Bound>>,
+    /// Exports being computed, and whether a computation met one of them (a cycle).
+    export_busy: RefCell<HashSet<(usize, String, Meaning)>>,
+    export_cut: std::cell::Cell<bool>,
+    /// Top-level declarations of script files (no import or export), visible to every file of
+    /// their repository, by (repository, name).
+    script_globals: HashMap<(RepoId, String), Vec<(usize, usize)>>,
+    /// Members of classes, interfaces, enums and type aliases by name, per module.
+    member_index: Vec<HashMap<String, Vec<usize>>>,
+    /// Modules each module imports.
+    imported: Vec<Vec<usize>>,
+    /// Merged declarations: (module, qualified name) → decls.
+    merged: Vec<HashMap<String, Vec<usize>>>,
+}
+
+fn is_type_container(k: SymbolKind) -> bool {
+    matches!(
+        k,
+        SymbolKind::Class
+            | SymbolKind::Interface
+            | SymbolKind::Enum
+            | SymbolKind::TypeAlias
+            | SymbolKind::Namespace
+    )
+}
+
+impl<'f> Resolver<'f> {
+    pub fn new(facts: &'f mut FactSet, mut mods: Vec<Module>, project: Project) -> Resolver<'f> {
+        for m in &mut mods {
+            let specs: Vec<Resolved> =
+                m.ts.specifiers
+                    .iter()
+                    .map(|s| project.resolve(m.repo, &m.path, &s.spec))
+                    .collect();
+            m.specs = specs;
+        }
+        let member_index = mods
+            .iter()
+            .map(|m| {
+                let mut idx: HashMap<String, Vec<usize>> = HashMap::new();
+                for (i, d) in m.ts.decls.iter().enumerate() {
+                    if let Some(p) = d.parent
+                        && matches!(
+                            m.ts.decls[p].kind,
+                            SymbolKind::Class | SymbolKind::Interface | SymbolKind::TypeAlias
+                        )
+                    {
+                        idx.entry(d.name.clone()).or_default().push(i);
+                    }
+                }
+                idx
+            })
+            .collect();
+        let imported = mods
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let set: BTreeSet<usize> = m
+                    .specs
+                    .iter()
+                    .filter_map(|r| match r {
+                        Resolved::Module(t) if *t != i => Some(*t),
+                        _ => None,
+                    })
+                    .collect();
+                set.into_iter().collect()
+            })
+            .collect();
+        let merged = mods
+            .iter()
+            .map(|m| {
+                let mut idx: HashMap<String, Vec<usize>> = HashMap::new();
+                for (i, d) in m.ts.decls.iter().enumerate() {
+                    if is_type_container(d.kind) || d.kind == SymbolKind::Function {
+                        idx.entry(d.qn.clone()).or_default().push(i);
+                    }
+                }
+                idx.retain(|_, v| v.len() > 1);
+                idx
+            })
+            .collect();
+        let mut script_globals = HashMap::new();
+        for (mi, m) in mods.iter().enumerate() {
+            let f = &m.ts;
+            let script = f.imports.is_empty()
+                && f.exports.is_empty()
+                && f.reexports.is_empty()
+                && f.export_equals.is_none()
+                && !f.has_module_syntax;
+            if !script {
+                continue;
+            }
+            for (di, d) in f.decls.iter().enumerate() {
+                if d.parent.is_none() {
+                    script_globals
+                        .entry((m.repo, d.name.clone()))
+                        .or_insert_with(Vec::new)
+                        .push((mi, di));
+                }
+            }
+        }
+        Resolver {
+            facts,
+            mods,
+            project,
+            export_memo: RefCell::new(HashMap::new()),
+            export_busy: RefCell::new(HashSet::new()),
+            export_cut: std::cell::Cell::new(false),
+            script_globals,
+            member_index,
+            imported,
+            merged,
+        }
+    }
+
+    pub fn run(mut self) {
+        self.symbols();
+        for m in 0..self.mods.len() {
+            self.specifier_facts(m);
+            self.references(m);
+            self.structural(m);
+        }
+    }
+}

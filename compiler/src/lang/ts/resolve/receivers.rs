@@ -1,0 +1,344 @@
+//! Receiver typing: the members a value has, from its written type, its initializer, its
+//! callee's declared return type or the function type its parameter is passed to.
+
+use super::*;
+
+impl Resolver<'_> {
+    // ------------------------------------------------------------------ receivers
+
+    pub(super) fn eval(&self, m: usize, e: &Expr, depth: usize) -> Recv {
+        if depth > MAX_DEPTH {
+            return Recv::Unknown;
+        }
+        match e {
+            Expr::Unknown => Recv::Unknown,
+            Expr::External => Recv::External,
+            Expr::Name(NameRes::Local(l)) => {
+                let local = &self.mods[m].ts.locals[*l];
+                if let Some(t) = &local.ty {
+                    // A variable typed by a type parameter in scope (`x: T`, `T extends Base`)
+                    // has the constraint's members. Only here: a type parameter reached
+                    // through another declaration's signature stands for its instantiation.
+                    if let TypeRef::Named {
+                        head: NameRes::Local(tp),
+                        path,
+                        ..
+                    } = t
+                        && path.is_empty()
+                        && let Some(c) = &self.mods[m].ts.locals[*tp].ty
+                    {
+                        return self.type_recv(m, c, depth + 1);
+                    }
+                    self.type_recv(m, t, depth + 1)
+                } else if let Some(v) = &local.value {
+                    self.eval(m, v, depth + 1)
+                } else {
+                    Recv::Unknown
+                }
+            }
+            Expr::Name(res) => {
+                self.value_recv(self.bind_res(m, res, Meaning::Value, depth + 1), depth + 1)
+            }
+            Expr::This(Some(c)) => Recv::Members(m, *c),
+            Expr::This(None) | Expr::Super(None) => Recv::Unknown,
+            Expr::Super(Some(c)) => match self.mods[m].ts.decls[*c].extends.first() {
+                Some(t) => self.type_recv(m, t, depth + 1),
+                None => Recv::Unknown,
+            },
+            Expr::ContextParam { ty, param } => {
+                match self.fn_param(m, ty.clone(), *param, depth + 1) {
+                    Some((tm, t)) => self.type_recv(tm, &t, depth + 1),
+                    None => Recv::Unknown,
+                }
+            }
+            Expr::CallbackParam { callee, arg, param } => {
+                match self.callback_param(m, callee, *arg, *param, depth + 1) {
+                    Some((tm, t)) => self.type_recv(tm, &t, depth + 1),
+                    None => Recv::Unknown,
+                }
+            }
+            Expr::Member(base, name) => match self.eval(m, base, depth + 1) {
+                // `C.prototype` has the instance members of C.
+                Recv::Members(tm, td)
+                    if name == "prototype"
+                        && self.mods[tm].ts.decls[td].kind == SymbolKind::Class =>
+                {
+                    Recv::Members(tm, td)
+                }
+                Recv::Object(om, props) => match props.iter().find(|(n, _)| n == name) {
+                    Some((_, Some(t))) => self.type_recv(om, t, depth + 1),
+                    Some((_, None)) => Recv::Unknown,
+                    None => Recv::External,
+                },
+                recv => match self.members_named(&recv, name, Meaning::Value, depth + 1) {
+                    Hit::Decls(v, _) if v.len() == 1 => {
+                        self.value_recv(Bound::Decl(v[0].0, v[0].1), depth + 1)
+                    }
+                    Hit::Decls(v, _) => Recv::Union(
+                        v.into_iter()
+                            .map(|(a, b)| self.value_recv(Bound::Decl(a, b), depth + 1))
+                            .collect(),
+                    ),
+                    Hit::Module(b) => self.value_recv(b, depth + 1),
+                    Hit::External | Hit::NotFound { closed: false } => Recv::External,
+                    Hit::NotFound { closed: true } | Hit::Unknown => Recv::Unknown,
+                },
+            },
+            Expr::Call(callee) => match self.callee(m, callee, depth + 1) {
+                Bound::Decl(cm, cd) if self.mods[cm].ts.decls[cd].overloads > 1 => Recv::Unknown,
+                Bound::Decl(cm, cd) => match &self.mods[cm].ts.decls[cd].ret {
+                    // `m(): this` returns its receiver.
+                    Some(TypeRef::This) => match &**callee {
+                        Expr::Member(base, _) => self.eval(m, base, depth + 1),
+                        _ => Recv::Unknown,
+                    },
+                    Some(t) => self.type_recv(cm, t, depth + 1),
+                    None => Recv::Unknown,
+                },
+                Bound::External => Recv::External,
+                _ => Recv::Unknown,
+            },
+            Expr::New(callee) => match self.callee(m, callee, depth + 1) {
+                Bound::Decl(cm, cd) if self.mods[cm].ts.decls[cd].kind == SymbolKind::Class => {
+                    Recv::Members(cm, cd)
+                }
+                Bound::External => Recv::External,
+                _ => Recv::Unknown,
+            },
+            Expr::Typed(t) => self.type_recv(m, t, depth + 1),
+            Expr::Elem(inner) => match self.eval(m, inner, depth + 1) {
+                Recv::Array(x) => *x,
+                Recv::External => Recv::External,
+                _ => Recv::Unknown,
+            },
+            Expr::Await(inner) => match self.eval(m, inner, depth + 1) {
+                Recv::Promise(x) => *x,
+                other => other,
+            },
+            Expr::JsxProps(comp) => match self.callee(m, comp, depth + 1) {
+                Bound::Decl(cm, cd) => match self.mods[cm].ts.decls[cd].params.first() {
+                    Some(Some(t)) => self.type_recv(cm, t, depth + 1),
+                    _ => Recv::Unknown,
+                },
+                Bound::External => Recv::External,
+                _ => Recv::Unknown,
+            },
+        }
+    }
+
+    /// The written type of parameter `param` of the function passed as argument `arg` to
+    /// `callee`: the callee's declared parameter type, when it is a function type (directly or
+    /// through a type alias). A class callee means its constructor.
+    pub(super) fn callback_param(
+        &self,
+        m: usize,
+        callee: &Expr,
+        arg: usize,
+        param: usize,
+        depth: usize,
+    ) -> Option<(usize, TypeRef)> {
+        let Bound::Decl(mut cm, mut cd) = self.callee(m, callee, depth + 1) else {
+            return None;
+        };
+        if self.mods[cm].ts.decls[cd].kind == SymbolKind::Class {
+            match self.lookup_member(cm, cd, "constructor", depth + 1) {
+                Lookup::Found(a, b) => (cm, cd) = (a, b),
+                _ => return None,
+            }
+        }
+        if self.mods[cm].ts.decls[cd].overloads > 1 {
+            return None;
+        }
+        let t = self.mods[cm].ts.decls[cd].params.get(arg)?.clone()?;
+        self.fn_param(cm, t, param, depth + 1)
+    }
+
+    /// The written type of parameter `param` of the function type `t` (written in module
+    /// `m`), followed through type aliases.
+    pub(super) fn fn_param(
+        &self,
+        m: usize,
+        t: TypeRef,
+        param: usize,
+        depth: usize,
+    ) -> Option<(usize, TypeRef)> {
+        let (mut t, mut tm) = (t, m);
+        for _ in 0..MAX_DEPTH {
+            match t {
+                TypeRef::Fn(ps) => return Some((tm, ps.get(param)?.clone()?)),
+                TypeRef::Named {
+                    ref head, ref path, ..
+                } if path.is_empty() => match self.bind_res(tm, head, Meaning::Type, depth + 1) {
+                    Bound::Decl(am, ad)
+                        if self.mods[am].ts.decls[ad].kind == SymbolKind::TypeAlias =>
+                    {
+                        t = self.mods[am].ts.decls[ad].ty.clone()?;
+                        tm = am;
+                    }
+                    _ => return None,
+                },
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// The declaration an expression in callee position denotes.
+    pub(super) fn callee(&self, m: usize, e: &Expr, depth: usize) -> Bound {
+        if depth > MAX_DEPTH {
+            return Bound::Missing;
+        }
+        match e {
+            Expr::Name(NameRes::Local(_)) => Bound::Missing,
+            Expr::Name(res) => self.bind_res(m, res, Meaning::Value, depth + 1),
+            Expr::Member(base, name) => {
+                match self.members_named(
+                    &self.eval(m, base, depth + 1),
+                    name,
+                    Meaning::Value,
+                    depth + 1,
+                ) {
+                    Hit::Decls(v, true) => Bound::Decl(v[0].0, v[0].1),
+                    Hit::Module(b) => b,
+                    Hit::External | Hit::NotFound { closed: false } => Bound::External,
+                    _ => Bound::Missing,
+                }
+            }
+            Expr::External => Bound::External,
+            _ => Bound::Missing,
+        }
+    }
+
+    /// The members a value bound to `b` has.
+    pub(super) fn value_recv(&self, b: Bound, depth: usize) -> Recv {
+        if depth > MAX_DEPTH {
+            return Recv::Unknown;
+        }
+        match b {
+            Bound::Decl(m, d) => {
+                let decl = &self.mods[m].ts.decls[d];
+                match decl.kind {
+                    SymbolKind::Class | SymbolKind::Enum | SymbolKind::Namespace => {
+                        Recv::Members(m, d)
+                    }
+                    SymbolKind::Variable
+                    | SymbolKind::Constant
+                    | SymbolKind::Field
+                    | SymbolKind::Property => {
+                        if let Some(t) = &decl.ty {
+                            self.type_recv(m, t, depth + 1)
+                        } else if let Some(v) = &decl.value {
+                            self.eval(m, v, depth + 1)
+                        } else if decl.kind == SymbolKind::Property {
+                            // A getter: its declared return type.
+                            match &decl.ret {
+                                Some(t) => self.type_recv(m, t, depth + 1),
+                                None => Recv::Unknown,
+                            }
+                        } else {
+                            Recv::Unknown
+                        }
+                    }
+                    SymbolKind::Function | SymbolKind::Method => {
+                        // A function merged with a namespace has the namespace's members;
+                        // any other function object has only the library's.
+                        match self.merged[m].get(&decl.qn).and_then(|g| {
+                            g.iter()
+                                .find(|&&x| self.mods[m].ts.decls[x].kind == SymbolKind::Namespace)
+                        }) {
+                            Some(&ns) => Recv::Members(m, ns),
+                            None => Recv::External,
+                        }
+                    }
+                    _ => Recv::Unknown,
+                }
+            }
+            Bound::Module(t) => Recv::Module(t),
+            Bound::External => Recv::External,
+            Bound::Missing => Recv::Unknown,
+        }
+    }
+
+    /// The members a value of written type `t` has.
+    pub(super) fn type_recv(&self, m: usize, t: &TypeRef, depth: usize) -> Recv {
+        if depth > MAX_DEPTH {
+            return Recv::Unknown;
+        }
+        match t {
+            TypeRef::External => Recv::External,
+            TypeRef::Unknown | TypeRef::This => Recv::Unknown,
+            TypeRef::Fn(_) => Recv::External,
+            TypeRef::Union(ts) => {
+                Recv::Union(ts.iter().map(|t| self.type_recv(m, t, depth + 1)).collect())
+            }
+            TypeRef::Intersection(ts) => {
+                Recv::All(ts.iter().map(|t| self.type_recv(m, t, depth + 1)).collect())
+            }
+            TypeRef::Object(props) => Recv::Object(m, props.clone()),
+            TypeRef::Array(x) => Recv::Array(Box::new(self.type_recv(m, x, depth + 1))),
+            TypeRef::Named { head, path, args } => {
+                if let NameRes::Unbound(n) = head
+                    && path.is_empty()
+                {
+                    return match n.as_str() {
+                        "Promise" | "PromiseLike" if args.len() == 1 => {
+                            Recv::Promise(Box::new(self.type_recv(m, &args[0], depth + 1)))
+                        }
+                        "Array" | "ReadonlyArray" if args.len() == 1 => {
+                            Recv::Array(Box::new(self.type_recv(m, &args[0], depth + 1)))
+                        }
+                        // Mapped types that keep the members of their argument.
+                        "Partial" | "Required" | "Readonly" | "NonNullable" | "Pick" | "Omit"
+                            if !args.is_empty() =>
+                        {
+                            self.type_recv(m, &args[0], depth + 1)
+                        }
+                        n if is_global(n) => Recv::External,
+                        _ => Recv::Unknown,
+                    };
+                }
+                if let NameRes::Local(_) = head {
+                    return Recv::Unknown;
+                }
+                let head_meaning = if path.is_empty() {
+                    Meaning::Type
+                } else {
+                    Meaning::Any
+                };
+                let mut b = self.bind_res(m, head, head_meaning, depth + 1);
+                for (i, seg) in path.iter().enumerate() {
+                    let meaning = if i + 1 == path.len() {
+                        Meaning::Type
+                    } else {
+                        Meaning::Any
+                    };
+                    b = match b {
+                        Bound::Module(t) => self.export_of(t, seg, meaning, depth + 1),
+                        Bound::Decl(bm, bd) => match self.lookup_member(bm, bd, seg, depth + 1) {
+                            Lookup::Found(a, c) => Bound::Decl(a, c),
+                            _ => Bound::Missing,
+                        },
+                        other => other,
+                    };
+                }
+                match b {
+                    Bound::Decl(bm, bd) => {
+                        let d = &self.mods[bm].ts.decls[bd];
+                        match d.kind {
+                            SymbolKind::Class | SymbolKind::Interface | SymbolKind::Enum => {
+                                Recv::Members(bm, bd)
+                            }
+                            SymbolKind::TypeAlias => match &d.ty {
+                                Some(t) => self.type_recv(bm, t, depth + 1),
+                                None => Recv::Members(bm, bd),
+                            },
+                            _ => Recv::Unknown,
+                        }
+                    }
+                    Bound::External => Recv::External,
+                    _ => Recv::Unknown,
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,231 @@
+//! References: the binding of every reference phase 1 left open, and the name-only fallback
+//! for members whose receiver's type is unknown.
+
+use super::*;
+
+/// Members every object has from `Object.prototype`, and every function from
+/// `Function.prototype`: missing from a declaration, they are not a resolution failure.
+const OBJECT_MEMBERS: &[&str] = &[
+    "prototype",
+    "name",
+    "length",
+    "call",
+    "apply",
+    "bind",
+    "arguments",
+    "caller",
+    "constructor",
+    "toString",
+    "toLocaleString",
+    "valueOf",
+    "hasOwnProperty",
+    "isPrototypeOf",
+    "propertyIsEnumerable",
+];
+
+/// The provenance of a name bound in its file: through an import, or by the file's scopes.
+fn name_provenance(res: &NameRes) -> Provenance {
+    match res {
+        NameRes::Import(_) => Provenance::TsModuleBinding,
+        _ => Provenance::TsScope,
+    }
+}
+
+impl Resolver<'_> {
+    pub(super) fn references(&mut self, m: usize) {
+        let refs = std::mem::take(&mut self.mods[m].ts.refs);
+        for r in &refs {
+            let at = Place::of(m, r);
+            // Imports and re-exports belong to the module, whatever encloses them.
+            let at_module = Place { from: None, ..at };
+            let meanings = self.meanings(m, r.usage, r.from);
+            match &r.target {
+                RefTarget::Name(NameRes::Unbound(name), _)
+                    if self
+                        .script_globals
+                        .get(&(self.mods[m].repo, name.clone()))
+                        .is_some_and(|v| v.len() > 1) =>
+                {
+                    let v = self.script_globals[&(self.mods[m].repo, name.clone())].clone();
+                    for x in v {
+                        self.edge(at, x, r.usage, (Provenance::TsNameOnly, true));
+                    }
+                }
+                RefTarget::Qualifier(res, member) => {
+                    match self.bind_res(m, res, Meaning::Value, 0) {
+                        Bound::Decl(tm, td) => {
+                            let holder = self.holder_of(tm, td, member);
+                            self.edge(at, (tm, holder), r.usage, (name_provenance(res), false))
+                        }
+                        Bound::Missing => {
+                            if let NameRes::Unbound(name) = res {
+                                self.undeclared(at, name);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                RefTarget::Name(res, name) => {
+                    for b in self.bind_all(meanings, |mn| self.bind_res(m, res, mn, 0)) {
+                        match b {
+                            Bound::Decl(tm, td) => {
+                                self.edge(at, (tm, td), r.usage, (name_provenance(res), false))
+                            }
+                            Bound::Missing => {
+                                if let NameRes::Unbound(_) = res {
+                                    self.undeclared(at, name);
+                                }
+                            }
+                            Bound::Module(_) | Bound::External => {}
+                        }
+                    }
+                }
+                RefTarget::Imported(i) => {
+                    let i = *i;
+                    let bounds = self.bind_all(meanings, |mn| self.import_target(m, i, mn, 0));
+                    let im = &self.mods[m].ts.imports[i];
+                    let asked = match self.mods[m].specs[im.statement] {
+                        Resolved::Module(t) => {
+                            let name = match &im.kind {
+                                ImportKind::Named(n) => n.clone(),
+                                _ => "default".into(),
+                            };
+                            Some((t, name, im.spec.clone()))
+                        }
+                        _ => None,
+                    };
+                    self.bind_imported(at_module, bounds, Use::Import, asked);
+                }
+                RefTarget::Reexported(ri, ii) => {
+                    let (statement, name) = {
+                        let re = &self.mods[m].ts.reexports[*ri];
+                        (re.statement, re.items[*ii].name.clone().unwrap_or_default())
+                    };
+                    if let Resolved::Module(t) = self.mods[m].specs[statement] {
+                        let bounds = self.bind_all(meanings, |mn| self.export_of(t, &name, mn, 0));
+                        let spec = self.mods[m].ts.specifiers[statement].spec.clone();
+                        self.bind_imported(at_module, bounds, Use::Reexport, Some((t, name, spec)));
+                    }
+                }
+                RefTarget::Member(base, name) => self.member(at, base, name, r.usage),
+            }
+        }
+        self.mods[m].ts.refs = refs;
+    }
+
+    /// The edges of the name of an import or re-export to the declarations it binds, or
+    /// `EXPORT_NOT_FOUND` when it binds none and `asked` says which module (by which specifier)
+    /// was asked for which name.
+    fn bind_imported(
+        &mut self,
+        at: Place,
+        bounds: Vec<Bound>,
+        usage: Use,
+        asked: Option<(usize, String, String)>,
+    ) {
+        for b in bounds {
+            match b {
+                Bound::Decl(tm, td) => {
+                    self.edge(at, (tm, td), usage, (Provenance::TsModuleBinding, false))
+                }
+                Bound::Missing => {
+                    if let Some((t, name, spec)) = &asked {
+                        let detail = format!("\"{spec}\" does not export it");
+                        self.export_missing(at, *t, name.clone(), detail);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// `DECLARATION_NOT_FOUND` for a name no scope declares and that is not a standard global.
+    fn undeclared(&mut self, at: Place, name: &str) {
+        let detail = "declared nowhere in scope and not a standard global".to_string();
+        self.unresolved_here(at, reason::DECLARATION_NOT_FOUND, name, detail);
+    }
+
+    /// `EXPORT_NOT_FOUND` for `name`, which module `t` does not export.
+    fn export_missing(&mut self, at: Place, t: usize, name: String, detail: String) {
+        let path = self.mods[t].path.clone();
+        self.unresolved(at, reason::EXPORT_NOT_FOUND, path, Some(name), detail);
+    }
+
+    /// Binds member `name` of the receiver `base`, used as `usage` at `at`.
+    fn member(&mut self, at: Place, base: &Expr, name: &str, usage: Use) {
+        let m = at.module;
+        let recv = self.eval(m, base, 0);
+        let meaning = self.meanings(m, usage, at.from)[0];
+        let hit = self.members_named(&recv, name, meaning, 0);
+        match hit {
+            Hit::Decls(v, exact) => {
+                let prov = match &recv {
+                    Recv::Members(tm, td)
+                        if matches!(
+                            self.mods[*tm].ts.decls[*td].kind,
+                            SymbolKind::Namespace | SymbolKind::Enum
+                        ) =>
+                    {
+                        Provenance::TsModuleBinding
+                    }
+                    _ if !exact => Provenance::TsUnionMember,
+                    _ => Provenance::TsReceiverTyped,
+                };
+                for x in v {
+                    self.edge(at, x, usage, (prov, !exact));
+                }
+            }
+            Hit::NotFound { closed: true } if !OBJECT_MEMBERS.contains(&name) => {
+                let owner = match &recv {
+                    Recv::Members(tm, td) => self.mods[*tm].ts.decls[*td].qn.clone(),
+                    _ => "the receiver's type".to_string(),
+                };
+                let detail = format!("{owner} declares no member {name}");
+                self.unresolved_here(at, reason::DECLARATION_NOT_FOUND, name, detail);
+            }
+            Hit::NotFound { .. } | Hit::External => {}
+            Hit::Module(b) => {
+                let Recv::Module(t) = recv else { return };
+                match b {
+                    Bound::Decl(a, b) => {
+                        self.edge(at, (a, b), usage, (Provenance::TsModuleBinding, false))
+                    }
+                    Bound::Missing => {
+                        let detail = "the namespace's module does not export it".to_string();
+                        self.export_missing(at, t, name.to_string(), detail);
+                    }
+                    _ => {}
+                }
+            }
+            Hit::Unknown => {
+                if self.receiver_is_external(m, base) {
+                    return;
+                }
+                match emit::name_only(self.name_only_candidates(m, name), &RECEIVER_WORDS) {
+                    NameOnly::Candidates(cands) => {
+                        for c in cands {
+                            self.edge(at, c, usage, (Provenance::TsNameOnly, true));
+                        }
+                    }
+                    NameOnly::Unresolved(detail) => {
+                        self.unresolved_here(at, reason::RECEIVER_TYPE_UNKNOWN, name, detail)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The members named `name` of the classes, interfaces and type aliases of module `m` and
+    /// of the modules it imports: what a member of an unknown receiver may be.
+    fn name_only_candidates(&self, m: usize, name: &str) -> Vec<(usize, usize)> {
+        let mut cands: Vec<(usize, usize)> = Vec::new();
+        let mut scan = vec![m];
+        scan.extend(self.imported[m].iter().copied());
+        for sm in scan {
+            if let Some(v) = self.member_index[sm].get(name) {
+                cands.extend(v.iter().map(|&d| (sm, d)));
+            }
+        }
+        cands
+    }
+}

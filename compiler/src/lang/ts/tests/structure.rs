@@ -1,0 +1,55 @@
+//! Structural edges read off declarations: heritage, methods and overrides.
+
+use super::*;
+
+#[test]
+fn heritage_names_are_structural_when_they_bind_exactly() {
+    let c = check(
+        r#"
+//- app/src/a.ts
+export interface Shape { area(): number } //want: METHOD_OF src/a.ts:Shape STRUCTURAL_CERTAIN
+export interface Solid extends Shape {} //want: EXTENDS src/a.ts:Shape STRUCTURAL_CERTAIN
+export class Base {}
+export class Cube extends Base implements Solid { //want: EXTENDS src/a.ts:Base STRUCTURAL_CERTAIN ; //want: IMPLEMENTS src/a.ts:Solid STRUCTURAL_CERTAIN
+  area(): number { return 0; } //want: METHOD_OF src/a.ts:Cube STRUCTURAL_CERTAIN
+}
+"#,
+    );
+    assert_eq!(
+        with_provenance(&c, ("app", "src/a.ts", 4), "TS_DECLARATION").len(),
+        2
+    );
+}
+
+#[test]
+fn a_method_overrides_the_same_named_method_of_its_base_class() {
+    check(
+        r#"
+//- app/src/a.ts
+export class Animal { speak(): string { return ""; } }
+export class Dog extends Animal {
+  constructor() { super(); } //want-none: Animal.constructor
+  speak(): string { return "woof"; } //want: OVERRIDES src/a.ts:Animal.speak STRUCTURAL_CERTAIN
+}
+"#,
+    );
+}
+
+#[test]
+fn a_base_class_in_another_repository_stays_structural() {
+    check(
+        r#"
+//- corelib/package.json
+{ "name": "corelib", "main": "src/index.ts" }
+//- corelib/src/index.ts
+export class Base { run(): void {} }
+//- app/package.json
+{ "name": "app", "dependencies": { "corelib": "1" } }
+//- app/src/a.ts
+import { Base } from "corelib";
+export class Mine extends Base { //want: EXTENDS src/index.ts:Base STRUCTURAL_CERTAIN
+  run(): void {} //want: OVERRIDES src/index.ts:Base.run STRUCTURAL_CERTAIN
+}
+"#,
+    );
+}
