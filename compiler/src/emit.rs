@@ -150,6 +150,28 @@ pub(crate) fn unresolved(
     });
 }
 
+/// Records a scope that could not be read as a whole (a package that build constraints
+/// exclude): an unresolved record of repository `repo` with no file, line or source.
+pub(crate) fn unresolved_scope(
+    facts: &mut FactSet,
+    (repo, language): (RepoId, Language),
+    reason: &str,
+    request: Request,
+) {
+    facts.unresolved.push(Unresolved {
+        repo,
+        file: None,
+        line: 0,
+        column: 0,
+        language,
+        reason: reason.into(),
+        requested_package: request.package,
+        requested_symbol: request.symbol,
+        detail: request.detail,
+        source: None,
+    });
+}
+
 /// How a language words the detail of a `RECEIVER_TYPE_UNKNOWN` record: "`unwritten` and
 /// `none`" when no visible declaration has the name, "`unwritten` and N `shared`" when too
 /// many do.

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use kivgraph_format::{FileStatus, Language};
 
-use crate::emit::{self, Request, Site, reason};
+use crate::emit::{self, Request, reason};
 use crate::facts::{FactSet, RepoId};
 use crate::lang::ConfigFile;
 use crate::pipeline::SourceInput;
@@ -133,23 +133,13 @@ pub(super) fn admit(
             } else {
                 format!("{}/{}", repository.root, dir)
             };
-            let site = Site {
-                repo: *repo,
-                file: 0,
-                line: 0,
-                column: 0,
-                language: Language::Go,
-            };
             let request = Request {
                 package: import_path,
                 symbol: None,
                 detail: Some(format!("build constraints exclude all Go files in {abs}")),
             };
-            emit::unresolved(facts, site, reason::PACKAGE_NOT_BUILDABLE, request, None);
-            // The record is the directory's, not a file's (a `Site` always names a file).
-            if let Some(record) = facts.unresolved.last_mut() {
-                record.file = None;
-            }
+            let scope = (*repo, Language::Go);
+            emit::unresolved_scope(facts, scope, reason::PACKAGE_NOT_BUILDABLE, request);
         }
     }
     kept

@@ -4,12 +4,12 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use kivgraph_format::{EdgeKind, Language, Provenance};
+use kivgraph_format::{Language, Provenance};
 
 use super::Resolver;
 use super::emission::external_reason;
 use crate::emit::{self, Request, Site};
-use crate::facts::{PackageEdge, SymbolId};
+use crate::facts::SymbolId;
 
 /// What an import name of a file refers to.
 #[derive(Clone)]
@@ -107,13 +107,12 @@ impl Resolver<'_> {
                     let (source, target) = (self.pkgs[scope.pi].id, self.pkgs[target].id);
                     let same_repository =
                         self.facts.packages[target].repo == self.facts.packages[source].repo;
-                    self.facts.package_edges.push(PackageEdge {
-                        source,
-                        target,
-                        kind: EdgeKind::PackageDependsOn,
-                        confidence: emit::exact(same_repository),
-                        provenance: Provenance::GoImport,
-                    });
+                    emit::package_edge(
+                        self.facts,
+                        (source, target),
+                        same_repository,
+                        Provenance::GoImport,
+                    );
                 }
                 Some(_) => {}
                 None if matches!(imp.name.as_deref(), Some("_") | Some(".")) => {

@@ -107,13 +107,8 @@ impl Resolver<'_> {
         let src_pkg = self.facts.files[self.mods[m].file].package.unwrap_or(0);
         for t in deps {
             let tgt_pkg = self.facts.files[self.mods[t].file].package.unwrap_or(0);
-            self.facts.package_edges.push(PackageEdge {
-                source: src_pkg,
-                target: tgt_pkg,
-                kind: EdgeKind::PackageDependsOn,
-                confidence: self.exact(m, t),
-                provenance: Provenance::TsImport,
-            });
+            let same = self.mods[m].repo == self.mods[t].repo;
+            emit::package_edge(self.facts, (src_pkg, tgt_pkg), same, Provenance::TsImport);
         }
     }
 

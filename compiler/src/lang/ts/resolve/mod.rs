@@ -24,7 +24,7 @@ use super::extract::{
 };
 use super::project::{Project, Resolved};
 use crate::emit::{self, NameOnly, ReceiverWords, Request, Site, reason};
-use crate::facts::{FactSet, FileId, Package, PackageEdge, RepoId, Symbol, SymbolId};
+use crate::facts::{FactSet, FileId, Package, RepoId, Symbol, SymbolId};
 use crate::lang::{UnionHit, UnionPart, union_hit};
 
 /// How the detail of a `RECEIVER_TYPE_UNKNOWN` record is worded.
