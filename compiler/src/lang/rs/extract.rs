@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use kivgraph_format::SymbolKind;
 use tree_sitter::{Node, Parser};
 
+use super::Depth;
 use crate::lang::{Span, collapse, kids, pos, text};
 
 /// Deeper nesting than this is not followed; the file is `partial`.
@@ -56,7 +57,7 @@ pub enum SelfCtx {
 }
 
 #[derive(Debug)]
-pub struct FMod {
+pub struct ModuleDecl {
     pub parent: Option<usize>,
     pub name: String,
     /// `mod x { … }` (or a block), not `mod x;`.
@@ -69,7 +70,7 @@ pub struct FMod {
 }
 
 #[derive(Debug)]
-pub struct FItem {
+pub struct Item {
     pub module: usize,
     /// The item this one belongs to (struct of a field, enum of a variant, impl or trait of a
     /// fn, variant of a field).
@@ -99,7 +100,7 @@ pub struct FItem {
 }
 
 #[derive(Debug)]
-pub struct FImpl {
+pub struct ImplDecl {
     pub item: usize,
     pub self_ty: Ty,
     pub trait_: Option<Ty>,
@@ -113,7 +114,7 @@ pub enum Leaf {
 }
 
 #[derive(Debug)]
-pub struct FUse {
+pub struct Import {
     pub module: usize,
     /// The full path (for a glob, the path of the module globbed).
     pub segs: Vec<String>,
@@ -145,7 +146,7 @@ pub enum What {
 }
 
 #[derive(Debug)]
-pub struct FRef {
+pub struct Reference {
     pub module: usize,
     pub source: Option<usize>,
     pub selfc: Option<SelfCtx>,
@@ -160,11 +161,11 @@ pub struct FRef {
 #[derive(Debug, Default)]
 pub struct RsFile {
     pub has_error: bool,
-    pub mods: Vec<FMod>,
-    pub items: Vec<FItem>,
-    pub impls: Vec<FImpl>,
-    pub uses: Vec<FUse>,
-    pub refs: Vec<FRef>,
+    pub mods: Vec<ModuleDecl>,
+    pub items: Vec<Item>,
+    pub impls: Vec<ImplDecl>,
+    pub uses: Vec<Import>,
+    pub refs: Vec<Reference>,
 }
 
 pub const PRIMITIVES: &[&str] = &[
@@ -178,13 +179,15 @@ struct Scope {
     tys: HashMap<String, Vec<Ty>>,
 }
 
-struct Cx<'s> {
+struct Walker<'s> {
     src: &'s str,
     f: RsFile,
     scopes: Vec<Scope>,
     module: usize,
     source: Option<usize>,
     selfc: Option<SelfCtx>,
+    /// How deep the walk is; past [`MAX_DEPTH`] it stops and the file is `partial`.
+    depth: Depth,
     too_deep: bool,
     /// Inside a macro's token tree, re-parsed: (line, column) of its first byte in the file,
     /// and the length of the wrapper put before it.
@@ -212,19 +215,20 @@ pub fn extract(src: &str) -> RsFile {
         };
     };
     let root = tree.root_node();
-    let mut cx = Cx {
+    let mut w = Walker {
         src,
         f: RsFile::default(),
         scopes: vec![Scope::default()],
         module: 0,
         source: None,
         selfc: None,
+        depth: Depth::default(),
         too_deep: false,
         shift: None,
         byte_base: 0,
         in_macro_def: false,
     };
-    cx.f.mods.push(FMod {
+    w.f.mods.push(ModuleDecl {
         parent: None,
         name: String::new(),
         inline: false,
@@ -233,10 +237,10 @@ pub fn extract(src: &str) -> RsFile {
         exported: true,
         span: Span::of(root),
     });
-    cx.f.has_error = root.has_error();
-    cx.items(root, 0);
-    let mut f = cx.f;
-    f.has_error |= cx.too_deep;
+    w.f.has_error = root.has_error();
+    w.items(root);
+    let mut f = w.f;
+    f.has_error |= w.too_deep;
     f
 }
 
@@ -250,7 +254,7 @@ struct Attrs {
     derives: Vec<(Vec<String>, (u32, u32))>,
 }
 
-impl<'s> Cx<'s> {
+impl<'s> Walker<'s> {
     fn t(&self, n: Node) -> &'s str {
         text(n, self.src)
     }
@@ -300,7 +304,7 @@ impl<'s> Cx<'s> {
 
     /// `cfg_if! { if #[cfg(…)] { items } else { items } }`: the items of every branch, each
     /// brace group re-parsed as a module body (`#[cfg]` is not evaluated).
-    fn cfg_if_items(&mut self, n: Node, depth: usize) {
+    fn cfg_if_items(&mut self, n: Node) {
         let Some(tt) = kids(n).into_iter().find(|k| k.kind() == "token_tree") else {
             return;
         };
@@ -328,19 +332,20 @@ impl<'s> Cx<'s> {
             if root.has_error() {
                 continue;
             }
-            let mut sub = Cx {
+            let mut sub = Walker {
                 src: &snippet,
                 f: std::mem::take(&mut self.f),
                 scopes: std::mem::take(&mut self.scopes),
                 module: self.module,
                 source: self.source,
                 selfc: self.selfc,
+                depth: Depth::at(self.depth.get()),
                 too_deep: false,
                 shift: Some((l0, c0 + 1, 0)),
                 byte_base: self.file_byte(g.start_byte() + 1),
                 in_macro_def: self.in_macro_def,
             };
-            sub.items(root, depth + 1);
+            sub.deeper(|w| w.items(root));
             let too_deep = sub.too_deep;
             self.f = sub.f;
             self.scopes = sub.scopes;
@@ -351,8 +356,8 @@ impl<'s> Cx<'s> {
     /// The token tree of a macro invocation or of a `macro_rules!` rule's expansion, re-parsed
     /// as expressions (`[a, b]`) or as a block's statements; only a parse without syntax errors
     /// is read.
-    fn macro_tokens(&mut self, tt: Node, body: bool, depth: usize) {
-        if self.deep(depth) || tt.end_byte() < tt.start_byte() + 2 {
+    fn macro_tokens(&mut self, tt: Node, body: bool) {
+        if self.deep() || tt.end_byte() < tt.start_byte() + 2 {
             return;
         }
         let inner = &self.src[tt.start_byte() + 1..tt.end_byte() - 1];
@@ -385,13 +390,14 @@ impl<'s> Cx<'s> {
             else {
                 continue;
             };
-            let mut sub = Cx {
+            let mut sub = Walker {
                 src: &snippet,
                 f: std::mem::take(&mut self.f),
                 scopes: std::mem::take(&mut self.scopes),
                 module: self.module,
                 source: self.source,
                 selfc: self.selfc,
+                depth: Depth::at(self.depth.get()),
                 too_deep: false,
                 shift: Some((l0, c0 + 1, pre.len() as u32)),
                 byte_base: self.file_byte(tt.start_byte() + 1),
@@ -405,7 +411,7 @@ impl<'s> Cx<'s> {
                 {
                     continue;
                 }
-                sub.stmt(k, depth + 1);
+                sub.deeper(|w| w.stmt(k));
             }
             sub.scopes.pop();
             let too_deep = sub.too_deep;
@@ -416,8 +422,16 @@ impl<'s> Cx<'s> {
         }
     }
 
-    fn deep(&mut self, depth: usize) -> bool {
-        if depth > MAX_DEPTH {
+    /// Runs `f` one level deeper.
+    fn deeper<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        self.depth.enter();
+        let r = f(self);
+        self.depth.leave();
+        r
+    }
+
+    fn deep(&mut self) -> bool {
+        if self.depth.get() > MAX_DEPTH {
             self.too_deep = true;
             true
         } else {
@@ -434,7 +448,7 @@ impl<'s> Cx<'s> {
     }
 
     fn push_ref(&mut self, kind: RefKind, what: What, pos: (u32, u32)) {
-        self.f.refs.push(FRef {
+        self.f.refs.push(Reference {
             module: self.module,
             source: self.source,
             selfc: self.selfc,
@@ -512,7 +526,7 @@ impl<'s> Cx<'s> {
         collapse(&self.src[n.start_byte()..end.max(n.start_byte())])
     }
 
-    fn add_item(&mut self, it: FItem) -> usize {
+    fn add_item(&mut self, it: Item) -> usize {
         self.f.items.push(it);
         self.f.items.len() - 1
     }
@@ -538,7 +552,7 @@ impl<'s> Cx<'s> {
         parent: Option<usize>,
     ) -> usize {
         let local = self.f.mods[self.module].block;
-        self.add_item(FItem {
+        self.add_item(Item {
             module: self.module,
             parent,
             name,
@@ -560,8 +574,8 @@ impl<'s> Cx<'s> {
     }
 
     /// The items of a module body (source file, declaration list, block).
-    fn items(&mut self, body: Node, depth: usize) {
-        if self.deep(depth) {
+    fn items(&mut self, body: Node) {
+        if self.deep() {
             return;
         }
         let mut attrs: Vec<Node> = Vec::new();
@@ -576,7 +590,7 @@ impl<'s> Cx<'s> {
             }
             let a = self.attrs(&attrs);
             attrs.clear();
-            self.decl(k, &a, depth + 1);
+            self.deeper(|w| w.decl(k, &a));
         }
     }
 
@@ -605,7 +619,7 @@ impl<'s> Cx<'s> {
             .collect()
     }
 
-    fn with_generics<R>(&mut self, n: Node, depth: usize, f: impl FnOnce(&mut Self) -> R) -> R {
+    fn with_generics<R>(&mut self, n: Node, f: impl FnOnce(&mut Self) -> R) -> R {
         let mut scope = Scope::default();
         let mut bounds: Vec<(String, Node)> = Vec::new();
         if let Some(tp) = field(n, "type_parameters") {
@@ -636,15 +650,15 @@ impl<'s> Cx<'s> {
                     if scope.tys.contains_key(&nm) {
                         bounds.push((nm, b));
                     } else {
-                        self.ty(l, depth + 1);
-                        self.bounds(b, depth + 1, RefKind::Type);
+                        self.deeper(|w| w.ty(l));
+                        self.deeper(|w| w.bounds(b, RefKind::Type));
                     }
                 }
             }
         }
         self.scopes.push(scope);
         for (nm, b) in bounds {
-            let tys = self.bounds(b, depth + 1, RefKind::Type);
+            let tys = self.deeper(|w| w.bounds(b, RefKind::Type));
             if let Some(v) = self.scopes.last_mut().unwrap().tys.get_mut(&nm) {
                 v.extend(tys);
             }
@@ -655,7 +669,7 @@ impl<'s> Cx<'s> {
     }
 
     /// Trait bounds: their type refs, and the written traits.
-    fn bounds(&mut self, b: Node, depth: usize, kind: RefKind) -> Vec<Ty> {
+    fn bounds(&mut self, b: Node, kind: RefKind) -> Vec<Ty> {
         let mut out = Vec::new();
         for k in kids(b) {
             let k = if k.kind() == "higher_ranked_trait_bound" {
@@ -666,18 +680,18 @@ impl<'s> Cx<'s> {
             match k.kind() {
                 "lifetime" => {}
                 "type_identifier" | "scoped_type_identifier" | "generic_type" => {
-                    let t = self.ty_of(k, depth + 1);
-                    self.type_refs(k, depth + 1, kind);
+                    let t = self.deeper(|w| w.ty_of(k));
+                    self.deeper(|w| w.type_refs(k, kind));
                     out.push(t);
                 }
-                _ => self.ty(k, depth + 1),
+                _ => self.deeper(|w| w.ty(k)),
             }
         }
         out
     }
 
-    fn decl(&mut self, n: Node, a: &Attrs, depth: usize) {
-        if self.deep(depth) {
+    fn decl(&mut self, n: Node, a: &Attrs) {
+        if self.deep() {
             return;
         }
         let (_, exported) = self.vis(n);
@@ -685,7 +699,7 @@ impl<'s> Cx<'s> {
             "mod_item" => {
                 let name = self.name_of(n);
                 let body = field(n, "body");
-                self.f.mods.push(FMod {
+                self.f.mods.push(ModuleDecl {
                     parent: Some(self.module),
                     name: name.clone(),
                     inline: body.is_some(),
@@ -701,13 +715,13 @@ impl<'s> Cx<'s> {
                     self.source = None;
                     self.selfc = None;
                     self.scopes.push(Scope::default());
-                    self.items(b, depth + 1);
+                    self.deeper(|w| w.items(b));
                     self.scopes.pop();
                     (self.module, self.source, self.selfc) = (m, s, sc);
                 }
             }
             "function_item" | "function_signature_item" => {
-                self.function(n, None, exported, depth);
+                self.function(n, None, exported);
             }
             "struct_item" | "union_item" => {
                 let name = self.name_of(n);
@@ -733,9 +747,9 @@ impl<'s> Cx<'s> {
                 let s = self.source;
                 self.source = self.src_of(id);
                 self.derives(a);
-                self.with_generics(n, depth, |cx| {
+                self.with_generics(n, |w| {
                     if let Some(b) = body {
-                        cx.fields(b, &name, id, depth + 1);
+                        w.deeper(|w| w.fields(b, &name, id));
                     }
                 });
                 self.source = s;
@@ -756,16 +770,16 @@ impl<'s> Cx<'s> {
                 let s = self.source;
                 self.source = self.src_of(id);
                 self.derives(a);
-                self.with_generics(n, depth, |cx| {
+                self.with_generics(n, |w| {
                     let Some(b) = body else { return };
                     for v in kids(b) {
                         if v.kind() != "enum_variant" {
                             continue;
                         }
-                        let vn = cx.name_of(v);
+                        let vn = w.name_of(v);
                         let qn = format!("{name}::{vn}");
                         let vb = field(v, "body");
-                        let vid = cx.item(
+                        let vid = w.item(
                             v,
                             vn,
                             qn.clone(),
@@ -774,13 +788,13 @@ impl<'s> Cx<'s> {
                             None,
                             Some(id),
                         );
-                        cx.f.items[vid].value_too =
+                        w.f.items[vid].value_too =
                             vb.is_none_or(|b| b.kind() == "ordered_field_declaration_list");
                         if let Some(vb) = vb {
-                            cx.fields(vb, &qn, vid, depth + 1);
+                            w.deeper(|w| w.fields(vb, &qn, vid));
                         }
                         if let Some(e) = field(v, "value") {
-                            cx.expr(e, depth + 1);
+                            w.deeper(|w| w.expr(e));
                         }
                     }
                 });
@@ -802,13 +816,13 @@ impl<'s> Cx<'s> {
                 let (s, sc) = (self.source, self.selfc);
                 self.source = self.src_of(id);
                 self.selfc = Some(SelfCtx::Trait(id));
-                self.with_generics(n, depth, |cx| {
+                self.with_generics(n, |w| {
                     if let Some(b) = field(n, "bounds") {
-                        let sup = cx.bounds(b, depth + 1, RefKind::Extends);
-                        cx.f.items[id].supers = sup;
+                        let sup = w.deeper(|w| w.bounds(b, RefKind::Extends));
+                        w.f.items[id].supers = sup;
                     }
                     if let Some(b) = body {
-                        cx.assoc_items(b, Some(id), &name, true, depth + 1);
+                        w.deeper(|w| w.assoc_items(b, Some(id), &name, true));
                     }
                 });
                 (self.source, self.selfc) = (s, sc);
@@ -841,7 +855,7 @@ impl<'s> Cx<'s> {
                     None,
                 );
                 let impl_idx = self.f.impls.len();
-                self.f.impls.push(FImpl {
+                self.f.impls.push(ImplDecl {
                     item: id,
                     self_ty: Ty::Unknown,
                     trait_: None,
@@ -849,19 +863,19 @@ impl<'s> Cx<'s> {
                 });
                 let (s, sc) = (self.source, self.selfc);
                 self.source = self.src_of(id);
-                self.with_generics(n, depth, |cx| {
-                    let st = cx.ty_of(self_node, depth + 1);
-                    cx.ty(self_node, depth + 1);
+                self.with_generics(n, |w| {
+                    let st = w.deeper(|w| w.ty_of(self_node));
+                    w.deeper(|w| w.ty(self_node));
                     let tt = trait_node.map(|t| {
-                        let tt = cx.ty_of(t, depth + 1);
-                        cx.ty(t, depth + 1);
+                        let tt = w.deeper(|w| w.ty_of(t));
+                        w.deeper(|w| w.ty(t));
                         tt
                     });
-                    cx.f.impls[impl_idx].self_ty = st;
-                    cx.f.impls[impl_idx].trait_ = tt;
-                    cx.selfc = Some(SelfCtx::Impl(impl_idx));
+                    w.f.impls[impl_idx].self_ty = st;
+                    w.f.impls[impl_idx].trait_ = tt;
+                    w.selfc = Some(SelfCtx::Impl(impl_idx));
                     if let Some(b) = body {
-                        cx.assoc_items(b, Some(id), &prefix, trait_node.is_some(), depth + 1);
+                        w.deeper(|w| w.assoc_items(b, Some(id), &prefix, trait_node.is_some()));
                     }
                 });
                 (self.source, self.selfc) = (s, sc);
@@ -888,11 +902,11 @@ impl<'s> Cx<'s> {
                 );
                 let s = self.source;
                 self.source = self.src_of(id);
-                self.with_generics(n, depth, |cx| {
+                self.with_generics(n, |w| {
                     if let Some(t) = field(n, "type") {
-                        let ty = cx.ty_of(t, depth + 1);
-                        cx.f.items[id].ty = Some(ty);
-                        cx.ty(t, depth + 1);
+                        let ty = w.deeper(|w| w.ty_of(t));
+                        w.f.items[id].ty = Some(ty);
+                        w.deeper(|w| w.ty(t));
                     }
                 });
                 self.source = s;
@@ -916,12 +930,12 @@ impl<'s> Cx<'s> {
                 let s = self.source;
                 self.source = self.src_of(id);
                 if let Some(t) = field(n, "type") {
-                    let ty = self.ty_of(t, depth + 1);
+                    let ty = self.deeper(|w| w.ty_of(t));
                     self.f.items[id].ty = Some(ty);
-                    self.ty(t, depth + 1);
+                    self.deeper(|w| w.ty(t));
                 }
                 if let Some(v) = value {
-                    self.expr(v, depth + 1);
+                    self.deeper(|w| w.expr(v));
                 }
                 self.source = s;
             }
@@ -941,14 +955,14 @@ impl<'s> Cx<'s> {
                     if rule.kind() == "macro_rule"
                         && let Some(tt) = field(rule, "right")
                     {
-                        self.macro_tokens(tt, true, depth + 1);
+                        self.deeper(|w| w.macro_tokens(tt, true));
                     }
                 }
             }
             "use_declaration" => {
                 let (_, exported) = self.vis(n);
                 if let Some(arg) = field(n, "argument") {
-                    self.use_tree(arg, Vec::new(), exported, depth + 1);
+                    self.deeper(|w| w.use_tree(arg, Vec::new(), exported));
                 }
             }
             "extern_crate_declaration" => {
@@ -959,7 +973,7 @@ impl<'s> Cx<'s> {
                 if name == "self" {
                     return;
                 }
-                self.f.uses.push(FUse {
+                self.f.uses.push(Import {
                     module: self.module,
                     segs: vec!["::".into(), name],
                     leaf: Leaf::Name(alias),
@@ -971,27 +985,27 @@ impl<'s> Cx<'s> {
             "macro_invocation" => {
                 let name = field(n, "macro").map(|m| self.t(m)).unwrap_or("");
                 if name == "cfg_if" || name.ends_with("::cfg_if") {
-                    self.cfg_if_items(n, depth + 1);
+                    self.deeper(|w| w.cfg_if_items(n));
                 }
-                self.expr(n, depth + 1)
+                self.deeper(|w| w.expr(n))
             }
-            "expression_statement" => self.expr(n, depth + 1),
+            "expression_statement" => self.deeper(|w| w.expr(n)),
             "foreign_mod_item" => {
                 if let Some(b) = field(n, "body") {
-                    self.items(b, depth + 1);
+                    self.deeper(|w| w.items(b));
                 }
             }
-            "let_declaration" => self.stmt(n, depth + 1),
+            "let_declaration" => self.deeper(|w| w.stmt(n)),
             "empty_statement" | "line_comment" | "block_comment" => {}
             _ => {
                 if n.kind().ends_with("_expression") || n.kind() == "block" {
-                    self.expr(n, depth + 1)
+                    self.deeper(|w| w.expr(n))
                 }
             }
         }
     }
 
-    fn fields(&mut self, b: Node, owner: &str, owner_id: usize, depth: usize) {
+    fn fields(&mut self, b: Node, owner: &str, owner_id: usize) {
         let exported_owner = self.f.items[owner_id].exported;
         let mut idx = 0;
         for fnode in kids(b) {
@@ -1011,9 +1025,9 @@ impl<'s> Cx<'s> {
                         Some(owner_id),
                     );
                     if let Some(t) = field(fnode, "type") {
-                        let ty = self.ty_of(t, depth + 1);
+                        let ty = self.deeper(|w| w.ty_of(t));
                         self.f.items[id].ty = Some(ty);
-                        self.ty(t, depth + 1);
+                        self.deeper(|w| w.ty(t));
                     }
                 }
                 "visibility_modifier" | "attribute_item" | "line_comment" | "block_comment" => {}
@@ -1034,35 +1048,23 @@ impl<'s> Cx<'s> {
                         None,
                         Some(owner_id),
                     );
-                    let ty = self.ty_of(fnode, depth + 1);
+                    let ty = self.deeper(|w| w.ty_of(fnode));
                     self.f.items[id].ty = Some(ty);
-                    self.ty(fnode, depth + 1);
+                    self.deeper(|w| w.ty(fnode));
                 }
                 _ => {}
             }
         }
     }
 
-    fn assoc_items(
-        &mut self,
-        b: Node,
-        owner: Option<usize>,
-        prefix: &str,
-        in_trait_or_impl: bool,
-        depth: usize,
-    ) {
+    fn assoc_items(&mut self, b: Node, owner: Option<usize>, prefix: &str, in_trait_or_impl: bool) {
         let is_trait = owner.is_some_and(|o| self.f.items[o].kind == SymbolKind::Trait);
         for k in kids(b) {
             let (_, ex) = self.vis(k);
             let ex = ex || in_trait_or_impl;
             match k.kind() {
                 "function_item" | "function_signature_item" => {
-                    self.function(
-                        k,
-                        Some((owner, prefix.to_string(), is_trait)),
-                        ex,
-                        depth + 1,
-                    );
+                    self.deeper(|w| w.function(k, Some((owner, prefix.to_string(), is_trait)), ex));
                 }
                 "associated_type" | "type_item" => {
                     let name = self.name_of(k);
@@ -1076,12 +1078,12 @@ impl<'s> Cx<'s> {
                         owner,
                     );
                     if let Some(bd) = field(k, "bounds") {
-                        self.bounds(bd, depth + 1, RefKind::Type);
+                        self.deeper(|w| w.bounds(bd, RefKind::Type));
                     }
                     if let Some(t) = field(k, "type") {
-                        let ty = self.ty_of(t, depth + 1);
+                        let ty = self.deeper(|w| w.ty_of(t));
                         self.f.items[id].ty = Some(ty);
-                        self.ty(t, depth + 1);
+                        self.deeper(|w| w.ty(t));
                     }
                 }
                 "const_item" => {
@@ -1106,31 +1108,25 @@ impl<'s> Cx<'s> {
                         owner,
                     );
                     if let Some(t) = field(k, "type") {
-                        let ty = self.ty_of(t, depth + 1);
+                        let ty = self.deeper(|w| w.ty_of(t));
                         self.f.items[id].ty = Some(ty);
-                        self.ty(t, depth + 1);
+                        self.deeper(|w| w.ty(t));
                     }
                     if let Some(v) = value {
                         let s = self.source;
                         self.source = self.src_of(id);
-                        self.expr(v, depth + 1);
+                        self.deeper(|w| w.expr(v));
                         self.source = s;
                     }
                 }
-                "macro_invocation" => self.expr(k, depth + 1),
+                "macro_invocation" => self.deeper(|w| w.expr(k)),
                 _ => {}
             }
         }
     }
 
     /// A fn: in a module (`owner` None) or in an impl or trait.
-    fn function(
-        &mut self,
-        n: Node,
-        owner: Option<(Option<usize>, String, bool)>,
-        exported: bool,
-        depth: usize,
-    ) {
+    fn function(&mut self, n: Node, owner: Option<(Option<usize>, String, bool)>, exported: bool) {
         let name = self.name_of(n);
         let body = field(n, "body");
         let params = field(n, "parameters");
@@ -1156,7 +1152,7 @@ impl<'s> Cx<'s> {
         if !self.f.items[id].local {
             self.source = self.src_of(id);
         }
-        self.with_generics(n, depth, |cx| {
+        self.with_generics(n, |w| {
             let mut scope = Scope::default();
             if let Some(p) = params {
                 for prm in kids(p) {
@@ -1169,13 +1165,13 @@ impl<'s> Cx<'s> {
                         }
                         "parameter" => {
                             let ty = field(prm, "type").map(|t| {
-                                cx.ty(t, depth + 1);
-                                cx.ty_of(t, depth + 1)
+                                w.deeper(|w| w.ty(t));
+                                w.deeper(|w| w.ty_of(t))
                             });
                             if let Some(pat) = field(prm, "pattern") {
                                 if pat.kind() == "identifier" {
                                     scope.vals.insert(
-                                        cx.t(pat).to_string(),
+                                        w.t(pat).to_string(),
                                         ty.map_or(Recv::Unknown, Recv::Ty),
                                     );
                                 } else if pat.kind() == "self" {
@@ -1183,24 +1179,24 @@ impl<'s> Cx<'s> {
                                         .vals
                                         .insert("self".into(), ty.map_or(Recv::Unknown, Recv::Ty));
                                 } else {
-                                    cx.pattern(pat, &mut scope, depth + 1);
+                                    w.deeper(|w| w.pattern(pat, &mut scope));
                                 }
                             }
                         }
-                        _ => cx.ty(prm, depth + 1),
+                        _ => w.deeper(|w| w.ty(prm)),
                     }
                 }
             }
             if let Some(r) = field(n, "return_type") {
-                let ty = cx.ty_of(r, depth + 1);
-                cx.f.items[id].ty = Some(ty);
-                cx.ty(r, depth + 1);
+                let ty = w.deeper(|w| w.ty_of(r));
+                w.f.items[id].ty = Some(ty);
+                w.deeper(|w| w.ty(r));
             }
-            cx.scopes.push(scope);
+            w.scopes.push(scope);
             if let Some(b) = body {
-                cx.block(b, depth + 1);
+                w.deeper(|w| w.block(b));
             }
-            cx.scopes.pop();
+            w.scopes.pop();
         });
         self.source = s;
     }
@@ -1227,8 +1223,8 @@ impl<'s> Cx<'s> {
         }
     }
 
-    fn path_segs(&self, n: Node, depth: usize) -> Option<Vec<String>> {
-        if depth > MAX_DEPTH {
+    fn path_segs(&self, n: Node) -> Option<Vec<String>> {
+        if self.depth.get() > MAX_DEPTH {
             return None;
         }
         match n.kind() {
@@ -1241,33 +1237,34 @@ impl<'s> Cx<'s> {
                 let mut segs = match field(n, "path") {
                     Some(p) if p.kind() == "bracketed_type" || p.kind() == "generic_type" => {
                         if p.kind() == "generic_type" {
-                            self.path_segs(field(p, "type")?, depth + 1)?
+                            self.depth.nested(|| self.path_segs(field(p, "type")?))?
                         } else {
                             return None;
                         }
                     }
-                    Some(p) => self.path_segs(p, depth + 1)?,
+                    Some(p) => self.depth.nested(|| self.path_segs(p))?,
                     None => vec!["::".to_string()],
                 };
                 segs.push(self.t(name).to_string());
                 Some(segs)
             }
             "generic_type" | "generic_type_with_turbofish" => {
-                self.path_segs(field(n, "type")?, depth + 1)
+                self.depth.nested(|| self.path_segs(field(n, "type")?))
             }
-            "generic_function" => self.path_segs(field(n, "function")?, depth + 1),
+            "generic_function" => self.depth.nested(|| self.path_segs(field(n, "function")?)),
             _ => None,
         }
     }
 
     /// The written type of a type node.
-    fn ty_of(&self, n: Node, depth: usize) -> Ty {
-        if depth > MAX_DEPTH {
+    fn ty_of(&self, n: Node) -> Ty {
+        if self.depth.get() > MAX_DEPTH {
             return Ty::Unknown;
         }
         match n.kind() {
-            "reference_type" | "pointer_type" => field(n, "type")
-                .map_or(Ty::Unknown, |t| Ty::Ref(Box::new(self.ty_of(t, depth + 1)))),
+            "reference_type" | "pointer_type" => field(n, "type").map_or(Ty::Unknown, |t| {
+                Ty::Ref(Box::new(self.depth.nested(|| self.ty_of(t))))
+            }),
             "type_identifier" => {
                 let nm = self.t(n);
                 if let Some(b) = self.generic(nm) {
@@ -1276,20 +1273,21 @@ impl<'s> Cx<'s> {
                 Ty::Path(vec![nm.to_string()], Vec::new())
             }
             "scoped_type_identifier" | "scoped_identifier" => self
-                .path_segs(n, depth + 1)
+                .depth
+                .nested(|| self.path_segs(n))
                 .map_or(Ty::Unknown, |s| Ty::Path(s, Vec::new())),
             "generic_type" => {
                 let Some(t) = field(n, "type") else {
                     return Ty::Unknown;
                 };
-                let Some(segs) = self.path_segs(t, depth + 1) else {
+                let Some(segs) = self.depth.nested(|| self.path_segs(t)) else {
                     return Ty::Unknown;
                 };
                 let args = field(n, "type_arguments").map_or_else(Vec::new, |a| {
                     kids(a)
                         .into_iter()
                         .filter(|k| k.kind() != "lifetime")
-                        .map(|k| self.ty_of(k, depth + 1))
+                        .map(|k| self.depth.nested(|| self.ty_of(k)))
                         .collect()
                 });
                 Ty::Path(segs, args)
@@ -1301,17 +1299,17 @@ impl<'s> Cx<'s> {
                 let ts: Vec<Ty> = if t.kind() == "trait_bounds" {
                     kids(t)
                         .into_iter()
-                        .map(|k| self.ty_of(k, depth + 1))
+                        .map(|k| self.depth.nested(|| self.ty_of(k)))
                         .collect()
                 } else {
-                    vec![self.ty_of(t, depth + 1)]
+                    vec![self.depth.nested(|| self.ty_of(t))]
                 };
                 Ty::Bounds(ts)
             }
             "bounded_type" => Ty::Bounds(
                 kids(n)
                     .into_iter()
-                    .map(|k| self.ty_of(k, depth + 1))
+                    .map(|k| self.depth.nested(|| self.ty_of(k)))
                     .collect(),
             ),
             _ => Ty::Unknown,
@@ -1319,12 +1317,12 @@ impl<'s> Cx<'s> {
     }
 
     /// Type refs of every path inside a type node.
-    fn ty(&mut self, n: Node, depth: usize) {
-        self.type_refs(n, depth, RefKind::Type);
+    fn ty(&mut self, n: Node) {
+        self.type_refs(n, RefKind::Type);
     }
 
-    fn type_refs(&mut self, n: Node, depth: usize, kind: RefKind) {
-        if self.deep(depth) {
+    fn type_refs(&mut self, n: Node, kind: RefKind) {
+        if self.deep() {
             return;
         }
         match n.kind() {
@@ -1342,7 +1340,7 @@ impl<'s> Cx<'s> {
                 self.push_ref(kind, What::Path(vec![nm.to_string()], Ns::Type), self.at(n));
             }
             "scoped_type_identifier" => {
-                if let Some(segs) = self.path_segs(n, depth + 1) {
+                if let Some(segs) = self.deeper(|w| w.path_segs(n)) {
                     if let Some(b) = self.generic(&segs[0]) {
                         if segs.len() == 2 && !b.is_empty() {
                             let what =
@@ -1355,47 +1353,47 @@ impl<'s> Cx<'s> {
                     let p = field(n, "name").map_or(self.at(n), |x| self.at(x));
                     self.push_ref(kind, What::Path(segs, Ns::Type), p);
                 } else if let Some(p) = field(n, "path") {
-                    self.qualified(p, n, kind, depth + 1);
+                    self.deeper(|w| w.qualified(p, n, kind));
                 }
                 if let Some(p) = field(n, "path")
                     && p.kind() == "generic_type"
                     && let Some(a) = field(p, "type_arguments")
                 {
-                    self.type_refs(a, depth + 1, RefKind::Type);
+                    self.deeper(|w| w.type_refs(a, RefKind::Type));
                 }
             }
             "generic_type" => {
                 if let Some(t) = field(n, "type") {
-                    self.type_refs(t, depth + 1, kind);
+                    self.deeper(|w| w.type_refs(t, kind));
                 }
                 if let Some(a) = field(n, "type_arguments") {
-                    self.type_refs(a, depth + 1, RefKind::Type);
+                    self.deeper(|w| w.type_refs(a, RefKind::Type));
                 }
             }
             "type_binding" => {
                 if let Some(t) = field(n, "type") {
-                    self.type_refs(t, depth + 1, RefKind::Type);
+                    self.deeper(|w| w.type_refs(t, RefKind::Type));
                 }
             }
             "trait_bounds" => {
-                self.bounds(n, depth + 1, kind);
+                self.deeper(|w| w.bounds(n, kind));
             }
             "primitive_type" | "lifetime" => {}
-            "block" => self.block(n, depth + 1),
+            "block" => self.deeper(|w| w.block(n)),
             _ if n.kind().ends_with("_expression") || n.kind().ends_with("_literal") => {
-                self.expr(n, depth + 1)
+                self.deeper(|w| w.expr(n))
             }
-            "identifier" | "scoped_identifier" => self.expr(n, depth + 1),
+            "identifier" | "scoped_identifier" => self.deeper(|w| w.expr(n)),
             _ => {
                 for k in kids(n) {
-                    self.type_refs(k, depth + 1, kind);
+                    self.deeper(|w| w.type_refs(k, kind));
                 }
             }
         }
     }
 
     /// `<T as Tr>::name` (in a path position `p` of scoped node `n`).
-    fn qualified(&mut self, p: Node, n: Node, kind: RefKind, depth: usize) {
+    fn qualified(&mut self, p: Node, n: Node, kind: RefKind) {
         let Some(q) = kids(p).into_iter().next() else {
             return;
         };
@@ -1404,33 +1402,33 @@ impl<'s> Cx<'s> {
             let (Some(t), Some(a)) = (field(q, "type"), field(q, "alias")) else {
                 return;
             };
-            self.ty(t, depth + 1);
-            self.ty(a, depth + 1);
-            let (tt, at) = (self.ty_of(t, depth + 1), self.ty_of(a, depth + 1));
+            self.deeper(|w| w.ty(t));
+            self.deeper(|w| w.ty(a));
+            let (tt, at) = (self.deeper(|w| w.ty_of(t)), self.deeper(|w| w.ty_of(a)));
             let nm = self.t(name).to_string();
             self.push_ref(kind, What::Qual(tt, at, nm), self.at(name));
         } else {
-            self.ty(q, depth + 1);
+            self.deeper(|w| w.ty(q));
         }
     }
 
-    fn use_tree(&mut self, n: Node, prefix: Vec<String>, exported: bool, depth: usize) {
-        if self.deep(depth) {
+    fn use_tree(&mut self, n: Node, prefix: Vec<String>, exported: bool) {
+        if self.deep() {
             return;
         }
-        let push = |cx: &mut Self, segs: Vec<String>, leaf: Leaf, p: (u32, u32)| {
-            cx.f.uses.push(FUse {
-                module: cx.module,
+        let push = |w: &mut Self, segs: Vec<String>, leaf: Leaf, p: (u32, u32)| {
+            w.f.uses.push(Import {
+                module: w.module,
                 segs,
                 leaf,
                 exported,
                 pos: p,
-                source: cx.source,
+                source: w.source,
             });
         };
         match n.kind() {
             "identifier" | "self" | "super" | "crate" | "scoped_identifier" | "metavariable" => {
-                let Some(mut segs) = self.path_segs(n, depth + 1) else {
+                let Some(mut segs) = self.deeper(|w| w.path_segs(n)) else {
                     return;
                 };
                 let mut full = prefix;
@@ -1448,7 +1446,7 @@ impl<'s> Cx<'s> {
                 let (Some(path), Some(alias)) = (field(n, "path"), field(n, "alias")) else {
                     return;
                 };
-                let Some(segs) = self.path_segs(path, depth + 1) else {
+                let Some(segs) = self.deeper(|w| w.path_segs(path)) else {
                     return;
                 };
                 let mut full = prefix;
@@ -1465,7 +1463,7 @@ impl<'s> Cx<'s> {
             "use_wildcard" => {
                 let mut full = prefix;
                 if let Some(p) = kids(n).into_iter().next()
-                    && let Some(segs) = self.path_segs(p, depth + 1)
+                    && let Some(segs) = self.deeper(|w| w.path_segs(p))
                 {
                     full.extend(segs);
                 }
@@ -1473,20 +1471,20 @@ impl<'s> Cx<'s> {
             }
             "use_list" => {
                 for k in kids(n) {
-                    self.use_tree(k, prefix.clone(), exported, depth + 1);
+                    self.deeper(|w| w.use_tree(k, prefix.clone(), exported));
                 }
             }
             "scoped_use_list" => {
                 let mut full = prefix;
                 if let Some(p) = field(n, "path") {
-                    if let Some(segs) = self.path_segs(p, depth + 1) {
+                    if let Some(segs) = self.deeper(|w| w.path_segs(p)) {
                         full.extend(segs);
                     }
                 } else {
                     full.push("::".into());
                 }
                 if let Some(l) = field(n, "list") {
-                    self.use_tree(l, full, exported, depth + 1);
+                    self.deeper(|w| w.use_tree(l, full, exported));
                 }
             }
             _ => {}
@@ -1494,14 +1492,14 @@ impl<'s> Cx<'s> {
     }
 
     /// A block: a new scope, and an anonymous module when it declares items.
-    fn block(&mut self, b: Node, depth: usize) {
-        if self.deep(depth) {
+    fn block(&mut self, b: Node) {
+        if self.deep() {
             return;
         }
         let has_items = kids(b).iter().any(|k| is_item(k.kind()));
         let m = self.module;
         if has_items {
-            self.f.mods.push(FMod {
+            self.f.mods.push(ModuleDecl {
                 parent: Some(m),
                 name: String::new(),
                 inline: true,
@@ -1530,7 +1528,7 @@ impl<'s> Cx<'s> {
                             tys: s.tys.clone(),
                         })
                         .collect();
-                    self.decl(k, &a, depth + 1);
+                    self.deeper(|w| w.decl(k, &a));
                     self.scopes = saved;
                 }
                 _ => attrs.clear(),
@@ -1538,40 +1536,40 @@ impl<'s> Cx<'s> {
         }
         for k in kids(b) {
             if !is_item(k.kind()) && k.kind() != "attribute_item" {
-                self.stmt(k, depth + 1);
+                self.deeper(|w| w.stmt(k));
             }
         }
         self.scopes.pop();
         self.module = m;
     }
 
-    fn stmt(&mut self, n: Node, depth: usize) {
-        if self.deep(depth) {
+    fn stmt(&mut self, n: Node) {
+        if self.deep() {
             return;
         }
         match n.kind() {
             "let_declaration" => {
                 if let Some(v) = field(n, "value") {
-                    self.expr(v, depth + 1);
+                    self.deeper(|w| w.expr(v));
                 }
                 if let Some(alt) = field(n, "alternative") {
-                    self.block(alt, depth + 1);
+                    self.deeper(|w| w.block(alt));
                 }
                 let ty = field(n, "type").map(|t| {
-                    self.ty(t, depth + 1);
-                    self.ty_of(t, depth + 1)
+                    self.deeper(|w| w.ty(t));
+                    self.deeper(|w| w.ty_of(t))
                 });
                 if let Some(p) = field(n, "pattern") {
                     let recv = match (ty, field(n, "value")) {
                         (Some(t), _) => Recv::Ty(t),
-                        (None, Some(v)) => self.recv_of(v, depth + 1),
+                        (None, Some(v)) => self.deeper(|w| w.recv_of(v)),
                         _ => Recv::Unknown,
                     };
                     let mut scope = Scope::default();
                     if p.kind() == "identifier" {
                         scope.vals.insert(self.t(p).to_string(), recv);
                     } else {
-                        self.pattern(p, &mut scope, depth + 1);
+                        self.deeper(|w| w.pattern(p, &mut scope));
                     }
                     // A `let` opens a scope for the rest of the block.
                     let last = self.scopes.last_mut().unwrap();
@@ -1580,17 +1578,17 @@ impl<'s> Cx<'s> {
             }
             "expression_statement" => {
                 for k in kids(n) {
-                    self.expr(k, depth + 1);
+                    self.deeper(|w| w.expr(k));
                 }
             }
             "line_comment" | "block_comment" | "empty_statement" => {}
-            _ => self.expr(n, depth + 1),
+            _ => self.deeper(|w| w.expr(n)),
         }
     }
 
     /// Bindings of a pattern go to `scope`; paths in it are references.
-    fn pattern(&mut self, p: Node, scope: &mut Scope, depth: usize) {
-        if self.deep(depth) {
+    fn pattern(&mut self, p: Node, scope: &mut Scope) {
+        if self.deep() {
             return;
         }
         match p.kind() {
@@ -1607,14 +1605,14 @@ impl<'s> Cx<'s> {
                 }
             }
             "scoped_identifier" => {
-                if let Some(segs) = self.path_segs(p, depth + 1) {
+                if let Some(segs) = self.deeper(|w| w.path_segs(p)) {
                     let at = field(p, "name").map_or(self.at(p), |x| self.at(x));
                     self.push_ref(RefKind::Ref, What::Path(segs, Ns::Value), at);
                 }
             }
             "tuple_struct_pattern" => {
                 if let Some(t) = field(p, "type")
-                    && let Some(segs) = self.path_segs(t, depth + 1)
+                    && let Some(segs) = self.deeper(|w| w.path_segs(t))
                 {
                     let at = if t.kind() == "scoped_identifier" {
                         field(t, "name").map_or(self.at(t), |x| self.at(x))
@@ -1624,12 +1622,12 @@ impl<'s> Cx<'s> {
                     self.push_ref(RefKind::Ref, What::Path(segs, Ns::Value), at);
                 }
                 for k in kids(p).into_iter().skip(1) {
-                    self.pattern(k, scope, depth + 1);
+                    self.deeper(|w| w.pattern(k, scope));
                 }
             }
             "struct_pattern" => {
                 let ty = field(p, "type");
-                let segs = ty.and_then(|t| self.path_segs(t, depth + 1));
+                let segs = ty.and_then(|t| self.deeper(|w| w.path_segs(t)));
                 if let (Some(t), Some(segs)) = (ty, &segs) {
                     let at = if t.kind() == "scoped_type_identifier" {
                         field(t, "name").map_or(self.at(t), |x| self.at(x))
@@ -1653,18 +1651,18 @@ impl<'s> Cx<'s> {
                                 );
                             }
                             match field(k, "pattern") {
-                                Some(pp) => self.pattern(pp, scope, depth + 1),
+                                Some(pp) => self.deeper(|w| w.pattern(pp, scope)),
                                 None => {
                                     scope.vals.insert(self.t(nm).to_string(), Recv::Unknown);
                                 }
                             }
                         } else {
                             for kk in kids(k) {
-                                self.pattern(kk, scope, depth + 1);
+                                self.deeper(|w| w.pattern(kk, scope));
                             }
                         }
                     } else {
-                        self.pattern(k, scope, depth + 1);
+                        self.deeper(|w| w.pattern(k, scope));
                     }
                 }
             }
@@ -1676,33 +1674,25 @@ impl<'s> Cx<'s> {
             "range_pattern" | "negative_literal" => {
                 for k in kids(p) {
                     if k.kind() == "scoped_identifier" || k.kind() == "identifier" {
-                        self.expr(k, depth + 1);
+                        self.deeper(|w| w.expr(k));
                     }
                 }
             }
             _ => {
                 for k in kids(p) {
-                    self.pattern(k, scope, depth + 1);
+                    self.deeper(|w| w.pattern(k, scope));
                 }
             }
         }
     }
 
-    /// What a receiver expression's type is made of.
-    fn recv_of(&self, e: Node, _depth: usize) -> Recv {
-        self.recv_at(e, 0).unwrap_or(Recv::Unknown)
+    /// What a receiver expression's type is made of (a walk of its own, at most 32 steps deep).
+    fn recv_of(&self, e: Node) -> Recv {
+        self.depth.fresh(|| self.recv(e))
     }
 
-    /// A receiver expression's type, at most 32 steps deep.
-    fn recv_at(&self, e: Node, depth: usize) -> Option<Recv> {
-        if depth > 32 {
-            return None;
-        }
-        Some(self.recv_of_inner(e, depth))
-    }
-
-    fn recv_of_inner(&self, e: Node, depth: usize) -> Recv {
-        if depth > MAX_DEPTH {
+    fn recv(&self, e: Node) -> Recv {
+        if self.depth.get() > 32 {
             return Recv::Unknown;
         }
         match e.kind() {
@@ -1711,7 +1701,8 @@ impl<'s> Cx<'s> {
                 None => Recv::Value(vec![self.t(e).to_string()]),
             },
             "scoped_identifier" => self
-                .path_segs(e, depth + 1)
+                .depth
+                .nested(|| self.path_segs(e))
                 .map_or(Recv::Unknown, Recv::Value),
             "self" => self.is_local("self").cloned().unwrap_or(Recv::Unknown),
             "call_expression" => {
@@ -1724,49 +1715,45 @@ impl<'s> Cx<'s> {
                             return Recv::Unknown;
                         };
                         Recv::Method(
-                            Box::new(self.recv_at(v, depth + 1).unwrap_or(Recv::Unknown)),
+                            Box::new(self.depth.nested(|| self.recv(v))),
                             self.t(nm).to_string(),
                         )
                     }
                     "identifier" if self.is_local(self.t(f)).is_some() => Recv::Unknown,
                     _ => self
-                        .path_segs(f, depth + 1)
+                        .depth
+                        .nested(|| self.path_segs(f))
                         .map_or(Recv::Unknown, Recv::CallRet),
                 }
             }
             "struct_expression" => field(e, "name")
-                .and_then(|n| self.path_segs(n, depth + 1))
+                .and_then(|n| self.depth.nested(|| self.path_segs(n)))
                 .map_or(Recv::Unknown, |s| Recv::Ty(Ty::Path(s, Vec::new()))),
             "field_expression" => {
                 let (Some(v), Some(nm)) = (field(e, "value"), field(e, "field")) else {
                     return Recv::Unknown;
                 };
                 Recv::Field(
-                    Box::new(self.recv_at(v, depth + 1).unwrap_or(Recv::Unknown)),
+                    Box::new(self.depth.nested(|| self.recv(v))),
                     self.t(nm).to_string(),
                 )
             }
             "reference_expression" | "parenthesized_expression" => kids(e)
                 .into_iter()
                 .rfind(|k| k.kind() != "mutable_specifier")
-                .map_or(Recv::Unknown, |k| {
-                    self.recv_at(k, depth + 1).unwrap_or(Recv::Unknown)
-                }),
-            "unary_expression" if self.t(e).starts_with('*') => {
-                kids(e).into_iter().next().map_or(Recv::Unknown, |k| {
-                    self.recv_at(k, depth + 1).unwrap_or(Recv::Unknown)
-                })
-            }
+                .map_or(Recv::Unknown, |k| self.depth.nested(|| self.recv(k))),
+            "unary_expression" if self.t(e).starts_with('*') => kids(e)
+                .into_iter()
+                .next()
+                .map_or(Recv::Unknown, |k| self.depth.nested(|| self.recv(k))),
             "try_expression" => kids(e).into_iter().next().map_or(Recv::Unknown, |k| {
-                Recv::Try(Box::new(
-                    self.recv_at(k, depth + 1).unwrap_or(Recv::Unknown),
-                ))
+                Recv::Try(Box::new(self.depth.nested(|| self.recv(k))))
             }),
             _ => Recv::Unknown,
         }
     }
 
-    fn value_path(&mut self, n: Node, kind: RefKind, depth: usize) {
+    fn value_path(&mut self, n: Node, kind: RefKind) {
         match n.kind() {
             "identifier" => {
                 let nm = self.t(n);
@@ -1784,16 +1771,16 @@ impl<'s> Cx<'s> {
                 let p = field(n, "path");
                 if let Some(pp) = p {
                     if pp.kind() == "bracketed_type" {
-                        self.qualified(pp, n, kind, depth + 1);
+                        self.deeper(|w| w.qualified(pp, n, kind));
                         return;
                     }
                     if pp.kind() == "generic_type"
                         && let Some(a) = field(pp, "type_arguments")
                     {
-                        self.ty(a, depth + 1);
+                        self.deeper(|w| w.ty(a));
                     }
                 }
-                if let Some(segs) = self.path_segs(n, depth + 1) {
+                if let Some(segs) = self.deeper(|w| w.path_segs(n)) {
                     if let Some(b) = self.generic(&segs[0]) {
                         if segs.len() == 2 && !b.is_empty() {
                             let what =
@@ -1809,27 +1796,27 @@ impl<'s> Cx<'s> {
             }
             "generic_function" => {
                 if let Some(a) = field(n, "type_arguments") {
-                    self.ty(a, depth + 1);
+                    self.deeper(|w| w.ty(a));
                 }
                 if let Some(f) = field(n, "function") {
                     if f.kind() == "field_expression" {
-                        self.expr(f, depth + 1);
+                        self.deeper(|w| w.expr(f));
                     } else {
-                        self.value_path(f, kind, depth + 1);
+                        self.deeper(|w| w.value_path(f, kind));
                     }
                 }
             }
-            _ => self.expr(n, depth + 1),
+            _ => self.deeper(|w| w.expr(n)),
         }
     }
 
-    fn expr(&mut self, e: Node, depth: usize) {
-        if self.deep(depth) {
+    fn expr(&mut self, e: Node) {
+        if self.deep() {
             return;
         }
         match e.kind() {
             "identifier" | "scoped_identifier" | "generic_function" => {
-                self.value_path(e, RefKind::Ref, depth + 1)
+                self.deeper(|w| w.value_path(e, RefKind::Ref))
             }
             "call_expression" => {
                 if let Some(f) = field(e, "function") {
@@ -1841,15 +1828,15 @@ impl<'s> Cx<'s> {
                         {
                             let fe = if f.kind() == "generic_function" {
                                 if let Some(a) = field(f, "type_arguments") {
-                                    self.ty(a, depth + 1);
+                                    self.deeper(|w| w.ty(a));
                                 }
                                 field(f, "function").unwrap()
                             } else {
                                 f
                             };
                             if let (Some(v), Some(nm)) = (field(fe, "value"), field(fe, "field")) {
-                                self.expr(v, depth + 1);
-                                let r = self.recv_of(v, depth + 1);
+                                self.deeper(|w| w.expr(v));
+                                let r = self.deeper(|w| w.recv_of(v));
                                 self.push_ref(
                                     RefKind::Call,
                                     What::Member(r, self.t(nm).to_string(), true),
@@ -1858,26 +1845,26 @@ impl<'s> Cx<'s> {
                             }
                         }
                         "identifier" | "scoped_identifier" | "generic_function" => {
-                            self.value_path(f, RefKind::Call, depth + 1)
+                            self.deeper(|w| w.value_path(f, RefKind::Call))
                         }
-                        _ => self.expr(f, depth + 1),
+                        _ => self.deeper(|w| w.expr(f)),
                     }
                 }
                 if let Some(args) = field(e, "arguments") {
                     for a in kids(args) {
                         match a.kind() {
                             "identifier" | "scoped_identifier" => {
-                                self.value_path(a, RefKind::Arg, depth + 1)
+                                self.deeper(|w| w.value_path(a, RefKind::Arg))
                             }
-                            _ => self.expr(a, depth + 1),
+                            _ => self.deeper(|w| w.expr(a)),
                         }
                     }
                 }
             }
             "field_expression" => {
                 if let (Some(v), Some(nm)) = (field(e, "value"), field(e, "field")) {
-                    self.expr(v, depth + 1);
-                    let r = self.recv_of(v, depth + 1);
+                    self.deeper(|w| w.expr(v));
+                    let r = self.deeper(|w| w.recv_of(v));
                     self.push_ref(
                         RefKind::Ref,
                         What::Member(r, self.t(nm).to_string(), false),
@@ -1887,7 +1874,7 @@ impl<'s> Cx<'s> {
             }
             "macro_invocation" => {
                 if let Some(m) = field(e, "macro")
-                    && let Some(segs) = self.path_segs(m, depth + 1)
+                    && let Some(segs) = self.deeper(|w| w.path_segs(m))
                 {
                     let at = if m.kind() == "scoped_identifier" {
                         field(m, "name").map_or(self.at(m), |x| self.at(x))
@@ -1897,12 +1884,12 @@ impl<'s> Cx<'s> {
                     self.push_ref(RefKind::Call, What::Path(segs, Ns::Macro), at);
                 }
                 if let Some(tt) = kids(e).into_iter().find(|k| k.kind() == "token_tree") {
-                    self.macro_tokens(tt, false, depth + 1);
+                    self.deeper(|w| w.macro_tokens(tt, false));
                 }
             }
             "struct_expression" => {
                 let name = field(e, "name");
-                let segs = name.and_then(|n| self.path_segs(n, depth + 1));
+                let segs = name.and_then(|n| self.deeper(|w| w.path_segs(n)));
                 if let (Some(n), Some(s)) = (name, &segs)
                     && (s[0] != "Self"
                         || s.len() > 1
@@ -1914,7 +1901,7 @@ impl<'s> Cx<'s> {
                         }
                         "generic_type_with_turbofish" => {
                             if let Some(a) = field(n, "type_arguments") {
-                                self.ty(a, depth + 1);
+                                self.deeper(|w| w.ty(a));
                             }
                             self.at(n)
                         }
@@ -1935,7 +1922,7 @@ impl<'s> Cx<'s> {
                                     );
                                 }
                                 if let Some(v) = field(fi, "value") {
-                                    self.expr(v, depth + 1);
+                                    self.deeper(|w| w.expr(v));
                                 }
                             }
                             "shorthand_field_initializer" => {
@@ -1947,10 +1934,10 @@ impl<'s> Cx<'s> {
                                         What::Member(recv.clone(), self.t(nm).to_string(), false),
                                         self.at(nm),
                                     );
-                                    self.value_path(nm, RefKind::Ref, depth + 1);
+                                    self.deeper(|w| w.value_path(nm, RefKind::Ref));
                                 }
                             }
-                            _ => self.expr(fi, depth + 1),
+                            _ => self.deeper(|w| w.expr(fi)),
                         }
                     }
                 }
@@ -1958,9 +1945,9 @@ impl<'s> Cx<'s> {
             "block" | "unsafe_block" | "async_block" | "const_block" | "loop_expression" => {
                 for k in kids(e) {
                     if k.kind() == "block" {
-                        self.block(k, depth + 1);
+                        self.deeper(|w| w.block(k));
                     } else if e.kind() == "block" {
-                        self.block(e, depth + 1);
+                        self.deeper(|w| w.block(e));
                         return;
                     }
                 }
@@ -1971,8 +1958,8 @@ impl<'s> Cx<'s> {
                     for p in kids(ps) {
                         if p.kind() == "parameter" {
                             let ty = field(p, "type").map(|t| {
-                                self.ty(t, depth + 1);
-                                self.ty_of(t, depth + 1)
+                                self.deeper(|w| w.ty(t));
+                                self.deeper(|w| w.ty_of(t))
                             });
                             if let Some(pat) = field(p, "pattern") {
                                 if pat.kind() == "identifier" {
@@ -1981,34 +1968,34 @@ impl<'s> Cx<'s> {
                                         ty.map_or(Recv::Unknown, Recv::Ty),
                                     );
                                 } else {
-                                    self.pattern(pat, &mut scope, depth + 1);
+                                    self.deeper(|w| w.pattern(pat, &mut scope));
                                 }
                             }
                         } else {
-                            self.pattern(p, &mut scope, depth + 1);
+                            self.deeper(|w| w.pattern(p, &mut scope));
                         }
                     }
                 }
                 if let Some(r) = field(e, "return_type") {
-                    self.ty(r, depth + 1);
+                    self.deeper(|w| w.ty(r));
                 }
                 self.scopes.push(scope);
                 if let Some(b) = field(e, "body") {
-                    self.expr(b, depth + 1);
+                    self.deeper(|w| w.expr(b));
                 }
                 self.scopes.pop();
             }
             "for_expression" => {
                 if let Some(v) = field(e, "value") {
-                    self.expr(v, depth + 1);
+                    self.deeper(|w| w.expr(v));
                 }
                 let mut scope = Scope::default();
                 if let Some(p) = field(e, "pattern") {
-                    self.pattern(p, &mut scope, depth + 1);
+                    self.deeper(|w| w.pattern(p, &mut scope));
                 }
                 self.scopes.push(scope);
                 if let Some(b) = field(e, "body") {
-                    self.block(b, depth + 1);
+                    self.deeper(|w| w.block(b));
                 }
                 self.scopes.pop();
             }
@@ -2016,24 +2003,24 @@ impl<'s> Cx<'s> {
                 // `if let` bindings are visible in the consequence.
                 self.scopes.push(Scope::default());
                 if let Some(c) = field(e, "condition") {
-                    self.condition(c, depth + 1);
+                    self.deeper(|w| w.condition(c));
                 }
                 if let Some(b) = field(e, "consequence").or_else(|| field(e, "body")) {
-                    self.block(b, depth + 1);
+                    self.deeper(|w| w.block(b));
                 }
                 self.scopes.pop();
                 if let Some(a) = field(e, "alternative") {
-                    self.expr(a, depth + 1);
+                    self.deeper(|w| w.expr(a));
                 }
             }
             "else_clause" => {
                 for k in kids(e) {
-                    self.expr(k, depth + 1);
+                    self.deeper(|w| w.expr(k));
                 }
             }
             "match_expression" => {
                 if let Some(v) = field(e, "value") {
-                    self.expr(v, depth + 1);
+                    self.deeper(|w| w.expr(v));
                 }
                 if let Some(b) = field(e, "body") {
                     for arm in kids(b) {
@@ -2048,17 +2035,17 @@ impl<'s> Cx<'s> {
                                 {
                                     continue;
                                 }
-                                self.pattern(k, &mut scope, depth + 1);
+                                self.deeper(|w| w.pattern(k, &mut scope));
                             }
                             self.scopes.push(scope);
                             if let Some(c) = field(p, "condition") {
-                                self.condition(c, depth + 1);
+                                self.deeper(|w| w.condition(c));
                             }
                         } else {
                             self.scopes.push(scope);
                         }
                         if let Some(v) = field(arm, "value") {
-                            self.expr(v, depth + 1);
+                            self.deeper(|w| w.expr(v));
                         }
                         self.scopes.pop();
                     }
@@ -2070,54 +2057,54 @@ impl<'s> Cx<'s> {
                     && field(e, "left").is_some_and(|l| l.kind() == "identifier") =>
             {
                 if let Some(r) = field(e, "right") {
-                    self.expr(r, depth + 1);
+                    self.deeper(|w| w.expr(r));
                 }
             }
             "type_cast_expression" => {
                 if let Some(v) = field(e, "value") {
-                    self.expr(v, depth + 1);
+                    self.deeper(|w| w.expr(v));
                 }
                 if let Some(t) = field(e, "type") {
-                    self.ty(t, depth + 1);
+                    self.deeper(|w| w.ty(t));
                 }
             }
-            "let_condition" | "let_chain" => self.condition(e, depth + 1),
+            "let_condition" | "let_chain" => self.deeper(|w| w.condition(e)),
             "string_literal" | "raw_string_literal" | "integer_literal" | "float_literal"
             | "char_literal" | "boolean_literal" | "line_comment" | "block_comment" | "self"
             | "label" | "lifetime" | "field_identifier" | "type_identifier" | "primitive_type"
             | "token_tree" => {}
-            "type_arguments" => self.ty(e, depth + 1),
-            "let_declaration" => self.stmt(e, depth + 1),
+            "type_arguments" => self.deeper(|w| w.ty(e)),
+            "let_declaration" => self.deeper(|w| w.stmt(e)),
             _ => {
                 for k in kids(e) {
-                    self.expr(k, depth + 1);
+                    self.deeper(|w| w.expr(k));
                 }
             }
         }
     }
 
     /// An `if`/`while` condition; `let` patterns bind in the innermost scope.
-    fn condition(&mut self, c: Node, depth: usize) {
-        if self.deep(depth) {
+    fn condition(&mut self, c: Node) {
+        if self.deep() {
             return;
         }
         match c.kind() {
             "let_condition" => {
                 if let Some(v) = field(c, "value") {
-                    self.expr(v, depth + 1);
+                    self.deeper(|w| w.expr(v));
                 }
                 if let Some(p) = field(c, "pattern") {
                     let mut scope = Scope::default();
-                    self.pattern(p, &mut scope, depth + 1);
+                    self.deeper(|w| w.pattern(p, &mut scope));
                     self.scopes.last_mut().unwrap().vals.extend(scope.vals);
                 }
             }
             "let_chain" => {
                 for k in kids(c) {
-                    self.condition(k, depth + 1);
+                    self.deeper(|w| w.condition(k));
                 }
             }
-            _ => self.expr(c, depth + 1),
+            _ => self.deeper(|w| w.expr(c)),
         }
     }
 }

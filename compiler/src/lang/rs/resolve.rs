@@ -9,7 +9,8 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 use kivgraph_format::{Confidence, EdgeKind, FileStatus, Language, Provenance, SymbolKind};
 
-use super::extract::{FUse, Leaf, Ns, PRIMITIVES, Recv, RefKind, RsFile, SelfCtx, Ty, What};
+use super::Depth;
+use super::extract::{Import, Leaf, Ns, PRIMITIVES, Recv, RefKind, RsFile, SelfCtx, Ty, What};
 use super::project::{CrateDef, CrateKind};
 use crate::facts::{
     Diagnostic, Edge, FactSet, FileId, Package, PackageEdge, PackageId, RepoId, Symbol, SymbolId,
@@ -136,7 +137,7 @@ struct Module {
     globs: Vec<usize>,
 }
 
-struct Inst {
+struct FileInstance {
     pf: usize,
     mods: Vec<Option<ModId>>,
     syms: Vec<Option<SymbolId>>,
@@ -150,7 +151,7 @@ struct Crate {
 }
 
 #[derive(Clone, Copy)]
-struct Ctx {
+struct Place {
     module: ModId,
     inst: usize,
     selfc: Option<SelfCtx>,
@@ -205,7 +206,7 @@ pub struct Resolver<'f> {
     files: Vec<Parsed>,
     crates: Vec<Crate>,
     mods: Vec<Module>,
-    insts: Vec<Inst>,
+    insts: Vec<FileInstance>,
     info: HashMap<SymbolId, SymInfo>,
     impls: Vec<ImplInfo>,
     inherent: HashMap<SymbolId, Vec<usize>>,
@@ -216,6 +217,8 @@ pub struct Resolver<'f> {
     memo_tmp: RefCell<HashMap<MemoKey, Lookup>>,
     packages: HashMap<(RepoId, String), PackageId>,
     steps: Cell<usize>,
+    /// How deep the lookup is; past [`MAX_DEPTH`] it is cut.
+    depth: Depth,
     busy: RefCell<HashSet<MemoKey>>,
     cut: Cell<bool>,
     std_roots: HashMap<String, ModId>,
@@ -293,6 +296,7 @@ impl<'f> Resolver<'f> {
             memo_tmp: RefCell::new(HashMap::new()),
             packages: HashMap::new(),
             steps: Cell::new(0),
+            depth: Depth::default(),
             busy: RefCell::new(HashSet::new()),
             cut: Cell::new(false),
             std_roots: HashMap::new(),
@@ -302,6 +306,11 @@ impl<'f> Resolver<'f> {
             crate_sets: RefCell::new(HashMap::new()),
             extern_memo: RefCell::new(HashMap::new()),
         }
+    }
+
+    /// Runs `f` one level deeper.
+    fn deeper<R>(&self, f: impl FnOnce() -> R) -> R {
+        self.depth.nested(f)
     }
 
     pub fn run(mut self) {
@@ -340,7 +349,6 @@ impl<'f> Resolver<'f> {
                 &by_path,
                 &mut seen,
                 &mut reached,
-                0,
             );
             self.crates[ci].root = Some(root);
         }
@@ -397,13 +405,12 @@ impl<'f> Resolver<'f> {
         by_path: &HashMap<(RepoId, String), usize>,
         seen: &mut HashMap<usize, ModId>,
         reached: &mut HashSet<usize>,
-        depth: usize,
     ) -> ModId {
         reached.insert(pf);
         let inst = self.insts.len();
         let nmods = self.files[pf].rs.mods.len();
         let nitems = self.files[pf].rs.items.len();
-        self.insts.push(Inst {
+        self.insts.push(FileInstance {
             pf,
             mods: vec![None; nmods],
             syms: vec![None; nitems],
@@ -534,7 +541,7 @@ impl<'f> Resolver<'f> {
                             .or_default()
                             .push(Def::Mod(m));
                     }
-                    Some((child, mrs)) if depth < 64 => pending.push((
+                    Some((child, mrs)) if self.depth.get() < 64 => pending.push((
                         fm,
                         fname.clone(),
                         mrs || child_is_mod_rs(&self.files[child].path),
@@ -603,59 +610,25 @@ impl<'f> Resolver<'f> {
                     .push(Def::Mod(m));
                 continue;
             }
-            let pkg_parent_name = pkg_names[fp].clone();
-            // The child's package name is its parent's name and its own.
-            let mid = self.instantiate_child(
+            self.depth.enter();
+            let mid = self.instantiate(
                 ci,
                 child,
-                pm,
-                &pkg_parent_name,
+                Some(pm),
                 fname.clone(),
                 mrs,
                 fexp,
                 by_path,
                 seen,
                 reached,
-                depth + 1,
             );
+            self.depth.leave();
             self.mods[pm].ns[0]
                 .entry(fname)
                 .or_default()
                 .push(Def::Mod(mid));
         }
         root_mod
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn instantiate_child(
-        &mut self,
-        ci: usize,
-        pf: usize,
-        parent: ModId,
-        parent_pkg: &str,
-        name: String,
-        mod_rs: bool,
-        exported: bool,
-        by_path: &HashMap<(RepoId, String), usize>,
-        seen: &mut HashMap<usize, ModId>,
-        reached: &mut HashSet<usize>,
-        depth: usize,
-    ) -> ModId {
-        // `instantiate` names a child by its parent module's package; an inline parent has its
-        // own package, so pass the right base through a temporary module package lookup.
-        let _ = parent_pkg;
-        self.instantiate(
-            ci,
-            pf,
-            Some(parent),
-            name,
-            mod_rs,
-            exported,
-            by_path,
-            seen,
-            reached,
-            depth,
-        )
     }
 
     /// The package of a module path; two modules of one path in a repository (`#[cfg]`
@@ -830,11 +803,11 @@ impl<'f> Resolver<'f> {
             }
         }
         if let Some(&std) = self.std_roots.get("std") {
-            let found = self.lookup_in(std, "prelude", Ns::Type, false, 0).0;
+            let found = self.lookup_in(std, "prelude", Ns::Type, false).0;
             if let [Def::Mod(p)] = found.as_slice() {
                 for ed in ["rust_2015", "rust_2018", "rust_2021", "rust_2024", "v1"] {
                     self.fresh();
-                    let f2 = self.lookup_in(*p, ed, Ns::Type, false, 0).0;
+                    let f2 = self.lookup_in(*p, ed, Ns::Type, false).0;
                     if let [Def::Mod(pm)] = f2.as_slice() {
                         let key = if ed == "v1" { "" } else { &ed[5..] };
                         self.prelude.insert(key.to_string(), *pm);
@@ -854,7 +827,7 @@ impl<'f> Resolver<'f> {
         }
     }
 
-    fn use_of(&self, m: ModId, ui: usize) -> &FUse {
+    fn use_of(&self, m: ModId, ui: usize) -> &Import {
         &self.files[self.insts[self.mods[m].inst].pf].rs.uses[ui]
     }
 
@@ -866,9 +839,8 @@ impl<'f> Resolver<'f> {
         name: &str,
         ns: Ns,
         ext: bool,
-        depth: usize,
     ) -> (Vec<Def>, bool, Option<Missing>) {
-        if depth > MAX_DEPTH {
+        if self.depth.get() > MAX_DEPTH {
             self.cut.set(true);
             return (Vec::new(), false, None);
         }
@@ -886,7 +858,7 @@ impl<'f> Resolver<'f> {
             return (Vec::new(), false, None);
         }
         let saved = self.cut.replace(false);
-        let r = self.lookup_in_uncached(m, name, ns, ext, depth);
+        let r = self.lookup_in_uncached(m, name, ns, ext);
         self.busy.borrow_mut().remove(&key);
         // A result computed with a cycle of globs cut lacks what the cycle gives back; it is
         // kept all the same (each module of a cycle is searched once per name), which keeps
@@ -907,7 +879,6 @@ impl<'f> Resolver<'f> {
         name: &str,
         ns: Ns,
         ext: bool,
-        depth: usize,
     ) -> (Vec<Def>, bool, Option<Missing>) {
         let module = &self.mods[m];
         if let Some(v) = module.ns[ns_idx(ns)].get(name) {
@@ -927,7 +898,7 @@ impl<'f> Resolver<'f> {
                 if ext && !self.use_of(m, ui).exported {
                     continue;
                 }
-                match self.resolve_use(m, ui, ns, depth + 1) {
+                match self.deeper(|| self.resolve_use(m, ui, ns)) {
                     PathRes::Found(v, _) => {
                         for d in v {
                             if !out.contains(&d) {
@@ -948,7 +919,7 @@ impl<'f> Resolver<'f> {
             if ext && !u.exported {
                 continue;
             }
-            match self.resolve_segs(m, &u.segs, Ns::Type, true, depth + 1) {
+            match self.deeper(|| self.resolve_segs(m, &u.segs, Ns::Type, true)) {
                 PathRes::Found(targets, _) => {
                     for t in targets {
                         match t {
@@ -957,7 +928,7 @@ impl<'f> Resolver<'f> {
                                     continue;
                                 }
                                 let text = ext || self.mods[tm].krate != module.krate;
-                                let (v, _, _) = self.lookup_in(tm, name, ns, text, depth + 1);
+                                let (v, _, _) = self.deeper(|| self.lookup_in(tm, name, ns, text));
                                 for d in v {
                                     if !out.contains(&d) {
                                         out.push(d);
@@ -1107,11 +1078,11 @@ impl<'f> Resolver<'f> {
     }
 
     /// The lexical lookup of a first path segment.
-    fn lookup_scope(&self, ctx: Ctx, name: &str, ns: Ns) -> PathRes {
+    fn lookup_scope(&self, ctx: Place, name: &str, ns: Ns) -> PathRes {
         let mut m = ctx.module;
         let mut open: Option<Missing> = None;
         loop {
-            let (v, via_use, miss) = self.lookup_in(m, name, ns, false, 0);
+            let (v, via_use, miss) = self.depth.fresh(|| self.lookup_in(m, name, ns, false));
             if !v.is_empty() {
                 let prov = if via_use {
                     Provenance::RustPath
@@ -1203,7 +1174,7 @@ impl<'f> Resolver<'f> {
             .or_else(|| self.prelude.get(""))
             .copied();
         if let Some(p) = prelude {
-            let (v, _, _) = self.lookup_in(p, name, ns, true, 0);
+            let (v, _, _) = self.depth.fresh(|| self.lookup_in(p, name, ns, true));
             if !v.is_empty() {
                 return PathRes::Found(v, Provenance::RustPath);
             }
@@ -1238,7 +1209,7 @@ impl<'f> Resolver<'f> {
         self.facts.packages[self.mods[m].package].name.clone()
     }
 
-    fn resolve_use(&self, m: ModId, ui: usize, ns: Ns, depth: usize) -> PathRes {
+    fn resolve_use(&self, m: ModId, ui: usize, ns: Ns) -> PathRes {
         let u = self.use_of(m, ui);
         let mut segs = u.segs.clone();
         if segs.len() >= 2 && segs.last().is_some_and(|s| s == "self") {
@@ -1247,35 +1218,21 @@ impl<'f> Resolver<'f> {
                 return PathRes::Ignore;
             }
         }
-        self.resolve_segs(m, &segs, ns, true, depth)
+        self.resolve_segs(m, &segs, ns, true)
     }
 
     /// A path from module `m`; `in_use` applies the rules of `use` paths to the first segment.
-    fn resolve_segs(
-        &self,
-        m: ModId,
-        segs: &[String],
-        ns: Ns,
-        in_use: bool,
-        depth: usize,
-    ) -> PathRes {
-        let ctx = Ctx {
+    fn resolve_segs(&self, m: ModId, segs: &[String], ns: Ns, in_use: bool) -> PathRes {
+        let ctx = Place {
             module: m,
             inst: self.mods[m].inst,
             selfc: None,
         };
-        self.resolve_path(ctx, segs, ns, in_use, depth)
+        self.resolve_path(ctx, segs, ns, in_use)
     }
 
-    fn resolve_path(
-        &self,
-        ctx: Ctx,
-        segs: &[String],
-        ns: Ns,
-        in_use: bool,
-        depth: usize,
-    ) -> PathRes {
-        if segs.is_empty() || depth > MAX_DEPTH {
+    fn resolve_path(&self, ctx: Place, segs: &[String], ns: Ns, in_use: bool) -> PathRes {
+        if segs.is_empty() || self.depth.get() > MAX_DEPTH {
             return PathRes::Ignore;
         }
         let m = ctx.module;
@@ -1323,13 +1280,14 @@ impl<'f> Resolver<'f> {
                     }
                     None => {
                         // 2015: `::a` is `crate::a`.
-                        let (v, _, _) = self.lookup_in(
-                            self.krate_root(m),
-                            &segs[1],
-                            if last == 1 { ns } else { Ns::Type },
-                            false,
-                            depth + 1,
-                        );
+                        let (v, _, _) = self.deeper(|| {
+                            self.lookup_in(
+                                self.krate_root(m),
+                                &segs[1],
+                                if last == 1 { ns } else { Ns::Type },
+                                false,
+                            )
+                        });
                         if v.is_empty() {
                             return PathRes::Missing(Missing {
                                 reason: NAME_NOT_RESOLVED,
@@ -1346,9 +1304,9 @@ impl<'f> Resolver<'f> {
                 let fns = if last == 0 { ns } else { Ns::Type };
                 if in_use {
                     let (v, _, _) =
-                        self.lookup_in(self.real_module(m), first, fns, false, depth + 1);
+                        self.deeper(|| self.lookup_in(self.real_module(m), first, fns, false));
                     let v = if v.is_empty() && self.mods[m].block {
-                        self.lookup_blocks(m, first, fns, depth)
+                        self.lookup_blocks(m, first, fns)
                     } else {
                         v
                     };
@@ -1362,13 +1320,9 @@ impl<'f> Resolver<'f> {
                                 return PathRes::Missing(miss);
                             }
                             None => {
-                                let (v, _, _) = self.lookup_in(
-                                    self.krate_root(m),
-                                    first,
-                                    fns,
-                                    false,
-                                    depth + 1,
-                                );
+                                let (v, _, _) = self.deeper(|| {
+                                    self.lookup_in(self.krate_root(m), first, fns, false)
+                                });
                                 if v.is_empty() {
                                     if last == 0 {
                                         return PathRes::Ignore;
@@ -1410,7 +1364,7 @@ impl<'f> Resolver<'f> {
                 match *d {
                     Def::Mod(tm) => {
                         let ext = self.mods[tm].krate != k;
-                        let (v, _, mi) = self.lookup_in(tm, seg, sns, ext, depth + 1);
+                        let (v, _, mi) = self.deeper(|| self.lookup_in(tm, seg, sns, ext));
                         if v.is_empty() {
                             miss = Some(
                                 mi.map(|x| Missing {
@@ -1430,7 +1384,7 @@ impl<'f> Resolver<'f> {
                         if sns == Ns::Macro {
                             continue;
                         }
-                        let v = self.assoc(s, seg, depth + 1);
+                        let v = self.deeper(|| self.assoc(s, seg));
                         if v.is_empty() {
                             // Members from impls this graph cannot see (derives, blanket
                             // impls, traits outside the graph) are not a failure.
@@ -1467,9 +1421,9 @@ impl<'f> Resolver<'f> {
         PathRes::Found(cur, prov)
     }
 
-    fn lookup_blocks(&self, mut m: ModId, name: &str, ns: Ns, depth: usize) -> Vec<Def> {
+    fn lookup_blocks(&self, mut m: ModId, name: &str, ns: Ns) -> Vec<Def> {
         while self.mods[m].block {
-            let (v, _, _) = self.lookup_in(m, name, ns, false, depth + 1);
+            let (v, _, _) = self.deeper(|| self.lookup_in(m, name, ns, false));
             if !v.is_empty() {
                 return v;
             }
@@ -1489,8 +1443,8 @@ impl<'f> Resolver<'f> {
 
     /// `Type::name`: variants, then inherent impl items, then trait impl items, then the items
     /// of the traits it implements (default methods), or of the trait itself.
-    fn assoc(&self, s: SymbolId, name: &str, depth: usize) -> Vec<SymbolId> {
-        self.assoc_by(s, name, false, depth)
+    fn assoc(&self, s: SymbolId, name: &str) -> Vec<SymbolId> {
+        self.assoc_by(s, name, false)
     }
 
     /// A fn with a `self` parameter: callable as `x.m()`.
@@ -1503,13 +1457,13 @@ impl<'f> Resolver<'f> {
     }
 
     /// [`Self::assoc`], keeping only methods when `methods` (method-call syntax).
-    fn assoc_by(&self, s: SymbolId, name: &str, methods: bool, depth: usize) -> Vec<SymbolId> {
+    fn assoc_by(&self, s: SymbolId, name: &str, methods: bool) -> Vec<SymbolId> {
         let keep = |v: &mut Vec<SymbolId>| {
             if methods {
                 v.retain(|c| self.is_method(*c));
             }
         };
-        if depth > MAX_DEPTH {
+        if self.depth.get() > MAX_DEPTH {
             return Vec::new();
         }
         let kind = self.facts.symbols[s].kind;
@@ -1520,9 +1474,9 @@ impl<'f> Resolver<'f> {
                 .ty
                 .clone();
             if let Some(ty) = ty
-                && let Rt::Sym(t) = self.eval_ty(&ty, ctx, depth + 1)
+                && let Rt::Sym(t) = self.deeper(|| self.eval_ty(&ty, ctx))
             {
-                return self.assoc_by(t, name, methods, depth + 1);
+                return self.deeper(|| self.assoc_by(t, name, methods));
             }
             return Vec::new();
         }
@@ -1533,7 +1487,7 @@ impl<'f> Resolver<'f> {
             return v.clone();
         }
         if kind == SymbolKind::Trait {
-            let mut v = self.trait_items(s, name, 0);
+            let mut v = self.depth.fresh(|| self.trait_items(s, name));
             keep(&mut v);
             return v;
         }
@@ -1566,7 +1520,7 @@ impl<'f> Resolver<'f> {
             .filter_map(|&ii| self.impls[ii].trait_target)
             .collect();
         for t in traits {
-            out.extend(self.trait_items(t, name, 0));
+            out.extend(self.depth.fresh(|| self.trait_items(t, name)));
         }
         keep(&mut out);
         out.sort();
@@ -1574,8 +1528,8 @@ impl<'f> Resolver<'f> {
         out
     }
 
-    fn trait_items(&self, t: SymbolId, name: &str, depth: usize) -> Vec<SymbolId> {
-        if depth > 16 {
+    fn trait_items(&self, t: SymbolId, name: &str) -> Vec<SymbolId> {
+        if self.depth.get() > 16 {
             return Vec::new();
         }
         if let Some(v) = self.info.get(&t).and_then(|i| i.children.get(name)) {
@@ -1584,7 +1538,7 @@ impl<'f> Resolver<'f> {
         let mut out = Vec::new();
         for &sup in self.supers.get(&t).into_iter().flatten() {
             if sup != t {
-                out.extend(self.trait_items(sup, name, depth + 1));
+                out.extend(self.deeper(|| self.trait_items(sup, name)));
             }
         }
         out.sort();
@@ -1592,10 +1546,10 @@ impl<'f> Resolver<'f> {
         out
     }
 
-    fn ctx_of(&self, s: SymbolId) -> Ctx {
+    fn ctx_of(&self, s: SymbolId) -> Place {
         let inf = &self.info[&s];
         let selfc = self.files[self.insts[inf.inst].pf].rs.items[inf.item].selfc;
-        Ctx {
+        Place {
             module: inf.module,
             inst: inf.inst,
             selfc,
@@ -1604,16 +1558,16 @@ impl<'f> Resolver<'f> {
 
     // ---- types -------------------------------------------------------------------------
 
-    fn eval_ty(&self, ty: &Ty, ctx: Ctx, depth: usize) -> Rt {
-        if depth > MAX_DEPTH {
+    fn eval_ty(&self, ty: &Ty, ctx: Place) -> Rt {
+        if self.depth.get() > MAX_DEPTH {
             return Rt::Unknown;
         }
         match ty {
-            Ty::Ref(t) => self.eval_ty(t, ctx, depth + 1),
+            Ty::Ref(t) => self.deeper(|| self.eval_ty(t, ctx)),
             Ty::Bounds(bs) | Ty::Param(_, bs) => {
                 let mut ts = Vec::new();
                 for b in bs {
-                    if let Rt::Traits(v) = self.eval_ty(b, ctx, depth + 1) {
+                    if let Rt::Traits(v) = self.deeper(|| self.eval_ty(b, ctx)) {
                         ts.extend(v);
                     }
                 }
@@ -1626,7 +1580,7 @@ impl<'f> Resolver<'f> {
             Ty::Path(segs, args) => {
                 let lastseg = segs.last().map(String::as_str).unwrap_or("");
                 if matches!(lastseg, "Box" | "Rc" | "Arc") && args.len() == 1 {
-                    return self.eval_ty(&args[0], ctx, depth + 1);
+                    return self.deeper(|| self.eval_ty(&args[0], ctx));
                 }
                 if segs.len() == 1 && segs[0] == "Self" {
                     return match self.self_target(ctx.inst, ctx.selfc) {
@@ -1637,7 +1591,7 @@ impl<'f> Resolver<'f> {
                         None => Rt::Unknown,
                     };
                 }
-                match self.resolve_path(ctx, segs, Ns::Type, false, depth + 1) {
+                match self.deeper(|| self.resolve_path(ctx, segs, Ns::Type, false)) {
                     PathRes::Found(v, _) if v.len() == 1 => match v[0] {
                         Def::Sym(s) => match self.facts.symbols[s].kind {
                             SymbolKind::Struct
@@ -1651,7 +1605,7 @@ impl<'f> Resolver<'f> {
                                     .ty
                                     .clone();
                                 match t {
-                                    Some(t) => self.eval_ty(&t, self.ctx_of(s), depth + 1),
+                                    Some(t) => self.deeper(|| self.eval_ty(&t, self.ctx_of(s))),
                                     None => Rt::Unknown,
                                 }
                             }
@@ -1667,14 +1621,14 @@ impl<'f> Resolver<'f> {
     }
 
     /// The written type of a receiver expression: (type, the place it is written).
-    fn recv_ty(&self, r: &Recv, ctx: Ctx, depth: usize) -> Option<(Ty, Ctx)> {
-        if depth > MAX_DEPTH {
+    fn recv_ty(&self, r: &Recv, ctx: Place) -> Option<(Ty, Place)> {
+        if self.depth.get() > MAX_DEPTH {
             return None;
         }
         match r {
             Recv::Ty(t) => Some((t.clone(), ctx)),
             Recv::CallRet(segs) => {
-                match self.resolve_path(ctx, segs, Ns::Value, false, depth + 1) {
+                match self.deeper(|| self.resolve_path(ctx, segs, Ns::Value, false)) {
                     PathRes::Found(v, _) if v.len() == 1 => {
                         let Def::Sym(s) = v[0] else { return None };
                         let kind = self.facts.symbols[s].kind;
@@ -1692,7 +1646,7 @@ impl<'f> Resolver<'f> {
                 }
             }
             Recv::Method(base, name) => {
-                let rt = self.recv_rt(base, ctx, depth + 1);
+                let rt = self.deeper(|| self.recv_rt(base, ctx));
                 let (v, _) = self.members(&rt, name, true);
                 if v.len() != 1 {
                     return None;
@@ -1710,17 +1664,17 @@ impl<'f> Resolver<'f> {
                 let bval = if matches!(**base, Recv::CallRet(_) | Recv::Value(_)) {
                     None
                 } else {
-                    Some(self.recv_ty(base, ctx, depth + 1)?)
+                    Some(self.deeper(|| self.recv_ty(base, ctx))?)
                 };
                 if let Some(r) = bval
                     .as_ref()
-                    .and_then(|b| self.generic_field(b.clone(), name, depth + 1))
+                    .and_then(|b| self.deeper(|| self.generic_field(b.clone(), name)))
                 {
                     return Some(r);
                 }
                 let rt = match bval {
-                    Some((t, c)) => self.eval_ty(&t, c, depth + 1),
-                    None => self.recv_rt(base, ctx, depth + 1),
+                    Some((t, c)) => self.deeper(|| self.eval_ty(&t, c)),
+                    None => self.deeper(|| self.recv_rt(base, ctx)),
                 };
                 let (v, _) = self.members(&rt, name, false);
                 if v.len() != 1 {
@@ -1734,7 +1688,7 @@ impl<'f> Resolver<'f> {
                 Some((t, self.ctx_of(s)))
             }
             Recv::Try(inner) => {
-                let (t, c) = self.recv_ty(inner, ctx, depth + 1)?;
+                let (t, c) = self.deeper(|| self.recv_ty(inner, ctx))?;
                 match t {
                     Ty::Path(segs, args)
                         if matches!(segs.last().map(String::as_str), Some("Result" | "Option"))
@@ -1745,31 +1699,33 @@ impl<'f> Resolver<'f> {
                     _ => None,
                 }
             }
-            Recv::Value(segs) => match self.resolve_path(ctx, segs, Ns::Value, false, depth + 1) {
-                PathRes::Found(v, _) if v.len() == 1 => {
-                    let Def::Sym(s) = v[0] else { return None };
-                    if matches!(
-                        self.facts.symbols[s].kind,
-                        SymbolKind::Const | SymbolKind::Static
-                    ) {
-                        let inf = &self.info[&s];
-                        let t = self.files[self.insts[inf.inst].pf].rs.items[inf.item]
-                            .ty
-                            .clone()?;
-                        Some((t, self.ctx_of(s)))
-                    } else {
-                        None
+            Recv::Value(segs) => {
+                match self.deeper(|| self.resolve_path(ctx, segs, Ns::Value, false)) {
+                    PathRes::Found(v, _) if v.len() == 1 => {
+                        let Def::Sym(s) = v[0] else { return None };
+                        if matches!(
+                            self.facts.symbols[s].kind,
+                            SymbolKind::Const | SymbolKind::Static
+                        ) {
+                            let inf = &self.info[&s];
+                            let t = self.files[self.insts[inf.inst].pf].rs.items[inf.item]
+                                .ty
+                                .clone()?;
+                            Some((t, self.ctx_of(s)))
+                        } else {
+                            None
+                        }
                     }
+                    _ => None,
                 }
-                _ => None,
-            },
+            }
             Recv::Unknown => None,
         }
     }
 
     /// `x.f` where `f`'s written type is a type parameter of its struct, and `x`'s written type
     /// gives that parameter (`Labelled<T>` with `T: Shape`): the argument's type.
-    fn generic_field(&self, base: (Ty, Ctx), name: &str, depth: usize) -> Option<(Ty, Ctx)> {
+    fn generic_field(&self, base: (Ty, Place), name: &str) -> Option<(Ty, Place)> {
         let (mut bt, mut bctx) = base;
         for _ in 0..8 {
             bt = match bt {
@@ -1787,7 +1743,7 @@ impl<'f> Resolver<'f> {
                     let f = &self.files[self.insts[bctx.inst].pf].rs;
                     let imp = f.impls.get(i)?;
                     let m = self.insts[bctx.inst].mods[f.items[imp.item].module]?;
-                    bctx = Ctx {
+                    bctx = Place {
                         module: m,
                         inst: bctx.inst,
                         selfc: None,
@@ -1804,7 +1760,7 @@ impl<'f> Resolver<'f> {
         if args.is_empty() {
             return None;
         }
-        let Rt::Sym(s) = self.eval_ty(&bt, bctx, depth + 1) else {
+        let Rt::Sym(s) = self.deeper(|| self.eval_ty(&bt, bctx)) else {
             return None;
         };
         let inf = self.info.get(&s)?;
@@ -1819,10 +1775,11 @@ impl<'f> Resolver<'f> {
         args.get(idx).map(|a| (a.clone(), bctx))
     }
 
-    fn recv_rt(&self, r: &Recv, ctx: Ctx, depth: usize) -> Rt {
+    fn recv_rt(&self, r: &Recv, ctx: Place) -> Rt {
         if let Recv::CallRet(segs) | Recv::Value(segs) = r {
             // A tuple struct or variant constructor: an instance of its type.
-            if let PathRes::Found(v, _) = self.resolve_path(ctx, segs, Ns::Value, false, depth + 1)
+            if let PathRes::Found(v, _) =
+                self.deeper(|| self.resolve_path(ctx, segs, Ns::Value, false))
                 && let [Def::Sym(s)] = v.as_slice()
             {
                 match self.facts.symbols[*s].kind {
@@ -1838,8 +1795,8 @@ impl<'f> Resolver<'f> {
                 }
             }
         }
-        match self.recv_ty(r, ctx, depth + 1) {
-            Some((t, c)) => self.eval_ty(&t, c, depth + 1),
+        match self.deeper(|| self.recv_ty(r, ctx)) {
+            Some((t, c)) => self.deeper(|| self.eval_ty(&t, c)),
             None => Rt::Unknown,
         }
     }
@@ -1860,7 +1817,7 @@ impl<'f> Resolver<'f> {
                         .collect();
                     return (v, true);
                 }
-                let v: Vec<SymbolId> = self.assoc_by(*s, name, true, 0);
+                let v: Vec<SymbolId> = self.depth.fresh(|| self.assoc_by(*s, name, true));
                 (v, true)
             }
             Rt::Traits(ts) => {
@@ -1870,7 +1827,8 @@ impl<'f> Resolver<'f> {
                 let mut v = Vec::new();
                 for t in ts {
                     v.extend(
-                        self.trait_items(*t, name, 0)
+                        self.depth
+                            .fresh(|| self.trait_items(*t, name))
                             .into_iter()
                             .filter(|c| self.is_method(*c)),
                     );
@@ -1957,23 +1915,23 @@ impl<'f> Resolver<'f> {
                 let Some(module) = self.insts[inst].mods[it.module] else {
                     continue;
                 };
-                let ctx = Ctx {
+                let ctx = Place {
                     module,
                     inst,
                     selfc: None,
                 };
-                let self_target = match self.eval_ty(&imp.self_ty, ctx, 0) {
+                let self_target = match self.eval_ty(&imp.self_ty, ctx) {
                     Rt::Sym(s) => Some(s),
                     Rt::Traits(v) if v.len() == 1 => Some(v[0]),
                     _ => None,
                 };
-                let trait_target =
-                    imp.trait_
-                        .as_ref()
-                        .and_then(|t| match self.eval_ty(t, ctx, 0) {
-                            Rt::Traits(v) if v.len() == 1 => Some(v[0]),
-                            _ => None,
-                        });
+                let trait_target = imp
+                    .trait_
+                    .as_ref()
+                    .and_then(|t| match self.eval_ty(t, ctx) {
+                        Rt::Traits(v) if v.len() == 1 => Some(v[0]),
+                        _ => None,
+                    });
                 let members = self
                     .info
                     .get(&sym)
@@ -2004,7 +1962,7 @@ impl<'f> Resolver<'f> {
                 else {
                     continue;
                 };
-                let ctx = Ctx {
+                let ctx = Place {
                     module,
                     inst,
                     selfc: None,
@@ -2012,7 +1970,7 @@ impl<'f> Resolver<'f> {
                 let mut v = Vec::new();
                 for t in &it.supers {
                     self.fresh();
-                    if let Rt::Traits(ts) = self.eval_ty(t, ctx, 0) {
+                    if let Rt::Traits(ts) = self.eval_ty(t, ctx) {
                         v.extend(ts);
                     }
                 }
@@ -2088,7 +2046,7 @@ impl<'f> Resolver<'f> {
                             out.push((sym, t, EdgeKind::MethodOf, file, at));
                         }
                         if let Some(tr) = imp.trait_target {
-                            for tm in self.trait_items(tr, &it.name, 0) {
+                            for tm in self.trait_items(tr, &it.name) {
                                 let tk = &self.files[self.insts[self.info[&tm].inst].pf].rs.items
                                     [self.info[&tm].item];
                                 if is_fn(tk.kind) {
@@ -2226,11 +2184,11 @@ impl<'f> Resolver<'f> {
             };
             let pkg = self.mods[m].package;
             let results: Vec<PathRes> = if is_glob {
-                vec![self.resolve_segs(m, &segs, Ns::Type, true, 0)]
+                vec![self.resolve_segs(m, &segs, Ns::Type, true)]
             } else {
                 [Ns::Type, Ns::Value, Ns::Macro]
                     .iter()
-                    .map(|&ns| self.resolve_use(m, ui, ns, 0))
+                    .map(|&ns| self.resolve_use(m, ui, ns))
                     .collect()
             };
             let mut any = false;
@@ -2288,7 +2246,7 @@ impl<'f> Resolver<'f> {
             let source = source_item
                 .and_then(|i| self.insts[inst].syms[i])
                 .unwrap_or(self.mods[m].symbol);
-            let ctx = Ctx {
+            let ctx = Place {
                 module: m,
                 inst,
                 selfc,
@@ -2296,9 +2254,9 @@ impl<'f> Resolver<'f> {
             let pkg = self.mods[m].package;
             match what {
                 What::Path(segs, ns) => {
-                    let mut res = self.resolve_path(ctx, &segs, ns, false, 0);
+                    let mut res = self.resolve_path(ctx, &segs, ns, false);
                     if kind == RefKind::Derive && !matches!(res, PathRes::Found(..)) {
-                        let as_macro = self.resolve_path(ctx, &segs, Ns::Macro, false, 0);
+                        let as_macro = self.resolve_path(ctx, &segs, Ns::Macro, false);
                         if matches!(as_macro, PathRes::Found(..)) {
                             res = as_macro;
                         }
@@ -2341,9 +2299,9 @@ impl<'f> Resolver<'f> {
                     }
                 }
                 What::Qual(ty, tr, name) => {
-                    let trt = self.eval_ty(&tr, ctx, 0);
+                    let trt = self.eval_ty(&tr, ctx);
                     let Rt::Traits(ts) = trt else { continue };
-                    let st = self.eval_ty(&ty, ctx, 0);
+                    let st = self.eval_ty(&ty, ctx);
                     let mut targets: Vec<SymbolId> = Vec::new();
                     if let Rt::Sym(s) = st {
                         for &ii in self.trait_impls.get(&s).into_iter().flatten() {
@@ -2361,7 +2319,7 @@ impl<'f> Resolver<'f> {
                     }
                     if targets.is_empty() {
                         for t in &ts {
-                            targets.extend(self.trait_items(*t, &name, 0));
+                            targets.extend(self.trait_items(*t, &name));
                         }
                     }
                     let exact = targets.len() == 1 && !in_macro_def;
@@ -2385,7 +2343,7 @@ impl<'f> Resolver<'f> {
                 What::Member(recv, name, call) => {
                     if name.chars().all(|c| c.is_ascii_digit()) && !call {
                         // A tuple field: only through a written type.
-                        let rt = self.recv_rt(&recv, ctx, 0);
+                        let rt = self.recv_rt(&recv, ctx);
                         let (v, _) = self.members(&rt, &name, false);
                         if v.len() == 1 {
                             self.edge(
@@ -2405,7 +2363,7 @@ impl<'f> Resolver<'f> {
                     } else {
                         EdgeKind::References
                     };
-                    let rt = self.recv_rt(&recv, ctx, 0);
+                    let rt = self.recv_rt(&recv, ctx);
                     let (v, _) = self.members(&rt, &name, call);
                     if !v.is_empty() {
                         let conf = if v.len() == 1 {
