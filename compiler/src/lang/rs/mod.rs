@@ -10,6 +10,8 @@
 mod extract;
 mod project;
 mod resolve;
+#[cfg(test)]
+mod tests;
 
 use std::cell::Cell;
 use std::collections::HashSet;
