@@ -124,7 +124,7 @@ impl Walker<'_> {
             }
             "scoped_identifier" => {
                 if let Some(segs) = self.deeper(|w| w.path_segs(p)) {
-                    let at = field(p, "name").map_or(self.at(p), |x| self.at(x));
+                    let at = self.name_at(p);
                     self.push_ref(RefKind::Ref, What::Path(segs, Ns::Value), at);
                 }
             }
@@ -133,7 +133,7 @@ impl Walker<'_> {
                     && let Some(segs) = self.deeper(|w| w.path_segs(t))
                 {
                     let at = if t.kind() == "scoped_identifier" {
-                        field(t, "name").map_or(self.at(t), |x| self.at(x))
+                        self.name_at(t)
                     } else {
                         self.at(t)
                     };
@@ -148,7 +148,7 @@ impl Walker<'_> {
                 let segs = ty.and_then(|t| self.deeper(|w| w.path_segs(t)));
                 if let (Some(t), Some(segs)) = (ty, &segs) {
                     let at = if t.kind() == "scoped_type_identifier" {
-                        field(t, "name").map_or(self.at(t), |x| self.at(x))
+                        self.name_at(t)
                     } else {
                         self.at(t)
                     };

@@ -102,17 +102,7 @@ impl Walker<'_> {
                     }
                 }
                 if let Some(segs) = self.deeper(|w| w.path_segs(n)) {
-                    if let Some(b) = self.generic(&segs[0]) {
-                        if segs.len() == 2 && !b.is_empty() {
-                            let what =
-                                What::Qual(Ty::Unknown, Ty::Bounds(b.clone()), segs[1].clone());
-                            let at = field(n, "name").map_or(self.at(n), |x| self.at(x));
-                            self.push_ref(kind, what, at);
-                        }
-                        return;
-                    }
-                    let at = field(n, "name").map_or(self.at(n), |x| self.at(x));
-                    self.push_ref(kind, What::Path(segs, Ns::Value), at);
+                    self.scoped_ref(n, segs, kind, Ns::Value);
                 }
             }
             "generic_function" => {
@@ -198,7 +188,7 @@ impl Walker<'_> {
                     && let Some(segs) = self.deeper(|w| w.path_segs(m))
                 {
                     let at = if m.kind() == "scoped_identifier" {
-                        field(m, "name").map_or(self.at(m), |x| self.at(x))
+                        self.name_at(m)
                     } else {
                         self.at(m)
                     };
@@ -217,9 +207,7 @@ impl Walker<'_> {
                         || matches!(self.selfc, Some(SelfCtx::Impl(_))))
                 {
                     let at = match n.kind() {
-                        "scoped_type_identifier" => {
-                            field(n, "name").map_or(self.at(n), |x| self.at(x))
-                        }
+                        "scoped_type_identifier" => self.name_at(n),
                         "generic_type_with_turbofish" => {
                             if let Some(a) = field(n, "type_arguments") {
                                 self.deeper(|w| w.ty(a));

@@ -125,6 +125,18 @@ impl Walker<'_> {
         })
     }
 
+    /// An item of a module (or block) named `name`, with signature `sig`.
+    fn module_item(
+        &mut self,
+        n: Node,
+        name: &str,
+        kind: SymbolKind,
+        exported: bool,
+        sig: String,
+    ) -> usize {
+        self.item(n, name.into(), name.into(), kind, exported, Some(sig), None)
+    }
+
     /// The items of a module body (source file, declaration list, block).
     pub(super) fn items(&mut self, body: Node) {
         if self.deep() {
@@ -198,15 +210,7 @@ impl Walker<'_> {
                     SymbolKind::Struct
                 };
                 let sig = self.sig(n, body.filter(|b| b.kind() == "field_declaration_list"));
-                let id = self.item(
-                    n,
-                    name.clone(),
-                    name.clone(),
-                    kind,
-                    exported,
-                    Some(sig),
-                    None,
-                );
+                let id = self.module_item(n, &name, kind, exported, sig);
                 self.f.items[id].value_too =
                     body.is_none_or(|b| b.kind() == "ordered_field_declaration_list");
                 self.f.items[id].generics = self.generic_names(n);
@@ -224,15 +228,7 @@ impl Walker<'_> {
                 let name = self.name_of(n);
                 let body = field(n, "body");
                 let sig = self.sig(n, body);
-                let id = self.item(
-                    n,
-                    name.clone(),
-                    name.clone(),
-                    SymbolKind::Enum,
-                    exported,
-                    Some(sig),
-                    None,
-                );
+                let id = self.module_item(n, &name, SymbolKind::Enum, exported, sig);
                 let s = self.source;
                 self.source = self.src_of(id);
                 self.derives(a);
@@ -270,15 +266,7 @@ impl Walker<'_> {
                 let name = self.name_of(n);
                 let body = field(n, "body");
                 let sig = self.sig(n, body);
-                let id = self.item(
-                    n,
-                    name.clone(),
-                    name.clone(),
-                    SymbolKind::Trait,
-                    exported,
-                    Some(sig),
-                    None,
-                );
+                let id = self.module_item(n, &name, SymbolKind::Trait, exported, sig);
                 let (s, sc) = (self.source, self.selfc);
                 self.source = self.src_of(id);
                 self.selfc = Some(SelfCtx::Trait(id));
@@ -311,15 +299,7 @@ impl Walker<'_> {
                     }
                     None => (format!("impl {sname}"), sname.clone()),
                 };
-                let id = self.item(
-                    n,
-                    qn.clone(),
-                    qn,
-                    SymbolKind::Implementation,
-                    false,
-                    Some(sig),
-                    None,
-                );
+                let id = self.module_item(n, &qn, SymbolKind::Implementation, false, sig);
                 let impl_idx = self.f.impls.len();
                 self.f.impls.push(ImplDecl {
                     item: id,
@@ -357,22 +337,12 @@ impl Walker<'_> {
                     ),
                     None => self.sig(n, None),
                 };
-                let id = self.item(
-                    n,
-                    name.clone(),
-                    name,
-                    SymbolKind::TypeAlias,
-                    exported,
-                    Some(sig),
-                    None,
-                );
+                let id = self.module_item(n, &name, SymbolKind::TypeAlias, exported, sig);
                 let s = self.source;
                 self.source = self.src_of(id);
                 self.with_generics(n, |w| {
                     if let Some(t) = field(n, "type") {
-                        let ty = w.deeper(|w| w.ty_of(t));
-                        w.f.items[id].ty = Some(ty);
-                        w.deeper(|w| w.ty(t));
+                        w.typed(id, t);
                     }
                 });
                 self.source = s;
@@ -392,13 +362,11 @@ impl Walker<'_> {
                         collapse(s.trim_end().trim_end_matches('=').trim_end())
                     },
                 );
-                let id = self.item(n, name.clone(), name, kind, exported, Some(sig), None);
+                let id = self.module_item(n, &name, kind, exported, sig);
                 let s = self.source;
                 self.source = self.src_of(id);
                 if let Some(t) = field(n, "type") {
-                    let ty = self.deeper(|w| w.ty_of(t));
-                    self.f.items[id].ty = Some(ty);
-                    self.deeper(|w| w.ty(t));
+                    self.typed(id, t);
                 }
                 if let Some(v) = value {
                     self.deeper(|w| w.expr(v));

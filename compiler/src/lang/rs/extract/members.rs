@@ -8,54 +8,41 @@ use super::{Recv, RefKind, Scope, Ty, Walker, field};
 use crate::lang::{collapse, kids};
 
 impl Walker<'_> {
+    /// The fields of a struct, union or variant body `b` (tuple fields by index).
     pub(super) fn fields(&mut self, b: Node, owner: &str, owner_id: usize) {
-        let exported_owner = self.f.items[owner_id].exported;
+        // Every field of a variant of an exported enum is exported.
+        let of_exported_variant = self.f.items[owner_id].kind == SymbolKind::EnumMember
+            && self.f.items[owner_id].exported;
         let mut idx = 0;
         for fnode in kids(b) {
-            match fnode.kind() {
+            let (nm, public, ty) = match fnode.kind() {
                 "field_declaration" => {
-                    let nm = self.name_of(fnode);
-                    let (_, ex) = self.vis(fnode);
-                    let ex = ex
-                        || self.f.items[owner_id].kind == SymbolKind::EnumMember && exported_owner;
-                    let id = self.item(
-                        fnode,
-                        nm.clone(),
-                        format!("{owner}::{nm}"),
-                        SymbolKind::Field,
-                        ex,
-                        None,
-                        Some(owner_id),
-                    );
-                    if let Some(t) = field(fnode, "type") {
-                        let ty = self.deeper(|w| w.ty_of(t));
-                        self.f.items[id].ty = Some(ty);
-                        self.deeper(|w| w.ty(t));
-                    }
+                    (self.name_of(fnode), self.vis(fnode).1, field(fnode, "type"))
                 }
-                "visibility_modifier" | "attribute_item" | "line_comment" | "block_comment" => {}
+                "visibility_modifier" | "attribute_item" | "line_comment" | "block_comment" => {
+                    continue;
+                }
                 _ if b.kind() == "ordered_field_declaration_list" => {
                     // A tuple field: its type node, after an optional visibility.
-                    let ex = fnode
+                    let public = fnode
                         .prev_named_sibling()
-                        .is_some_and(|p| p.kind() == "visibility_modifier" && self.t(p) == "pub")
-                        || self.f.items[owner_id].kind == SymbolKind::EnumMember && exported_owner;
-                    let nm = idx.to_string();
+                        .is_some_and(|p| p.kind() == "visibility_modifier" && self.t(p) == "pub");
                     idx += 1;
-                    let id = self.item(
-                        fnode,
-                        nm.clone(),
-                        format!("{owner}::{nm}"),
-                        SymbolKind::Field,
-                        ex,
-                        None,
-                        Some(owner_id),
-                    );
-                    let ty = self.deeper(|w| w.ty_of(fnode));
-                    self.f.items[id].ty = Some(ty);
-                    self.deeper(|w| w.ty(fnode));
+                    ((idx - 1).to_string(), public, Some(fnode))
                 }
-                _ => {}
+                _ => continue,
+            };
+            let id = self.item(
+                fnode,
+                nm.clone(),
+                format!("{owner}::{nm}"),
+                SymbolKind::Field,
+                public || of_exported_variant,
+                None,
+                Some(owner_id),
+            );
+            if let Some(t) = ty {
+                self.typed(id, t);
             }
         }
     }
@@ -90,9 +77,7 @@ impl Walker<'_> {
                         self.deeper(|w| w.bounds(bd, RefKind::Type));
                     }
                     if let Some(t) = field(k, "type") {
-                        let ty = self.deeper(|w| w.ty_of(t));
-                        self.f.items[id].ty = Some(ty);
-                        self.deeper(|w| w.ty(t));
+                        self.typed(id, t);
                     }
                 }
                 "const_item" => {
@@ -117,9 +102,7 @@ impl Walker<'_> {
                         owner,
                     );
                     if let Some(t) = field(k, "type") {
-                        let ty = self.deeper(|w| w.ty_of(t));
-                        self.f.items[id].ty = Some(ty);
-                        self.deeper(|w| w.ty(t));
+                        self.typed(id, t);
                     }
                     if let Some(v) = value {
                         let s = self.source;
@@ -202,9 +185,7 @@ impl Walker<'_> {
                 }
             }
             if let Some(r) = field(n, "return_type") {
-                let ty = w.deeper(|w| w.ty_of(r));
-                w.f.items[id].ty = Some(ty);
-                w.deeper(|w| w.ty(r));
+                w.typed(id, r);
             }
             w.scopes.push(scope);
             if let Some(b) = body {

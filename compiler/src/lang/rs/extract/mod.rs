@@ -279,6 +279,11 @@ impl<'s> Walker<'s> {
         }
     }
 
+    /// The position of a scoped path's last segment (its `name`), else of the node.
+    fn name_at(&self, n: Node) -> (u32, u32) {
+        field(n, "name").map_or(self.at(n), |x| self.at(x))
+    }
+
     /// A byte offset of the text being walked as an offset of the file.
     fn file_byte(&self, b: usize) -> usize {
         match self.shift {
@@ -310,6 +315,14 @@ impl<'s> Walker<'s> {
             };
         }
         sp
+    }
+
+    /// Item `id`'s written type is type node `t` (a field's, a return type, an alias's
+    /// target…), whose paths are type references.
+    fn typed(&mut self, id: usize, t: Node) {
+        let ty = self.deeper(|w| w.ty_of(t));
+        self.f.items[id].ty = Some(ty);
+        self.deeper(|w| w.ty(t));
     }
 
     /// Runs `f` one level deeper.

@@ -147,17 +147,9 @@ impl Walker<'_> {
             }
             "scoped_type_identifier" => {
                 if let Some(segs) = self.deeper(|w| w.path_segs(n)) {
-                    if let Some(b) = self.generic(&segs[0]) {
-                        if segs.len() == 2 && !b.is_empty() {
-                            let what =
-                                What::Qual(Ty::Unknown, Ty::Bounds(b.clone()), segs[1].clone());
-                            let p = field(n, "name").map_or(self.at(n), |x| self.at(x));
-                            self.push_ref(kind, what, p);
-                        }
+                    if self.scoped_ref(n, segs, kind, Ns::Type) {
                         return;
                     }
-                    let p = field(n, "name").map_or(self.at(n), |x| self.at(x));
-                    self.push_ref(kind, What::Path(segs, Ns::Type), p);
                 } else if let Some(p) = field(n, "path") {
                     self.deeper(|w| w.qualified(p, n, kind));
                 }
@@ -199,6 +191,22 @@ impl Walker<'_> {
     }
 
     /// `<T as Tr>::name` (in a path position `p` of scoped node `n`).
+    /// A reference to the scoped path `n` (`segs`), at its last segment. A path from a generic
+    /// parameter (`T::name`) is `<T as bounds>::name` when `T` has written bounds, else no
+    /// reference; true then.
+    pub(super) fn scoped_ref(&mut self, n: Node, segs: Vec<String>, kind: RefKind, ns: Ns) -> bool {
+        let at = self.name_at(n);
+        if let Some(b) = self.generic(&segs[0]) {
+            if segs.len() == 2 && !b.is_empty() {
+                let what = What::Qual(Ty::Unknown, Ty::Bounds(b.clone()), segs[1].clone());
+                self.push_ref(kind, what, at);
+            }
+            return true;
+        }
+        self.push_ref(kind, What::Path(segs, ns), at);
+        false
+    }
+
     pub(super) fn qualified(&mut self, p: Node, n: Node, kind: RefKind) {
         let Some(q) = kids(p).into_iter().next() else {
             return;
@@ -243,7 +251,7 @@ impl Walker<'_> {
                 }
                 full.extend(segs);
                 let p = match n.kind() {
-                    "scoped_identifier" => field(n, "name").map_or(self.at(n), |x| self.at(x)),
+                    "scoped_identifier" => self.name_at(n),
                     _ => self.at(n),
                 };
                 push(self, full, Leaf::Name(None), p);
@@ -258,9 +266,7 @@ impl Walker<'_> {
                 let mut full = prefix;
                 full.extend(segs);
                 let p = match path.kind() {
-                    "scoped_identifier" => {
-                        field(path, "name").map_or(self.at(path), |x| self.at(x))
-                    }
+                    "scoped_identifier" => self.name_at(path),
                     _ => self.at(path),
                 };
                 let a = self.t(alias).to_string();

@@ -72,8 +72,7 @@ impl Resolver<'_> {
                         }
                         if let Some(tr) = imp.trait_target {
                             for tm in self.trait_items(tr, &it.name) {
-                                let tk = &self.files[self.insts[self.info[&tm].inst].pf].rs.items
-                                    [self.info[&tm].item];
+                                let tk = self.item_of(tm);
                                 if is_fn(tk.kind) {
                                     let kind = if tk.default_body {
                                         EdgeKind::Overrides

@@ -240,31 +240,12 @@ impl Resolver<'_> {
                 if segs.len() < 2 {
                     return PathRes::Ignore;
                 }
-                match self.extern_crate(k, &segs[1]) {
-                    Some(Ok(r)) => cur = vec![Def::Mod(r)],
-                    Some(Err(mut miss)) => {
-                        miss.symbol = segs[last].clone();
-                        return PathRes::Missing(miss);
-                    }
-                    None => {
-                        // 2015: `::a` is `crate::a`.
-                        let (v, _, _) = self.deeper(|| {
-                            self.lookup_in(
-                                self.krate_root(m),
-                                &segs[1],
-                                if last == 1 { ns } else { Ns::Type },
-                                false,
-                            )
-                        });
-                        if v.is_empty() {
-                            return PathRes::Missing(Missing {
-                                reason: NAME_NOT_RESOLVED,
-                                package: self.pkg_name(m),
-                                symbol: segs[1].clone(),
-                            });
-                        }
-                        cur = v;
-                    }
+                // 2015: `::a` is `crate::a`.
+                let ns1 = if last == 1 { ns } else { Ns::Type };
+                match self.extern_or_root(m, &segs[1], ns1, &segs[last]) {
+                    Ok(v) => cur = v,
+                    Err(Some(miss)) => return PathRes::Missing(miss),
+                    Err(None) => return self.name_not_resolved(m, &segs[1]),
                 }
                 i = 2;
             }
@@ -281,28 +262,11 @@ impl Resolver<'_> {
                     if !v.is_empty() {
                         cur = v;
                     } else {
-                        match self.extern_crate(k, first) {
-                            Some(Ok(r)) => cur = vec![Def::Mod(r)],
-                            Some(Err(mut miss)) => {
-                                miss.symbol = segs[last].clone();
-                                return PathRes::Missing(miss);
-                            }
-                            None => {
-                                let (v, _, _) = self.deeper(|| {
-                                    self.lookup_in(self.krate_root(m), first, fns, false)
-                                });
-                                if v.is_empty() {
-                                    if last == 0 {
-                                        return PathRes::Ignore;
-                                    }
-                                    return PathRes::Missing(Missing {
-                                        reason: NAME_NOT_RESOLVED,
-                                        package: self.pkg_name(m),
-                                        symbol: first.into(),
-                                    });
-                                }
-                                cur = v;
-                            }
+                        match self.extern_or_root(m, first, fns, &segs[last]) {
+                            Ok(v) => cur = v,
+                            Err(Some(miss)) => return PathRes::Missing(miss),
+                            Err(None) if last == 0 => return PathRes::Ignore,
+                            Err(None) => return self.name_not_resolved(m, first),
                         }
                     }
                 } else {
@@ -377,6 +341,38 @@ impl Resolver<'_> {
         cur.sort();
         cur.dedup();
         PathRes::Found(cur, prov)
+    }
+
+    /// The first segment `name` of a `use` path or `::name` path as an extern crate, else (2015
+    /// paths) as an item at the crate root: `Err(None)` when neither; `last` is the path's last
+    /// segment, the symbol a missing crate is recorded for.
+    fn extern_or_root(
+        &self,
+        m: ModId,
+        name: &str,
+        ns: Ns,
+        last: &str,
+    ) -> Result<Vec<Def>, Option<Missing>> {
+        match self.extern_crate(self.mods[m].krate, name) {
+            Some(Ok(r)) => Ok(vec![Def::Mod(r)]),
+            Some(Err(miss)) => Err(Some(Missing {
+                symbol: last.into(),
+                ..miss
+            })),
+            None => {
+                let (v, _, _) = self.deeper(|| self.lookup_in(self.krate_root(m), name, ns, false));
+                if v.is_empty() { Err(None) } else { Ok(v) }
+            }
+        }
+    }
+
+    /// `NAME_NOT_RESOLVED` for `name` in module `m`.
+    pub(super) fn name_not_resolved(&self, m: ModId, name: &str) -> PathRes {
+        PathRes::Missing(Missing {
+            reason: NAME_NOT_RESOLVED,
+            package: self.pkg_name(m),
+            symbol: name.into(),
+        })
     }
 
     pub(super) fn lookup_blocks(&self, mut m: ModId, name: &str, ns: Ns) -> Vec<Def> {

@@ -19,11 +19,7 @@ impl Resolver<'_> {
 
     /// A fn with a `self` parameter: callable as `x.m()`.
     pub(super) fn is_method(&self, s: SymbolId) -> bool {
-        is_fn(self.facts.symbols[s].kind)
-            && self
-                .info
-                .get(&s)
-                .is_some_and(|i| self.files[self.insts[i.inst].pf].rs.items[i.item].has_self)
+        is_fn(self.facts.symbols[s].kind) && self.info.contains_key(&s) && self.item_of(s).has_self
     }
 
     /// [`Self::assoc`], keeping only methods when `methods` (method-call syntax).
@@ -38,11 +34,8 @@ impl Resolver<'_> {
         }
         let kind = self.facts.symbols[s].kind;
         if kind == SymbolKind::TypeAlias {
-            let inf = &self.info[&s];
             let ctx = self.ctx_of(s);
-            let ty = self.files[self.insts[inf.inst].pf].rs.items[inf.item]
-                .ty
-                .clone();
+            let ty = self.item_of(s).ty.clone();
             if let Some(ty) = ty
                 && let Rt::Sym(t) = self.deeper(|| self.eval_ty(&ty, ctx))
             {

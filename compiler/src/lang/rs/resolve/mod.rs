@@ -19,7 +19,7 @@ use std::collections::{HashMap, HashSet};
 use kivgraph_format::{EdgeKind, Language, Provenance, SymbolKind};
 
 use super::Depth;
-use super::extract::{Ns, RsFile, SelfCtx};
+use super::extract::{Item, Ns, RsFile, SelfCtx, Ty};
 use super::project::CrateDef;
 use crate::emit::{ReceiverWords, Site};
 use crate::facts::{FactSet, FileId, PackageId, RepoId, SymbolId};
@@ -225,6 +225,18 @@ impl<'f> Resolver<'f> {
             crate_sets: RefCell::new(HashMap::new()),
             extern_memo: RefCell::new(HashMap::new()),
         }
+    }
+
+    /// The extracted item symbol `s` was made from.
+    fn item_of(&self, s: SymbolId) -> &Item {
+        let inf = &self.info[&s];
+        &self.files[self.insts[inf.inst].pf].rs.items[inf.item]
+    }
+
+    /// The type written on the declaration of `s` (a fn's return type, a field's, a const's or
+    /// a static's, an alias's target), and the place it is written in.
+    fn written_type(&self, s: SymbolId) -> Option<(Ty, Place)> {
+        Some((self.item_of(s).ty.clone()?, self.ctx_of(s)))
     }
 
     /// Runs `f` one level deeper.

@@ -50,10 +50,7 @@ impl Resolver<'_> {
                             | SymbolKind::EnumMember => Rt::Sym(s),
                             SymbolKind::Trait => Rt::Traits(vec![s]),
                             SymbolKind::TypeAlias => {
-                                let inf = &self.info[&s];
-                                let t = self.files[self.insts[inf.inst].pf].rs.items[inf.item]
-                                    .ty
-                                    .clone();
+                                let t = self.item_of(s).ty.clone();
                                 match t {
                                     Some(t) => self.deeper(|| self.eval_ty(&t, self.ctx_of(s))),
                                     None => Rt::Unknown,
@@ -83,11 +80,7 @@ impl Resolver<'_> {
                         let Def::Sym(s) = v[0] else { return None };
                         let kind = self.facts.symbols[s].kind;
                         if is_fn(kind) {
-                            let inf = &self.info[&s];
-                            let t = self.files[self.insts[inf.inst].pf].rs.items[inf.item]
-                                .ty
-                                .clone()?;
-                            Some((t, self.ctx_of(s)))
+                            self.written_type(s)
                         } else {
                             None
                         }
@@ -102,11 +95,7 @@ impl Resolver<'_> {
                     return None;
                 }
                 let s = v[0];
-                let inf = &self.info[&s];
-                let t = self.files[self.insts[inf.inst].pf].rs.items[inf.item]
-                    .ty
-                    .clone()?;
-                Some((t, self.ctx_of(s)))
+                self.written_type(s)
             }
             Recv::Field(base, name) => {
                 // The base's written type is computed once (chains would otherwise be
@@ -131,11 +120,7 @@ impl Resolver<'_> {
                     return None;
                 }
                 let s = v[0];
-                let inf = &self.info[&s];
-                let t = self.files[self.insts[inf.inst].pf].rs.items[inf.item]
-                    .ty
-                    .clone()?;
-                Some((t, self.ctx_of(s)))
+                self.written_type(s)
             }
             Recv::Try(inner) => {
                 let (t, c) = self.deeper(|| self.recv_ty(inner, ctx))?;
@@ -157,11 +142,7 @@ impl Resolver<'_> {
                             self.facts.symbols[s].kind,
                             SymbolKind::Const | SymbolKind::Static
                         ) {
-                            let inf = &self.info[&s];
-                            let t = self.files[self.insts[inf.inst].pf].rs.items[inf.item]
-                                .ty
-                                .clone()?;
-                            Some((t, self.ctx_of(s)))
+                            self.written_type(s)
                         } else {
                             None
                         }
@@ -217,8 +198,7 @@ impl Resolver<'_> {
         let generics = &self.files[self.insts[inf.inst].pf].rs.items[inf.item].generics;
         let fields: Vec<SymbolId> = inf.children.get(name)?.clone();
         let [f] = fields.as_slice() else { return None };
-        let fi = &self.info[f];
-        let Some(Ty::Param(p, _)) = &self.files[self.insts[fi.inst].pf].rs.items[fi.item].ty else {
+        let Some(Ty::Param(p, _)) = &self.item_of(*f).ty else {
             return None;
         };
         let idx = generics.iter().position(|g| g == p)?;

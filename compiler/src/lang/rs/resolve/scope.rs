@@ -8,7 +8,7 @@ use kivgraph_format::Provenance;
 use super::super::extract::{Ns, PRIMITIVES, SelfCtx};
 use super::super::project::CrateKind;
 use super::{Crate, Def, Missing, ModId, PathRes, Place, Resolver, STD_CRATES};
-use crate::emit::reason::{CRATE_PROVIDER_NOT_FOUND, NAME_NOT_RESOLVED, SYSROOT_SOURCE_MISSING};
+use crate::emit::reason::{CRATE_PROVIDER_NOT_FOUND, SYSROOT_SOURCE_MISSING};
 use crate::facts::{RepoId, SymbolId};
 
 /// The standard prelude's names, used when no derived repository provides the standard library.
@@ -321,10 +321,6 @@ impl Resolver<'_> {
                 ..o
             });
         }
-        PathRes::Missing(Missing {
-            reason: NAME_NOT_RESOLVED,
-            package: self.pkg_name(ctx.module),
-            symbol: name.into(),
-        })
+        self.name_not_resolved(ctx.module, name)
     }
 }

@@ -72,8 +72,7 @@ impl Resolver<'_> {
                     .entry((krate, name.clone()))
                     .or_default()
                     .push(s);
-                let inf = &self.info[&s];
-                let exp = self.files[self.insts[inf.inst].pf].rs.items[inf.item].macro_export;
+                let exp = self.item_of(s).macro_export;
                 if exp
                     && let Some(root) = self.crates[krate].root
                     && root != mi
