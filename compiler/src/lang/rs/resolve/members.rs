@@ -34,7 +34,7 @@ impl Resolver<'_> {
         }
         let kind = self.facts.symbols[s].kind;
         if kind == SymbolKind::TypeAlias {
-            let ctx = self.ctx_of(s);
+            let ctx = self.place_of(s);
             let ty = self.item_of(s).ty.clone();
             if let Some(ty) = ty
                 && let Rt::Sym(t) = self.deeper(|| self.eval_ty(&ty, ctx))
@@ -109,7 +109,7 @@ impl Resolver<'_> {
         out
     }
 
-    pub(super) fn ctx_of(&self, s: SymbolId) -> Place {
+    pub(super) fn place_of(&self, s: SymbolId) -> Place {
         let inf = &self.info[&s];
         let selfc = self.files[self.insts[inf.inst].pf].rs.items[inf.item].selfc;
         Place {

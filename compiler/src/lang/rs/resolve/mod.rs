@@ -24,6 +24,7 @@ use super::project::CrateDef;
 use crate::emit::{ReceiverWords, Site};
 use crate::facts::{FactSet, FileId, PackageId, RepoId, SymbolId};
 
+/// Lookups and type evaluations nested deeper than this are cut.
 const MAX_DEPTH: usize = 48;
 /// Module lookups one reference may make; beyond, the lookup is cut.
 const MAX_STEPS: usize = 100_000;
@@ -236,7 +237,7 @@ impl<'f> Resolver<'f> {
     /// The type written on the declaration of `s` (a fn's return type, a field's, a const's or
     /// a static's, an alias's target), and the place it is written in.
     fn written_type(&self, s: SymbolId) -> Option<(Ty, Place)> {
-        Some((self.item_of(s).ty.clone()?, self.ctx_of(s)))
+        Some((self.item_of(s).ty.clone()?, self.place_of(s)))
     }
 
     /// Runs `f` one level deeper.

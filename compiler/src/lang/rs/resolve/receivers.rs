@@ -52,7 +52,7 @@ impl Resolver<'_> {
                             SymbolKind::TypeAlias => {
                                 let t = self.item_of(s).ty.clone();
                                 match t {
-                                    Some(t) => self.deeper(|| self.eval_ty(&t, self.ctx_of(s))),
+                                    Some(t) => self.deeper(|| self.eval_ty(&t, self.place_of(s))),
                                     None => Rt::Unknown,
                                 }
                             }
