@@ -10,7 +10,10 @@
 mod extract;
 mod project;
 mod resolve;
+#[cfg(test)]
+mod tests;
 
+use std::cell::Cell;
 use std::collections::HashSet;
 
 use kivgraph_format::Language;
@@ -50,5 +53,46 @@ impl FrontEnd for Rust {
             parsed.iter().map(|p| (p.repo, p.path.clone())).collect();
         let crates = project::crates(facts, project.configs, &paths);
         resolve::Resolver::new(facts, parsed, crates, project.sysroot_missing).run();
+    }
+}
+
+/// How deep a recursive walk is: one counter, entered and left around each nested step, in
+/// place of a depth argument threaded through every function. Each walk compares it with its
+/// own limit.
+#[derive(Debug, Default)]
+pub(crate) struct Depth(Cell<usize>);
+
+impl Depth {
+    /// A counter that starts at `depth`.
+    pub(crate) fn at(depth: usize) -> Self {
+        Depth(Cell::new(depth))
+    }
+
+    pub(crate) fn get(&self) -> usize {
+        self.0.get()
+    }
+
+    pub(crate) fn enter(&self) {
+        self.0.set(self.0.get() + 1);
+    }
+
+    pub(crate) fn leave(&self) {
+        self.0.set(self.0.get() - 1);
+    }
+
+    /// Runs `f` one level deeper.
+    pub(crate) fn nested<R>(&self, f: impl FnOnce() -> R) -> R {
+        self.enter();
+        let r = f();
+        self.leave();
+        r
+    }
+
+    /// Runs `f` as a walk of its own, from depth 0, and comes back to the depth it had.
+    pub(crate) fn fresh<R>(&self, f: impl FnOnce() -> R) -> R {
+        let saved = self.0.replace(0);
+        let r = f();
+        self.0.set(saved);
+        r
     }
 }

@@ -48,7 +48,8 @@ pub struct CrateDef {
     pub edition: String,
 }
 
-fn join(dir: &str, rel: &str) -> String {
+/// `rel` joined to the repository-relative directory `dir` (`.` and `..` followed).
+pub(super) fn join(dir: &str, rel: &str) -> String {
     let mut parts: Vec<&str> = if dir.is_empty() {
         Vec::new()
     } else {
@@ -66,7 +67,8 @@ fn join(dir: &str, rel: &str) -> String {
     parts.join("/")
 }
 
-fn parent(path: &str) -> &str {
+/// The directory of a repository-relative path (`""` at the root).
+pub(super) fn parent(path: &str) -> &str {
     path.rfind('/').map_or("", |i| &path[..i])
 }
 

@@ -1,0 +1,231 @@
+//! Function bodies: blocks (a scope each, an anonymous module when they hold items), `let`
+//! statements, patterns and their bindings, `if let` and `while let` conditions.
+
+use std::collections::HashMap;
+
+use tree_sitter::Node;
+
+use super::{ModuleDecl, Ns, Recv, RefKind, Scope, Ty, Walker, What, field, is_item};
+use crate::lang::kids;
+
+impl Walker<'_> {
+    /// A block: a new scope, and an anonymous module when it declares items.
+    pub(super) fn block(&mut self, b: Node) {
+        if self.deep() {
+            return;
+        }
+        let has_items = kids(b).iter().any(|k| is_item(k.kind()));
+        let m = self.module;
+        if has_items {
+            self.f.mods.push(ModuleDecl {
+                parent: Some(m),
+                name: String::new(),
+                inline: true,
+                block: true,
+                path_attr: None,
+                exported: false,
+                span: self.span(b),
+            });
+            self.module = self.f.mods.len() - 1;
+        }
+        self.scopes.push(Scope::default());
+        // Items first (they are visible in the whole block), then statements in order.
+        let mut attrs: Vec<Node> = Vec::new();
+        for k in kids(b) {
+            match k.kind() {
+                "attribute_item" => attrs.push(k),
+                kind if is_item(kind) => {
+                    let a = self.attrs(&attrs);
+                    attrs.clear();
+                    // Local items see no locals of the enclosing fn.
+                    let saved = std::mem::take(&mut self.scopes);
+                    self.scopes = saved
+                        .iter()
+                        .map(|s| Scope {
+                            vals: HashMap::new(),
+                            tys: s.tys.clone(),
+                        })
+                        .collect();
+                    self.deeper(|w| w.decl(k, &a));
+                    self.scopes = saved;
+                }
+                _ => attrs.clear(),
+            }
+        }
+        for k in kids(b) {
+            if !is_item(k.kind()) && k.kind() != "attribute_item" {
+                self.deeper(|w| w.stmt(k));
+            }
+        }
+        self.scopes.pop();
+        self.module = m;
+    }
+
+    pub(super) fn stmt(&mut self, n: Node) {
+        if self.deep() {
+            return;
+        }
+        match n.kind() {
+            "let_declaration" => {
+                if let Some(v) = field(n, "value") {
+                    self.deeper(|w| w.expr(v));
+                }
+                if let Some(alt) = field(n, "alternative") {
+                    self.deeper(|w| w.block(alt));
+                }
+                let ty = field(n, "type").map(|t| {
+                    self.deeper(|w| w.ty(t));
+                    self.deeper(|w| w.ty_of(t))
+                });
+                if let Some(p) = field(n, "pattern") {
+                    let recv = match (ty, field(n, "value")) {
+                        (Some(t), _) => Recv::Ty(t),
+                        (None, Some(v)) => self.deeper(|w| w.recv_of(v)),
+                        _ => Recv::Unknown,
+                    };
+                    let mut scope = Scope::default();
+                    if p.kind() == "identifier" {
+                        scope.vals.insert(self.t(p).to_string(), recv);
+                    } else {
+                        self.deeper(|w| w.pattern(p, &mut scope));
+                    }
+                    // A `let` opens a scope for the rest of the block.
+                    let last = self.scopes.last_mut().unwrap();
+                    last.vals.extend(scope.vals);
+                }
+            }
+            "expression_statement" => {
+                for k in kids(n) {
+                    self.deeper(|w| w.expr(k));
+                }
+            }
+            "line_comment" | "block_comment" | "empty_statement" => {}
+            _ => self.deeper(|w| w.expr(n)),
+        }
+    }
+
+    /// Bindings of a pattern go to `scope`; paths in it are references.
+    pub(super) fn pattern(&mut self, p: Node, scope: &mut Scope) {
+        if self.deep() {
+            return;
+        }
+        match p.kind() {
+            "identifier" => {
+                let nm = self.t(p);
+                if nm.starts_with(|c: char| c.is_uppercase()) && self.is_local(nm).is_none() {
+                    self.push_ref(
+                        RefKind::Ref,
+                        What::Path(vec![nm.to_string()], Ns::Value),
+                        self.at(p),
+                    );
+                } else {
+                    scope.vals.insert(nm.to_string(), Recv::Unknown);
+                }
+            }
+            "scoped_identifier" => {
+                if let Some(segs) = self.deeper(|w| w.path_segs(p)) {
+                    let at = self.name_at(p);
+                    self.push_ref(RefKind::Ref, What::Path(segs, Ns::Value), at);
+                }
+            }
+            "tuple_struct_pattern" => {
+                if let Some(t) = field(p, "type")
+                    && let Some(segs) = self.deeper(|w| w.path_segs(t))
+                {
+                    let at = if t.kind() == "scoped_identifier" {
+                        self.name_at(t)
+                    } else {
+                        self.at(t)
+                    };
+                    self.push_ref(RefKind::Ref, What::Path(segs, Ns::Value), at);
+                }
+                for k in kids(p).into_iter().skip(1) {
+                    self.deeper(|w| w.pattern(k, scope));
+                }
+            }
+            "struct_pattern" => {
+                let ty = field(p, "type");
+                let segs = ty.and_then(|t| self.deeper(|w| w.path_segs(t)));
+                if let (Some(t), Some(segs)) = (ty, &segs) {
+                    let at = if t.kind() == "scoped_type_identifier" {
+                        self.name_at(t)
+                    } else {
+                        self.at(t)
+                    };
+                    self.push_ref(RefKind::Ref, What::Path(segs.clone(), Ns::Type), at);
+                }
+                for k in kids(p).into_iter().skip(1) {
+                    if k.kind() == "field_pattern" {
+                        if let Some(nm) = field(k, "name") {
+                            if let Some(segs) = &segs {
+                                self.push_ref(
+                                    RefKind::Ref,
+                                    What::Member(
+                                        Recv::Ty(Ty::Path(segs.clone(), Vec::new())),
+                                        self.t(nm).to_string(),
+                                        false,
+                                    ),
+                                    self.at(nm),
+                                );
+                            }
+                            match field(k, "pattern") {
+                                Some(pp) => self.deeper(|w| w.pattern(pp, scope)),
+                                None => {
+                                    scope.vals.insert(self.t(nm).to_string(), Recv::Unknown);
+                                }
+                            }
+                        } else {
+                            for kk in kids(k) {
+                                self.deeper(|w| w.pattern(kk, scope));
+                            }
+                        }
+                    } else {
+                        self.deeper(|w| w.pattern(k, scope));
+                    }
+                }
+            }
+            "shorthand_field_identifier" | "field_identifier" => {
+                scope.vals.insert(self.t(p).to_string(), Recv::Unknown);
+            }
+            "_" | "integer_literal" | "string_literal" | "char_literal" | "boolean_literal"
+            | "float_literal" => {}
+            "range_pattern" | "negative_literal" => {
+                for k in kids(p) {
+                    if k.kind() == "scoped_identifier" || k.kind() == "identifier" {
+                        self.deeper(|w| w.expr(k));
+                    }
+                }
+            }
+            _ => {
+                for k in kids(p) {
+                    self.deeper(|w| w.pattern(k, scope));
+                }
+            }
+        }
+    }
+
+    /// An `if`/`while` condition; `let` patterns bind in the innermost scope.
+    pub(super) fn condition(&mut self, c: Node) {
+        if self.deep() {
+            return;
+        }
+        match c.kind() {
+            "let_condition" => {
+                if let Some(v) = field(c, "value") {
+                    self.deeper(|w| w.expr(v));
+                }
+                if let Some(p) = field(c, "pattern") {
+                    let mut scope = Scope::default();
+                    self.deeper(|w| w.pattern(p, &mut scope));
+                    self.scopes.last_mut().unwrap().vals.extend(scope.vals);
+                }
+            }
+            "let_chain" => {
+                for k in kids(c) {
+                    self.deeper(|w| w.condition(k));
+                }
+            }
+            _ => self.deeper(|w| w.expr(c)),
+        }
+    }
+}

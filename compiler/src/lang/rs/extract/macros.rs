@@ -1,0 +1,122 @@
+//! Token trees read as code: the branches of `cfg_if!` as items, and the arguments of a macro
+//! invocation or the expansion of a `macro_rules!` rule as expressions or statements.
+
+use tree_sitter::Node;
+
+use super::{Depth, Scope, Walker, field, parser};
+use crate::lang::kids;
+
+impl Walker<'_> {
+    /// `cfg_if! { if #[cfg(…)] { items } else { items } }`: the items of every branch, each
+    /// brace group re-parsed as a module body (`#[cfg]` is not evaluated).
+    pub(super) fn cfg_if_items(&mut self, n: Node) {
+        let Some(tt) = kids(n).into_iter().find(|k| k.kind() == "token_tree") else {
+            return;
+        };
+        for g in kids(tt) {
+            if g.kind() != "token_tree"
+                || !self.t(g).starts_with('{')
+                || g.end_byte() < g.start_byte() + 2
+            {
+                continue;
+            }
+            let inner = &self.src[g.start_byte() + 1..g.end_byte() - 1];
+            let Some(mut parser) = parser() else {
+                return;
+            };
+            let snippet = inner.to_string();
+            let Some(tree) = parser.parse(&snippet, None) else {
+                continue;
+            };
+            let root = tree.root_node();
+            if root.has_error() {
+                continue;
+            }
+            let in_macro_def = self.in_macro_def;
+            self.reparsed(g, &snippet, 0, in_macro_def, |w| {
+                w.deeper(|w| w.items(root))
+            });
+        }
+    }
+
+    /// The token tree of a macro invocation or of a `macro_rules!` rule's expansion, re-parsed
+    /// as expressions (`[a, b]`) or as a block's statements; only a parse without syntax errors
+    /// is read.
+    pub(super) fn macro_tokens(&mut self, tt: Node, body: bool) {
+        if self.deep() || tt.end_byte() < tt.start_byte() + 2 {
+            return;
+        }
+        let inner = &self.src[tt.start_byte() + 1..tt.end_byte() - 1];
+        if inner.trim().is_empty() {
+            return;
+        }
+        let wrappers: [(&str, &str); 2] = if body {
+            [("fn f(){", "\n}"), ("fn f(){[", "\n];}")]
+        } else {
+            [("fn f(){[", "\n];}"), ("fn f(){", "\n}")]
+        };
+        let Some(mut parser) = parser() else {
+            return;
+        };
+        for (pre, post) in wrappers {
+            let snippet = format!("{pre}{inner}{post}");
+            let Some(tree) = parser.parse(&snippet, None) else {
+                continue;
+            };
+            let root = tree.root_node();
+            if root.has_error() {
+                continue;
+            }
+            let Some(body_node) = kids(root).into_iter().next().and_then(|f| field(f, "body"))
+            else {
+                continue;
+            };
+            let in_macro_def = self.in_macro_def || body;
+            self.reparsed(tt, &snippet, pre.len(), in_macro_def, |w| {
+                w.scopes.push(Scope::default());
+                for k in kids(body_node) {
+                    if k.kind().ends_with("_item")
+                        || k.kind() == "use_declaration"
+                        || k.kind() == "macro_definition"
+                    {
+                        continue;
+                    }
+                    w.deeper(|w| w.stmt(k));
+                }
+                w.scopes.pop();
+            });
+            return;
+        }
+    }
+
+    /// Walks `src`, text re-parsed from the token tree `tt` of this file with `wrapper` bytes
+    /// put before it, with `walk`, as if it stood in the token tree's place: what it declares
+    /// and references is this file's.
+    pub(super) fn reparsed(
+        &mut self,
+        tt: Node,
+        src: &str,
+        wrapper: usize,
+        in_macro_def: bool,
+        walk: impl FnOnce(&mut Walker<'_>),
+    ) {
+        let (line, column) = self.at(tt);
+        let mut sub = Walker {
+            src,
+            f: std::mem::take(&mut self.f),
+            scopes: std::mem::take(&mut self.scopes),
+            module: self.module,
+            source: self.source,
+            selfc: self.selfc,
+            depth: Depth::at(self.depth.get()),
+            too_deep: false,
+            shift: Some((line, column + 1, wrapper as u32)),
+            byte_base: self.file_byte(tt.start_byte() + 1),
+            in_macro_def,
+        };
+        walk(&mut sub);
+        self.f = sub.f;
+        self.scopes = sub.scopes;
+        self.too_deep |= sub.too_deep;
+    }
+}

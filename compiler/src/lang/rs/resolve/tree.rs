@@ -1,0 +1,522 @@
+//! The module tree: each crate's files from its root through `mod` declarations, their
+//! packages and module symbols, the items and `use`s of every module, and the standard
+//! library's crates and prelude.
+
+use std::collections::{HashMap, HashSet};
+
+use kivgraph_format::{FileStatus, Language, SymbolKind};
+
+use super::super::extract::Leaf;
+use super::super::extract::Ns;
+use super::super::project::CrateKind;
+use super::super::project::{join, parent as parent_dir};
+use super::{
+    Def, FileInstance, ModId, Module, Resolver, STD_CRATES, SymInfo, item_ns, ns_idx, site,
+};
+use crate::emit::{self, Request, reason::MODULE_FILE_NOT_FOUND};
+use crate::facts::{Diagnostic, FileId, Package, PackageId, RepoId, Symbol, SymbolId};
+
+impl Resolver<'_> {
+    pub(super) fn build_tree(&mut self) {
+        let by_path: HashMap<(RepoId, String), usize> = self
+            .files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| ((f.repo, f.path.clone()), i))
+            .collect();
+        let mut reached: HashSet<usize> = HashSet::new();
+        for ci in 0..self.crates.len() {
+            let def = self.crates[ci].def.clone();
+            let Some(&pf) = by_path.get(&(def.repo, def.root.clone())) else {
+                continue;
+            };
+            // (file, parent module, name, mod-rs?, exported, decl span file) queue.
+            let mut seen: HashMap<usize, ModId> = HashMap::new();
+            let root_name = format!("{}{}", def.kind.prefix(), def.name);
+            let root = self.instantiate(
+                ci,
+                pf,
+                None,
+                root_name,
+                true,
+                true,
+                &by_path,
+                &mut seen,
+                &mut reached,
+            );
+            self.crates[ci].root = Some(root);
+        }
+        for (i, f) in self.files.iter().enumerate() {
+            if !reached.contains(&i) {
+                self.facts.files[f.file].status = FileStatus::BuildExcluded;
+                self.facts.diagnostics.push(Diagnostic {
+                    repository: self.facts.repos[f.repo].name.clone(),
+                    path: f.path.clone(),
+                    message: "no crate root reaches this file (no `mod` declaration loads it)"
+                        .into(),
+                });
+            }
+        }
+        // Macro index per crate, `#[macro_export]` macros at the crate root.
+        for mi in 0..self.mods.len() {
+            let m = &self.mods[mi];
+            let krate = m.krate;
+            let defs: Vec<SymbolId> = m.ns[2]
+                .values()
+                .flatten()
+                .filter_map(|d| if let Def::Sym(s) = d { Some(*s) } else { None })
+                .collect();
+            for s in defs {
+                let name = self.facts.symbols[s].name.clone();
+                self.macro_index
+                    .entry((krate, name.clone()))
+                    .or_default()
+                    .push(s);
+                let exp = self.item_of(s).macro_export;
+                if exp
+                    && let Some(root) = self.crates[krate].root
+                    && root != mi
+                {
+                    let e = self.mods[root].ns[2].entry(name).or_default();
+                    if !e.contains(&Def::Sym(s)) {
+                        e.push(Def::Sym(s));
+                    }
+                }
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn instantiate(
+        &mut self,
+        ci: usize,
+        pf: usize,
+        parent: Option<ModId>,
+        name: String,
+        mod_rs: bool,
+        exported: bool,
+        by_path: &HashMap<(RepoId, String), usize>,
+        seen: &mut HashMap<usize, ModId>,
+        reached: &mut HashSet<usize>,
+    ) -> ModId {
+        reached.insert(pf);
+        let inst = self.insts.len();
+        let nmods = self.files[pf].rs.mods.len();
+        let nitems = self.files[pf].rs.items.len();
+        self.insts.push(FileInstance {
+            pf,
+            mods: vec![None; nmods],
+            syms: vec![None; nitems],
+            impls: vec![None; self.files[pf].rs.impls.len()],
+        });
+        let repo = self.files[pf].repo;
+        let file = self.files[pf].file;
+        let path = self.files[pf].path.clone();
+        let cargo_pkg = self.crates[ci].def.package.clone();
+        // Module names and directories.
+        let mut pkg_names: Vec<String> = vec![String::new(); nmods];
+        let mut dirs: Vec<String> = vec![String::new(); nmods];
+        let base = parent.map_or(String::new(), |p| {
+            self.facts.packages[self.mods[p].package].name.clone()
+        });
+        let file_pkg = if parent.is_some() {
+            format!("{base}::{name}")
+        } else {
+            name.clone()
+        };
+        let stem = path
+            .rsplit('/')
+            .next()
+            .unwrap_or("")
+            .trim_end_matches(".rs")
+            .to_string();
+        let mut root_mod = 0;
+        let mut pending: Vec<(usize, String, bool)> = Vec::new();
+        for fm in 0..nmods {
+            let (fparent, fname, inline, block, path_attr, fexp, span) = {
+                let m = &self.files[pf].rs.mods[fm];
+                (
+                    m.parent,
+                    m.name.clone(),
+                    m.inline,
+                    m.block,
+                    m.path_attr.clone(),
+                    m.exported,
+                    m.span,
+                )
+            };
+            let Some(fp) = fparent else {
+                // The file root.
+                pkg_names[0] = file_pkg.clone();
+                dirs[0] = if mod_rs {
+                    parent_dir(&path).to_string()
+                } else {
+                    join(parent_dir(&path), &stem)
+                };
+                let pid = self.package(repo, &file_pkg, &path, &cargo_pkg);
+                if self.facts.files[file].package.is_none() {
+                    self.facts.files[file].package = Some(pid);
+                }
+                let sym = self.push_symbol(
+                    repo,
+                    pid,
+                    file,
+                    name.rsplit("::").next().unwrap_or(&name).to_string(),
+                    file_pkg.clone(),
+                    SymbolKind::Module,
+                    exported,
+                    None,
+                    span,
+                );
+                let mid = self.new_module(ci, parent, false, inst, pid, sym, exported);
+                self.insts[inst].mods[0] = Some(mid);
+                root_mod = mid;
+                seen.insert(pf, mid);
+                continue;
+            };
+            let Some(pm) = self.insts[inst].mods[fp] else {
+                continue;
+            };
+            if block {
+                let (pkg, sym) = (self.mods[pm].package, self.mods[pm].symbol);
+                let mid = self.new_module(ci, Some(pm), true, inst, pkg, sym, false);
+                self.insts[inst].mods[fm] = Some(mid);
+                pkg_names[fm] = pkg_names[fp].clone();
+                dirs[fm] = dirs[fp].clone();
+                continue;
+            }
+            let pname = format!("{}::{fname}", pkg_names[fp]);
+            pkg_names[fm] = pname.clone();
+            if inline {
+                dirs[fm] = join(&dirs[fp], path_attr.as_deref().unwrap_or(&fname));
+                let pid = self.package(repo, &pname, &path, &cargo_pkg);
+                let sym = self.push_symbol(
+                    repo,
+                    pid,
+                    file,
+                    fname.clone(),
+                    pname,
+                    SymbolKind::Module,
+                    fexp,
+                    None,
+                    span,
+                );
+                let mid = self.new_module(ci, Some(pm), false, inst, pid, sym, fexp);
+                self.insts[inst].mods[fm] = Some(mid);
+                self.mods[pm].ns[0]
+                    .entry(fname)
+                    .or_default()
+                    .push(Def::Mod(mid));
+            } else {
+                let real_parent = fp;
+                let cands: Vec<(String, bool)> = match &path_attr {
+                    Some(p) => {
+                        let b = if real_parent == 0 {
+                            parent_dir(&path).to_string()
+                        } else {
+                            dirs[real_parent].clone()
+                        };
+                        vec![(join(&b, p), true)]
+                    }
+                    None => vec![
+                        (join(&dirs[real_parent], &format!("{fname}.rs")), false),
+                        (join(&dirs[real_parent], &format!("{fname}/mod.rs")), true),
+                    ],
+                };
+                let found = cands
+                    .iter()
+                    .find_map(|(c, mrs)| by_path.get(&(repo, c.clone())).map(|&i| (i, *mrs)));
+                match found {
+                    Some((child, _)) if seen.contains_key(&child) => {
+                        let m = seen[&child];
+                        self.mods[pm].ns[0]
+                            .entry(fname)
+                            .or_default()
+                            .push(Def::Mod(m));
+                    }
+                    Some((child, mrs)) if self.depth.get() < 64 => pending.push((
+                        fm,
+                        fname.clone(),
+                        mrs || child_is_mod_rs(&self.files[child].path),
+                    )),
+                    _ => {
+                        self.mods[pm].ns[0]
+                            .entry(fname.clone())
+                            .or_default()
+                            .push(Def::Local);
+                        let source = self.mods[pm].symbol;
+                        let detail = format!(
+                            "looked for {}",
+                            cands
+                                .iter()
+                                .map(|c| c.0.as_str())
+                                .collect::<Vec<_>>()
+                                .join(" and ")
+                        );
+                        emit::unresolved(
+                            self.facts,
+                            site(repo, file, (span.start_line, span.start_column)),
+                            MODULE_FILE_NOT_FOUND,
+                            Request {
+                                package: pname,
+                                symbol: Some(fname),
+                                detail: Some(detail),
+                            },
+                            Some(source),
+                        );
+                    }
+                }
+            }
+        }
+        // Items of this file.
+        self.add_items(inst, ci);
+        // Child files.
+        for (fm, fname, mrs) in pending {
+            let (fp, path_attr, fexp) = {
+                let m = &self.files[pf].rs.mods[fm];
+                (m.parent.unwrap_or(0), m.path_attr.clone(), m.exported)
+            };
+            let Some(pm) = self.insts[inst].mods[fp] else {
+                continue;
+            };
+            let cands: Vec<String> = match &path_attr {
+                Some(p) => {
+                    let b = if fp == 0 {
+                        parent_dir(&path).to_string()
+                    } else {
+                        dirs[fp].clone()
+                    };
+                    vec![join(&b, p)]
+                }
+                None => vec![
+                    join(&dirs[fp], &format!("{fname}.rs")),
+                    join(&dirs[fp], &format!("{fname}/mod.rs")),
+                ],
+            };
+            let Some(&child) = cands.iter().find_map(|c| by_path.get(&(repo, c.clone()))) else {
+                continue;
+            };
+            if let Some(&m) = seen.get(&child) {
+                self.mods[pm].ns[0]
+                    .entry(fname)
+                    .or_default()
+                    .push(Def::Mod(m));
+                continue;
+            }
+            self.depth.enter();
+            let mid = self.instantiate(
+                ci,
+                child,
+                Some(pm),
+                fname.clone(),
+                mrs,
+                fexp,
+                by_path,
+                seen,
+                reached,
+            );
+            self.depth.leave();
+            self.mods[pm].ns[0]
+                .entry(fname)
+                .or_default()
+                .push(Def::Mod(mid));
+        }
+        root_mod
+    }
+
+    /// The package of a module path; two modules of one path in a repository (`#[cfg]`
+    /// alternatives, like-named crates of two workspace members) share it.
+    pub(super) fn package(
+        &mut self,
+        repo: RepoId,
+        name: &str,
+        path: &str,
+        cargo: &str,
+    ) -> PackageId {
+        if let Some(&p) = self.packages.get(&(repo, name.to_string())) {
+            return p;
+        }
+        let pid = self.facts.packages.len();
+        self.facts.packages.push(Package {
+            repo,
+            language: Language::Rust,
+            name: name.to_string(),
+            path: path.to_string(),
+            module: Some(cargo.to_string()),
+        });
+        self.packages.insert((repo, name.to_string()), pid);
+        pid
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn new_module(
+        &mut self,
+        krate: usize,
+        parent: Option<ModId>,
+        block: bool,
+        inst: usize,
+        package: PackageId,
+        symbol: SymbolId,
+        exported: bool,
+    ) -> ModId {
+        self.mods.push(Module {
+            krate,
+            parent,
+            block,
+            inst,
+            package,
+            symbol,
+            exported,
+            ns: [HashMap::new(), HashMap::new(), HashMap::new()],
+            uses: HashMap::new(),
+            globs: Vec::new(),
+        });
+        self.mods.len() - 1
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn push_symbol(
+        &mut self,
+        repo: RepoId,
+        package: PackageId,
+        file: FileId,
+        name: String,
+        qn: String,
+        kind: SymbolKind,
+        exported: bool,
+        sig: Option<String>,
+        span: crate::lang::Span,
+    ) -> SymbolId {
+        self.facts.symbols.push(Symbol {
+            repo,
+            package,
+            file,
+            language: Language::Rust,
+            name,
+            qualified_name: qn,
+            kind,
+            exported,
+            signature: sig,
+            start_line: span.start_line,
+            start_column: span.start_column,
+            end_line: span.end_line,
+            end_column: span.end_column,
+            start_byte: span.start_byte,
+            end_byte: span.end_byte,
+        });
+        self.facts.symbols.len() - 1
+    }
+
+    pub(super) fn add_items(&mut self, inst: usize, _ci: usize) {
+        let pf = self.insts[inst].pf;
+        let (repo, file) = (self.files[pf].repo, self.files[pf].file);
+        let n = self.files[pf].rs.items.len();
+        for i in 0..n {
+            let it = &self.files[pf].rs.items[i];
+            let Some(mid) = self.insts[inst].mods[it.module] else {
+                continue;
+            };
+            let (name, local, kind, parent, value_too) =
+                (it.name.clone(), it.local, it.kind, it.parent, it.value_too);
+            if local || self.mods[mid].block {
+                if parent.is_none() && kind != SymbolKind::Implementation {
+                    for ns in item_ns(kind, value_too) {
+                        self.mods[mid].ns[ns_idx(ns)]
+                            .entry(name.clone())
+                            .or_default()
+                            .push(Def::Local);
+                    }
+                }
+                continue;
+            }
+            let it = &self.files[pf].rs.items[i];
+            let sym = {
+                let (qn, exported, sig, span) =
+                    (it.qn.clone(), it.exported, it.sig.clone(), it.span);
+                let pkg = self.mods[mid].package;
+                self.push_symbol(repo, pkg, file, name.clone(), qn, kind, exported, sig, span)
+            };
+            self.insts[inst].syms[i] = Some(sym);
+            self.info.insert(
+                sym,
+                SymInfo {
+                    inst,
+                    item: i,
+                    module: mid,
+                    children: HashMap::new(),
+                },
+            );
+            match parent {
+                None => {
+                    if kind != SymbolKind::Implementation {
+                        for ns in item_ns(kind, value_too) {
+                            self.mods[mid].ns[ns_idx(ns)]
+                                .entry(name.clone())
+                                .or_default()
+                                .push(Def::Sym(sym));
+                        }
+                    }
+                }
+                Some(p) => {
+                    if let Some(ps) = self.insts[inst].syms[p]
+                        && let Some(inf) = self.info.get_mut(&ps)
+                    {
+                        inf.children.entry(name.clone()).or_default().push(sym);
+                    }
+                }
+            }
+        }
+        // Uses.
+        let nu = self.files[pf].rs.uses.len();
+        for ui in 0..nu {
+            let u = &self.files[pf].rs.uses[ui];
+            let Some(mid) = self.insts[inst].mods[u.module] else {
+                continue;
+            };
+            match &u.leaf {
+                Leaf::Glob => self.mods[mid].globs.push(ui),
+                Leaf::Name(alias) => {
+                    let mut bind = alias
+                        .clone()
+                        .or_else(|| u.segs.last().cloned())
+                        .unwrap_or_default();
+                    if bind == "self" && u.segs.len() >= 2 {
+                        bind = u.segs[u.segs.len() - 2].clone();
+                    }
+                    if bind != "_" && !bind.is_empty() {
+                        self.mods[mid].uses.entry(bind).or_default().push(ui);
+                    }
+                }
+            }
+        }
+    }
+
+    pub(super) fn find_std(&mut self) {
+        for c in &self.crates {
+            if c.def.kind == CrateKind::Lib
+                && self.facts.repos[c.def.repo].derived
+                && STD_CRATES.contains(&c.def.name.as_str())
+                && let Some(r) = c.root
+            {
+                self.std_roots.entry(c.def.name.clone()).or_insert(r);
+            }
+        }
+        if let Some(&std) = self.std_roots.get("std") {
+            let found = self.lookup_in(std, "prelude", Ns::Type, false).0;
+            if let [Def::Mod(p)] = found.as_slice() {
+                for ed in ["rust_2015", "rust_2018", "rust_2021", "rust_2024", "v1"] {
+                    self.fresh();
+                    let f2 = self.lookup_in(*p, ed, Ns::Type, false).0;
+                    if let [Def::Mod(pm)] = f2.as_slice() {
+                        let key = if ed == "v1" { "" } else { &ed[5..] };
+                        self.prelude.insert(key.to_string(), *pm);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn child_is_mod_rs(path: &str) -> bool {
+    path.ends_with("/mod.rs") || path == "mod.rs"
+}
