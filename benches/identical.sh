@@ -18,8 +18,8 @@
 #             golang-1.19-src, see benches/README.md)
 #   ts, py    the accuracy corpora, prepared once with
 #             `WORK=$CORPORA/ts benches/accuracy/ts/run.sh prepare` (and py the same way)
-#   rust      the vendored crates of benches/corpus/rust/run.sh ($CARGO_TARGET_DIR/rust-corpus/
-#             vendor; made here with `cargo vendor --locked` when missing), without the sysroot
+#   rust      the crates of benches/corpus/rust/run.sh (vendored into $WORK/rust-vendor with
+#             `cargo vendor --locked` when missing), without the sysroot
 #   dart      benches/corpus/dart
 #
 # Environment: WORK (default /tmp/kivgraph-identical; builds and corpora are kept there and
@@ -67,6 +67,9 @@ build() {
 			git -C "$ws" worktree add --detach --force "$src" "$sha" >&2
 		fi
 	fi
+	# The binary is copied out of the shared target directory right after its build: a build of
+	# another checkout into the same directory between the two would replace it, so give each
+	# checkout its own CARGO_TARGET_DIR when several build at once.
 	local bin=$WORK/bin/$PROFILE-$sha
 	if [[ $sha == worktree || ! -x $bin/kivgraph-compile ]]; then
 		echo "== build kivgraph-compile ($PROFILE) at $rev ($sha)" >&2
@@ -81,6 +84,15 @@ build() {
 base_bin=$(build "$1")
 new_bin=$(build "${2:-worktree}")
 
+# Corpora inside this checkout are compiled from a copy outside any git repository: otherwise
+# each repository would record the checkout's HEAD, and a commit between two runs would make
+# generations differ that the compilers make alike.
+inputs=$WORK/inputs
+rm -rf "$inputs"
+mkdir -p "$inputs"
+cp -r "$ws/fixtures" "$inputs/fixtures"
+cp -r "$here/corpus/dart" "$inputs/dart"
+
 # The corpora: name, then the compile's arguments (repositories and options).
 corpora=()
 add() { corpora+=("$*"); }
@@ -88,7 +100,7 @@ want() { [[ " $ONLY " == *" $1 "* ]]; }
 skipped=()
 
 if want fixtures; then
-	f=$ws/fixtures
+	f=$inputs/fixtures
 	add fixtures-go "shapes=$f/go/shapes inventory=$f/go/inventory constructs=$f/go/constructs" \
 		"orphan=$f/go/orphan mathlib=$f/go/pair/mathlib app=$f/go/pair/app"
 	add fixtures-ts "shop=$f/ts/shop ui=$f/ts/ui legacy=$f/ts/legacy corelib=$f/ts/pair/corelib" \
@@ -100,7 +112,7 @@ if want fixtures; then
 fi
 if want rust-std; then
 	# The Rust fixtures with the toolchain's standard library (rust-src) as rust:<release>.
-	f=$ws/fixtures
+	f=$inputs/fixtures
 	add rust-std "--rust-sysroot auto geo=$f/rust/geo stduse=$f/rust/stduse" \
 		"corelib=$f/rust/pair/corelib app=$f/rust/pair/app"
 fi
@@ -116,9 +128,8 @@ for l in ts py; do
 	fi
 done
 if want rust; then
-	vendor=$CARGO_TARGET_DIR/rust-corpus/vendor
+	vendor=$WORK/rust-vendor
 	if [[ ! -d $vendor ]]; then
-		mkdir -p "$CARGO_TARGET_DIR/rust-corpus"
 		(cd "$ws" && cargo vendor --locked --versioned-dirs "$vendor" >/dev/null)
 	fi
 	args="--rust-sysroot off"
@@ -131,7 +142,7 @@ if want rust; then
 	add rust "$args"
 fi
 if want dart; then
-	d=$here/corpus/dart
+	d=$inputs/dart
 	add dart "ledger_core=$d/ledger_core ledger_app=$d/ledger_app"
 fi
 

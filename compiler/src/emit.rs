@@ -102,8 +102,9 @@ pub(crate) fn edge(
 }
 
 /// Records that package `source` depends on package `target` (an import, a `use` of another
-/// crate, a library directive): `PACKAGE_DEPENDS_ON`, exact inside a repository and
-/// package-mapped across repositories.
+/// crate, a library directive): `PACKAGE_DEPENDS_ON`, exact by declaration when
+/// `same_repository` (or, for Rust, into the derived standard library) and package-mapped
+/// otherwise.
 pub(crate) fn package_edge(
     facts: &mut FactSet,
     (source, target): (PackageId, PackageId),

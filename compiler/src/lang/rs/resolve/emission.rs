@@ -7,7 +7,7 @@ use super::super::extract::{Leaf, Ns, RefKind, What};
 use super::{Def, Missing, PathRes, Place, RECEIVER_WORDS, Resolver, Rt, Structural, is_fn, site};
 use crate::emit::reason::{RECEIVER_TYPE_UNKNOWN, SYSROOT_SOURCE_MISSING};
 use crate::emit::{self, NameOnly, Request};
-use crate::facts::{FileId, PackageEdge, PackageId, RepoId, SymbolId};
+use crate::facts::{FileId, PackageId, RepoId, SymbolId};
 
 impl Resolver<'_> {
     /// Records an edge at `p` of `file`; an exact binding into another, non-derived
@@ -154,13 +154,12 @@ impl Resolver<'_> {
         }
         let cross =
             self.package_mapped(self.facts.packages[from].repo, self.facts.packages[to].repo);
-        self.facts.package_edges.push(PackageEdge {
-            source: from,
-            target: to,
-            kind: EdgeKind::PackageDependsOn,
-            confidence: emit::exact(!cross),
-            provenance: Provenance::RustUseDependency,
-        });
+        emit::package_edge(
+            self.facts,
+            (from, to),
+            !cross,
+            Provenance::RustUseDependency,
+        );
     }
 
     pub(super) fn emit_refs(&mut self) {
