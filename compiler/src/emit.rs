@@ -281,7 +281,7 @@ mod tests {
             },
             Some(5),
         );
-        package_edge(&mut facts, (7, 8), false, Provenance::GoImportDependency);
+        package_edge(&mut facts, (7, 8), false, Provenance::GoImport);
         let p = facts.package_edges[0];
         assert_eq!(
             (p.source, p.target, p.kind),
