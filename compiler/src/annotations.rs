@@ -2,8 +2,8 @@
 //! published generation) and the front ends' in-memory unit tests.
 //!
 //! Annotations are comments at the end of the line holding the reference (or alone on the line
-//! above it): `//want: EDGE_KIND package:qualified_name [CONFIDENCE]` (the confidence defaults to
-//! `EXACT_DECLARATION_MAPPED`), `//want-none: NAME`, `//want-unresolved: REASON PACKAGE`; several
+//! above it): `//want: EDGE_KIND package:qualified_name [CONFIDENCE [PROVENANCE]]` (the confidence
+//! defaults to `EXACT_DECLARATION_MAPPED`; a provenance, when written, is checked too), `//want-none: NAME`, `//want-unresolved: REASON PACKAGE`; several
 //! on one line are separated by ` ; `. In Python files (`.py`, `.pyi`), where `//` is floor
 //! division, the comment marker is `#` instead (see [`comment_marker`]).
 
@@ -17,6 +17,8 @@ pub enum Want {
         package: String,
         qn: String,
         confidence: String,
+        /// Checked when written (a fourth word); any provenance otherwise.
+        provenance: Option<String>,
     },
     None {
         name: String,
@@ -60,6 +62,10 @@ pub fn parse_annotations(text: &str, marker: &str) -> Vec<(u32, String, Want)> {
                 Some("want") => {
                     let (package, qn) =
                         split_target(&words[1]).expect("TARGET is package:qualified_name");
+                    assert!(
+                        words.len() <= 4,
+                        "an edge annotation is KIND TARGET [CONFIDENCE [PROVENANCE]]: {piece:?}"
+                    );
                     Want::Edge {
                         kind: words[0].to_string(),
                         package: package.to_string(),
@@ -68,6 +74,7 @@ pub fn parse_annotations(text: &str, marker: &str) -> Vec<(u32, String, Want)> {
                             .get(2)
                             .map_or("EXACT_DECLARATION_MAPPED", String::as_str)
                             .to_string(),
+                        provenance: words.get(3).cloned(),
                     }
                 }
                 Some("want-none") => Want::None {

@@ -144,10 +144,15 @@ impl Compiled {
                 package,
                 qn,
                 confidence,
+                provenance,
             } => {
                 let edges = self.edges_at(repo, path, line);
                 let want = format!("{kind} {package}:{qn} {confidence} ");
-                if edges.iter().any(|e| e.starts_with(&want)) {
+                let holds = |e: &String| match provenance {
+                    Some(p) => *e == format!("{want}{p}"),
+                    None => e.starts_with(&want),
+                };
+                if edges.iter().any(holds) {
                     Ok(())
                 } else {
                     Err(format!("edges on this line: {edges:?}"))
@@ -237,6 +242,17 @@ func Twice() int { return Area() * 2 } //want: CALLS_DIRECT example.com/shapes/g
     #[should_panic(expected = "1 of 1 annotations fail")]
     fn a_claim_that_does_not_hold_fails() {
         check(&GO.replace("geo:Area", "geo:Perimeter"));
+    }
+
+    #[test]
+    fn a_written_provenance_is_checked() {
+        check(&GO.replace("geo:Area", "geo:Area EXACT_DECLARATION_MAPPED GO_SCOPE"));
+    }
+
+    #[test]
+    #[should_panic(expected = "1 of 1 annotations fail")]
+    fn a_wrong_provenance_fails() {
+        check(&GO.replace("geo:Area", "geo:Area EXACT_DECLARATION_MAPPED GO_NAME_ONLY"));
     }
 
     #[test]

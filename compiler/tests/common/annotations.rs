@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 pub use kivgraph_compile::annotations::{Want, comment_marker, parse_annotations};
 
 use kivgraph_compile::{CompileOptions, RepoSpec, RustSysroot, compile};
-use kivgraph_format::{Confidence, EdgeKind, Generation};
+use kivgraph_format::{Confidence, EdgeKind, Generation, Provenance};
 
 /// A published generation under test.
 pub struct Facts {
@@ -88,6 +88,7 @@ pub fn check(
             package,
             qn,
             confidence,
+            provenance,
         } => {
             let mut seen = Vec::new();
             for (_, e) in edges_here() {
@@ -99,8 +100,16 @@ pub fn check(
                 let t_repo = t.repository.to_native();
                 let k = EdgeKind::from_code(e.kind).map_or("?", |k| k.as_str());
                 let c = Confidence::from_code(e.confidence).map_or("?", |c| c.as_str());
+                let p = Provenance::from_code(e.provenance.to_native()).map_or("?", |p| p.as_str());
                 let repo_ok = targets.is_none_or(|rs| rs.contains(&t_repo));
-                if k == kind && t_pkg == package && t_qn == qn && c == confidence && repo_ok {
+                let provenance_ok = provenance.as_ref().is_none_or(|want| want == p);
+                if k == kind
+                    && t_pkg == package
+                    && t_qn == qn
+                    && c == confidence
+                    && provenance_ok
+                    && repo_ok
+                {
                     return Ok(());
                 }
                 let t_repo_name = g
