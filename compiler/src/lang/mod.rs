@@ -17,7 +17,10 @@ pub struct ConfigFile {
     pub text: String,
 }
 
-use tree_sitter::Node;
+use kivgraph_format::{Language, SymbolKind};
+use tree_sitter::{Node, Tree};
+
+use crate::facts::{FileId, PackageId, RepoId, Symbol};
 
 /// The thread pool every front end runs its per-file phase (and Rust its resolution) on: rayon
 /// threads whose 64 MiB stacks hold the walks' recursion up to the depth bounds each front end
@@ -27,6 +30,14 @@ pub(crate) fn walk_pool() -> rayon::ThreadPool {
         .stack_size(64 << 20)
         .build()
         .expect("thread pool")
+}
+
+/// Parses `src` with `language`: `None` when the grammar does not load or the parser gives up
+/// (the file is then recorded as having errors, with nothing extracted).
+pub(crate) fn parse(src: &str, language: tree_sitter::Language) -> Option<Tree> {
+    let mut parser = tree_sitter::Parser::new();
+    parser.set_language(&language).ok()?;
+    parser.parse(src, None)
 }
 
 /// The source text of a node.
@@ -138,5 +149,79 @@ impl Span {
             start_byte: n.start_byte() as u32,
             end_byte: n.end_byte() as u32,
         }
+    }
+}
+
+impl Span {
+    /// The span of a whole file of `lines` lines and `size` bytes: a module symbol's.
+    pub fn whole_file(lines: u32, size: u32) -> Span {
+        Span {
+            start_line: 1,
+            start_column: 0,
+            end_line: lines,
+            end_column: 0,
+            start_byte: 0,
+            end_byte: size,
+        }
+    }
+}
+
+/// Where a symbol is declared: its repository, package, file and language.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Home {
+    pub repo: RepoId,
+    pub package: PackageId,
+    pub file: FileId,
+    pub language: Language,
+}
+
+impl Home {
+    /// The symbol of a declaration at `span`.
+    pub(crate) fn symbol(
+        self,
+        name: String,
+        qualified_name: String,
+        kind: SymbolKind,
+        exported: bool,
+        signature: Option<String>,
+        span: Span,
+    ) -> Symbol {
+        Symbol {
+            repo: self.repo,
+            package: self.package,
+            file: self.file,
+            language: self.language,
+            name,
+            qualified_name,
+            kind,
+            exported,
+            signature,
+            start_line: span.start_line,
+            start_column: span.start_column,
+            end_line: span.end_line,
+            end_column: span.end_column,
+            start_byte: span.start_byte,
+            end_byte: span.end_byte,
+        }
+    }
+
+    /// The module symbol of the file at `path` (`lines` lines, `size` bytes): named by the
+    /// path's last part, never exported, spanning the whole file.
+    pub(crate) fn module(
+        self,
+        path: &str,
+        qualified_name: String,
+        lines: u32,
+        size: u32,
+    ) -> Symbol {
+        let name = path.rsplit('/').next().unwrap_or(path).to_string();
+        self.symbol(
+            name,
+            qualified_name,
+            SymbolKind::Module,
+            false,
+            None,
+            Span::whole_file(lines, size),
+        )
     }
 }

@@ -18,7 +18,7 @@ use std::collections::{HashMap, HashSet};
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
 
-use crate::lang::{Span, collapse, kids, pos, text};
+use crate::lang::{Span, collapse, kids, parse, pos, text};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NameRes {
@@ -247,17 +247,7 @@ fn expr_depth(e: &Expr) -> usize {
 
 /// Extracts one file.
 pub fn extract(src: &str) -> PyFile {
-    let mut parser = tree_sitter::Parser::new();
-    if parser
-        .set_language(&tree_sitter_python::LANGUAGE.into())
-        .is_err()
-    {
-        return PyFile {
-            has_error: true,
-            ..PyFile::default()
-        };
-    }
-    let Some(tree) = parser.parse(src, None) else {
+    let Some(tree) = parse(src, tree_sitter_python::LANGUAGE.into()) else {
         return PyFile {
             has_error: true,
             ..PyFile::default()
