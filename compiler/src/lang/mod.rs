@@ -40,6 +40,29 @@ pub(crate) fn parse(src: &str, language: tree_sitter::Language) -> Option<Tree> 
     parser.parse(src, None)
 }
 
+/// An extractor whose recursive walks are bounded in depth, so that no input overflows a stack.
+pub(crate) trait Bounded: Sized {
+    /// How deep the walks may nest.
+    const MAX_DEPTH: usize;
+    /// The current nesting.
+    fn depth_mut(&mut self) -> &mut usize;
+    /// Records that part of the file was not walked (the file is partial).
+    fn mark_too_deep(&mut self);
+
+    /// Runs `walk` one level deeper, unless [`Bounded::MAX_DEPTH`] is reached: then the
+    /// subtree is skipped, the file marked, and `deep` is the result.
+    fn bounded<R>(&mut self, deep: R, walk: impl FnOnce(&mut Self) -> R) -> R {
+        if *self.depth_mut() >= Self::MAX_DEPTH {
+            self.mark_too_deep();
+            return deep;
+        }
+        *self.depth_mut() += 1;
+        let r = walk(self);
+        *self.depth_mut() -= 1;
+        r
+    }
+}
+
 /// The source text of a node.
 pub(crate) fn text<'s>(n: Node, src: &'s str) -> &'s str {
     &src[n.byte_range()]
@@ -75,6 +98,32 @@ pub(crate) fn collapse(s: &str) -> String {
         out.truncate(cut);
     }
     out
+}
+
+/// A reference phase 1 leaves to phase 2 (Python, TypeScript, Dart): where it is written, the
+/// declaration it is written in, how it uses what it names (`U`) and what it names (`T`).
+#[derive(Clone, Debug)]
+pub struct Ref<U, T> {
+    pub line: u32,
+    pub column: u32,
+    /// The enclosing declaration, or `None` for the module symbol.
+    pub from: Option<usize>,
+    pub usage: U,
+    pub target: T,
+}
+
+impl<U, T> Ref<U, T> {
+    /// A reference written at node `at`.
+    pub(crate) fn at(at: Node, from: Option<usize>, usage: U, target: T) -> Self {
+        let (line, column) = pos(at);
+        Ref {
+            line,
+            column,
+            from,
+            usage,
+            target,
+        }
+    }
 }
 
 /// What one member type of a written union says about a member name.

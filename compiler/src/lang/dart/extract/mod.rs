@@ -129,14 +129,7 @@ impl<'s> Extractor<'s> {
     }
 
     fn push_ref(&mut self, at: Node, usage: Use, target: Target) {
-        let (line, column) = pos(at);
-        self.file.refs.push(Ref {
-            line,
-            column,
-            from: self.from,
-            usage,
-            target,
-        });
+        self.file.refs.push(Ref::at(at, self.from, usage, target));
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -18,7 +18,7 @@ use std::collections::{HashMap, HashSet};
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
 
-use crate::lang::{Span, collapse, kids, parse, pos, text};
+use crate::lang::{Bounded, Span, collapse, kids, parse, pos, text};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NameRes {
@@ -81,14 +81,7 @@ pub enum RefTarget {
     ImportedModule(usize),
 }
 
-#[derive(Clone, Debug)]
-pub struct Ref {
-    pub line: u32,
-    pub column: u32,
-    pub from: Option<usize>,
-    pub usage: Use,
-    pub target: RefTarget,
-}
+pub type Ref = crate::lang::Ref<Use, RefTarget>;
 
 #[derive(Clone, Debug)]
 pub struct Decl {
@@ -271,6 +264,18 @@ pub fn extract(src: &str) -> PyFile {
     x.walk_block(root);
     x.mark_exported();
     x.file
+}
+
+impl Bounded for Extractor<'_> {
+    const MAX_DEPTH: usize = MAX_DEPTH;
+
+    fn depth_mut(&mut self) -> &mut usize {
+        &mut self.depth
+    }
+
+    fn mark_too_deep(&mut self) {
+        self.file.has_error = true;
+    }
 }
 
 impl<'s> Extractor<'s> {

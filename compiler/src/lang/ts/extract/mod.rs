@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
 
-use crate::lang::{Span, collapse, parse, pos, text};
+use crate::lang::{Bounded, Span, collapse, parse, pos, text};
 
 /// How a name was bound in its file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -119,15 +119,7 @@ pub enum RefTarget {
     Reexported(usize, usize),
 }
 
-#[derive(Clone, Debug)]
-pub struct Ref {
-    pub line: u32,
-    pub column: u32,
-    /// The enclosing declaration, or `None` for the module symbol.
-    pub from: Option<usize>,
-    pub usage: Use,
-    pub target: RefTarget,
-}
+pub type Ref = crate::lang::Ref<Use, RefTarget>;
 
 #[derive(Clone, Debug)]
 pub struct Decl {
@@ -352,6 +344,18 @@ pub fn extract(src: &str, tsx: bool) -> TsFile {
     x.walk_children(root);
     x.mark_exported();
     x.file
+}
+
+impl Bounded for Extractor<'_> {
+    const MAX_DEPTH: usize = MAX_DEPTH;
+
+    fn depth_mut(&mut self) -> &mut usize {
+        &mut self.depth
+    }
+
+    fn mark_too_deep(&mut self) {
+        self.file.has_error = true;
+    }
 }
 
 impl<'s> Extractor<'s> {
