@@ -20,7 +20,7 @@ pub struct ConfigFile {
 use kivgraph_format::{Language, SymbolKind};
 use tree_sitter::{Node, Tree};
 
-use crate::facts::{FileId, PackageId, RepoId, Symbol};
+use crate::facts::{FactSet, FileId, PackageId, RepoId, Symbol, SymbolId};
 
 /// The thread pool every front end runs its per-file phase (and Rust its resolution) on: rayon
 /// threads whose 64 MiB stacks hold the walks' recursion up to the depth bounds each front end
@@ -62,6 +62,25 @@ pub(crate) trait Bounded: Sized {
         r
     }
 }
+
+/// Implements [`Bounded`] for the module's `Extractor`, which counts its nesting in `depth`
+/// against the module's `MAX_DEPTH` and marks its file partial with the flag `$flag`.
+macro_rules! bounded_extractor {
+    ($flag:ident) => {
+        impl crate::lang::Bounded for Extractor<'_> {
+            const MAX_DEPTH: usize = MAX_DEPTH;
+
+            fn depth_mut(&mut self) -> &mut usize {
+                &mut self.depth
+            }
+
+            fn mark_too_deep(&mut self) {
+                self.file.$flag = true;
+            }
+        }
+    };
+}
+pub(crate) use bounded_extractor;
 
 /// The source text of a node.
 pub(crate) fn text<'s>(n: Node, src: &'s str) -> &'s str {
@@ -252,6 +271,16 @@ impl Home {
             start_byte: span.start_byte,
             end_byte: span.end_byte,
         }
+    }
+
+    /// Makes the home's package the file's, and pushes the file's module symbol (see
+    /// [`Home::module`]); returns that symbol.
+    pub(crate) fn push_module(self, facts: &mut FactSet, path: &str, qn: String) -> SymbolId {
+        let f = &mut facts.files[self.file];
+        f.package = Some(self.package);
+        let (lines, size) = (f.lines.max(1), f.size as u32);
+        facts.symbols.push(self.module(path, qn, lines, size));
+        facts.symbols.len() - 1
     }
 
     /// The module symbol of the file at `path` (`lines` lines, `size` bytes): named by the

@@ -171,11 +171,7 @@ impl Resolver<'_> {
             self.libs[l].package = pid;
             for (i, &u) in self.libs[l].units.clone().iter().enumerate() {
                 let file = self.units[u].file;
-                self.facts.files[file].package = Some(pid);
-                let lines = self.facts.files[file].lines.max(1);
-                let size = self.facts.files[file].size as u32;
                 let path = self.units[u].path.clone();
-                let module_sym = self.facts.symbols.len();
                 let home = Home {
                     repo,
                     package: pid,
@@ -187,7 +183,7 @@ impl Resolver<'_> {
                 } else {
                     format!("part:{path}")
                 };
-                self.facts.symbols.push(home.module(&path, qn, lines, size));
+                let module_sym = home.push_module(self.facts, &path, qn);
                 let mut syms = Vec::with_capacity(self.units[u].parsed.decls.len());
                 for d in &self.units[u].parsed.decls {
                     let exported = !d.name.starts_with('_')

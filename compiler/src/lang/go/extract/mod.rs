@@ -165,17 +165,7 @@ pub(super) struct Extractor<'s> {
     depth: usize,
 }
 
-impl Bounded for Extractor<'_> {
-    const MAX_DEPTH: usize = MAX_DEPTH;
-
-    fn depth_mut(&mut self) -> &mut usize {
-        &mut self.depth
-    }
-
-    fn mark_too_deep(&mut self) {
-        self.file.too_deep = true;
-    }
-}
+crate::lang::bounded_extractor!(too_deep);
 
 impl<'s> Extractor<'s> {
     pub(super) fn text(&self, n: Node) -> &'s str {

@@ -266,17 +266,7 @@ pub fn extract(src: &str) -> PyFile {
     x.file
 }
 
-impl Bounded for Extractor<'_> {
-    const MAX_DEPTH: usize = MAX_DEPTH;
-
-    fn depth_mut(&mut self) -> &mut usize {
-        &mut self.depth
-    }
-
-    fn mark_too_deep(&mut self) {
-        self.file.has_error = true;
-    }
-}
+crate::lang::bounded_extractor!(has_error);
 
 impl<'s> Extractor<'s> {
     fn t(&self, n: Node) -> &'s str {

@@ -40,19 +40,13 @@ impl Resolver<'_> {
                 path: m.path.clone(),
                 module: project,
             });
-            self.facts.files[m.file].package = Some(pid);
-            let lines = self.facts.files[m.file].lines.max(1);
-            let size = self.facts.files[m.file].size as u32;
-            let module_sym = self.facts.symbols.len();
             let home = Home {
                 repo: m.repo,
                 package: pid,
                 file: m.file,
                 language: Language::Python,
             };
-            self.facts
-                .symbols
-                .push(home.module(&m.path, name, lines, size));
+            let module_sym = home.push_module(self.facts, &m.path, name);
             let mut syms = Vec::with_capacity(m.py.decls.len());
             for (di, d) in m.py.decls.iter().enumerate() {
                 if self.inherited.contains(&(mi, di)) {

@@ -19,19 +19,13 @@ impl Resolver<'_> {
                 path: m.path.clone(),
                 module,
             });
-            self.facts.files[m.file].package = Some(pid);
-            let lines = self.facts.files[m.file].lines.max(1);
-            let size = self.facts.files[m.file].size as u32;
-            m.module_sym = self.facts.symbols.len();
             let home = Home {
                 repo: m.repo,
                 package: pid,
                 file: m.file,
                 language: m.language,
             };
-            self.facts
-                .symbols
-                .push(home.module(&m.path, m.path.clone(), lines, size));
+            m.module_sym = home.push_module(self.facts, &m.path, m.path.clone());
             m.syms = Vec::with_capacity(m.ts.decls.len());
             for d in &m.ts.decls {
                 m.syms.push(self.facts.symbols.len());
