@@ -17,7 +17,10 @@ pub struct ConfigFile {
     pub text: String,
 }
 
-use tree_sitter::Node;
+use kivgraph_format::{Language, SymbolKind};
+use tree_sitter::{Node, Tree};
+
+use crate::facts::{FactSet, FileId, PackageId, RepoId, Symbol, SymbolId};
 
 /// The thread pool every front end runs its per-file phase (and Rust its resolution) on: rayon
 /// threads whose 64 MiB stacks hold the walks' recursion up to the depth bounds each front end
@@ -28,6 +31,56 @@ pub(crate) fn walk_pool() -> rayon::ThreadPool {
         .build()
         .expect("thread pool")
 }
+
+/// Parses `src` with `language`: `None` when the grammar does not load or the parser gives up
+/// (the file is then recorded as having errors, with nothing extracted).
+pub(crate) fn parse(src: &str, language: tree_sitter::Language) -> Option<Tree> {
+    let mut parser = tree_sitter::Parser::new();
+    parser.set_language(&language).ok()?;
+    parser.parse(src, None)
+}
+
+/// An extractor whose recursive walks are bounded in depth, so that no input overflows a stack.
+pub(crate) trait Bounded: Sized {
+    /// How deep the walks may nest.
+    const MAX_DEPTH: usize;
+    /// The current nesting.
+    fn depth_mut(&mut self) -> &mut usize;
+    /// Records that part of the file was not walked (the file is partial).
+    fn mark_too_deep(&mut self);
+
+    /// Runs `walk` one level deeper, unless [`Bounded::MAX_DEPTH`] is reached: then the
+    /// subtree is skipped, the file marked, and `deep` is the result.
+    fn bounded<R>(&mut self, deep: R, walk: impl FnOnce(&mut Self) -> R) -> R {
+        if *self.depth_mut() >= Self::MAX_DEPTH {
+            self.mark_too_deep();
+            return deep;
+        }
+        *self.depth_mut() += 1;
+        let r = walk(self);
+        *self.depth_mut() -= 1;
+        r
+    }
+}
+
+/// Implements [`Bounded`] for the module's `Extractor`, which counts its nesting in `depth`
+/// against the module's `MAX_DEPTH` and marks its file partial with the flag `$flag`.
+macro_rules! bounded_extractor {
+    ($flag:ident) => {
+        impl crate::lang::Bounded for Extractor<'_> {
+            const MAX_DEPTH: usize = MAX_DEPTH;
+
+            fn depth_mut(&mut self) -> &mut usize {
+                &mut self.depth
+            }
+
+            fn mark_too_deep(&mut self) {
+                self.file.$flag = true;
+            }
+        }
+    };
+}
+pub(crate) use bounded_extractor;
 
 /// The source text of a node.
 pub(crate) fn text<'s>(n: Node, src: &'s str) -> &'s str {
@@ -64,6 +117,32 @@ pub(crate) fn collapse(s: &str) -> String {
         out.truncate(cut);
     }
     out
+}
+
+/// A reference phase 1 leaves to phase 2 (Python, TypeScript, Dart): where it is written, the
+/// declaration it is written in, how it uses what it names (`U`) and what it names (`T`).
+#[derive(Clone, Debug)]
+pub struct Ref<U, T> {
+    pub line: u32,
+    pub column: u32,
+    /// The enclosing declaration, or `None` for the module symbol.
+    pub from: Option<usize>,
+    pub usage: U,
+    pub target: T,
+}
+
+impl<U, T> Ref<U, T> {
+    /// A reference written at node `at`.
+    pub(crate) fn at(at: Node, from: Option<usize>, usage: U, target: T) -> Self {
+        let (line, column) = pos(at);
+        Ref {
+            line,
+            column,
+            from,
+            usage,
+            target,
+        }
+    }
 }
 
 /// What one member type of a written union says about a member name.
@@ -138,5 +217,89 @@ impl Span {
             start_byte: n.start_byte() as u32,
             end_byte: n.end_byte() as u32,
         }
+    }
+}
+
+impl Span {
+    /// The span of a whole file of `lines` lines and `size` bytes: a module symbol's.
+    pub fn whole_file(lines: u32, size: u32) -> Span {
+        Span {
+            start_line: 1,
+            start_column: 0,
+            end_line: lines,
+            end_column: 0,
+            start_byte: 0,
+            end_byte: size,
+        }
+    }
+}
+
+/// Where a symbol is declared: its repository, package, file and language.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Home {
+    pub repo: RepoId,
+    pub package: PackageId,
+    pub file: FileId,
+    pub language: Language,
+}
+
+impl Home {
+    /// The symbol of a declaration at `span`.
+    pub(crate) fn symbol(
+        self,
+        name: String,
+        qualified_name: String,
+        kind: SymbolKind,
+        exported: bool,
+        signature: Option<String>,
+        span: Span,
+    ) -> Symbol {
+        Symbol {
+            repo: self.repo,
+            package: self.package,
+            file: self.file,
+            language: self.language,
+            name,
+            qualified_name,
+            kind,
+            exported,
+            signature,
+            start_line: span.start_line,
+            start_column: span.start_column,
+            end_line: span.end_line,
+            end_column: span.end_column,
+            start_byte: span.start_byte,
+            end_byte: span.end_byte,
+        }
+    }
+
+    /// Makes the home's package the file's, and pushes the file's module symbol (see
+    /// [`Home::module`]); returns that symbol.
+    pub(crate) fn push_module(self, facts: &mut FactSet, path: &str, qn: String) -> SymbolId {
+        let f = &mut facts.files[self.file];
+        f.package = Some(self.package);
+        let (lines, size) = (f.lines.max(1), f.size as u32);
+        facts.symbols.push(self.module(path, qn, lines, size));
+        facts.symbols.len() - 1
+    }
+
+    /// The module symbol of the file at `path` (`lines` lines, `size` bytes): named by the
+    /// path's last part, never exported, spanning the whole file.
+    pub(crate) fn module(
+        self,
+        path: &str,
+        qualified_name: String,
+        lines: u32,
+        size: u32,
+    ) -> Symbol {
+        let name = path.rsplit('/').next().unwrap_or(path).to_string();
+        self.symbol(
+            name,
+            qualified_name,
+            SymbolKind::Module,
+            false,
+            None,
+            Span::whole_file(lines, size),
+        )
     }
 }

@@ -35,13 +35,9 @@ impl FrontEnd for Go {
     }
 
     fn extract(input: &SourceInput) -> GoFile {
-        let mut parser = tree_sitter::Parser::new();
-        parser
-            .set_language(&tree_sitter_go::LANGUAGE.into())
-            .expect("Go grammar is compatible");
-        let src = input.text.as_str().as_bytes();
-        match parser.parse(src, None) {
-            Some(tree) => extract::extract(&tree, src),
+        let src = input.text.as_str();
+        match crate::lang::parse(src, tree_sitter_go::LANGUAGE.into()) {
+            Some(tree) => extract::extract(&tree, src.as_bytes()),
             None => GoFile {
                 has_errors: true,
                 ..Default::default()

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
 
-use crate::lang::{Span, collapse, kids, pos, text};
+use crate::lang::{Span, collapse, kids, parse, pos, text};
 use syntax::{
     ClassContext, DartFile, Decl, Directive, DirectiveKind, Expr, Local, Ref, SuperKind, Target,
     TypeRef, Use,
@@ -44,17 +44,7 @@ struct Extractor<'s> {
 
 /// Extracts one file.
 pub fn extract(src: &str) -> DartFile {
-    let mut parser = tree_sitter::Parser::new();
-    if parser
-        .set_language(&tree_sitter_dart::LANGUAGE.into())
-        .is_err()
-    {
-        return DartFile {
-            has_error: true,
-            ..DartFile::default()
-        };
-    }
-    let Some(tree) = parser.parse(src, None) else {
+    let Some(tree) = parse(src, tree_sitter_dart::LANGUAGE.into()) else {
         return DartFile {
             has_error: true,
             ..DartFile::default()
@@ -139,14 +129,7 @@ impl<'s> Extractor<'s> {
     }
 
     fn push_ref(&mut self, at: Node, usage: Use, target: Target) {
-        let (line, column) = pos(at);
-        self.file.refs.push(Ref {
-            line,
-            column,
-            from: self.from,
-            usage,
-            target,
-        });
+        self.file.refs.push(Ref::at(at, self.from, usage, target));
     }
 
     #[allow(clippy::too_many_arguments)]

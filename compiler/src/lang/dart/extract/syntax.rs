@@ -89,14 +89,7 @@ pub enum Target {
     Shown(usize, String),
 }
 
-#[derive(Clone, Debug)]
-pub struct Ref {
-    pub line: u32,
-    pub column: u32,
-    pub from: Option<usize>,
-    pub usage: Use,
-    pub target: Target,
-}
+pub type Ref = crate::lang::Ref<Use, Target>;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SuperKind {

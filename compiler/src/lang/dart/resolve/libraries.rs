@@ -171,32 +171,19 @@ impl Resolver<'_> {
             self.libs[l].package = pid;
             for (i, &u) in self.libs[l].units.clone().iter().enumerate() {
                 let file = self.units[u].file;
-                self.facts.files[file].package = Some(pid);
-                let lines = self.facts.files[file].lines.max(1);
-                let size = self.facts.files[file].size as u32;
                 let path = self.units[u].path.clone();
-                let module_sym = self.facts.symbols.len();
-                self.facts.symbols.push(Symbol {
+                let home = Home {
                     repo,
                     package: pid,
                     file,
                     language: Language::Dart,
-                    name: path.rsplit('/').next().unwrap_or(&path).to_string(),
-                    qualified_name: if i == 0 {
-                        name.clone()
-                    } else {
-                        format!("part:{path}")
-                    },
-                    kind: SymbolKind::Module,
-                    exported: false,
-                    signature: None,
-                    start_line: 1,
-                    start_column: 0,
-                    end_line: lines,
-                    end_column: 0,
-                    start_byte: 0,
-                    end_byte: size,
-                });
+                };
+                let qn = if i == 0 {
+                    name.clone()
+                } else {
+                    format!("part:{path}")
+                };
+                let module_sym = home.push_module(self.facts, &path, qn);
                 let mut syms = Vec::with_capacity(self.units[u].parsed.decls.len());
                 for d in &self.units[u].parsed.decls {
                     let exported = !d.name.starts_with('_')
@@ -206,23 +193,14 @@ impl Resolver<'_> {
                             !pd.name.starts_with('_') && !pd.name.starts_with("extension@")
                         });
                     syms.push(self.facts.symbols.len());
-                    self.facts.symbols.push(Symbol {
-                        repo,
-                        package: pid,
-                        file,
-                        language: Language::Dart,
-                        name: d.name.clone(),
-                        qualified_name: d.qn.clone(),
-                        kind: d.kind,
+                    self.facts.symbols.push(home.symbol(
+                        d.name.clone(),
+                        d.qn.clone(),
+                        d.kind,
                         exported,
-                        signature: d.signature.clone(),
-                        start_line: d.span.start_line,
-                        start_column: d.span.start_column,
-                        end_line: d.span.end_line,
-                        end_column: d.span.end_column,
-                        start_byte: d.span.start_byte,
-                        end_byte: d.span.end_byte,
-                    });
+                        d.signature.clone(),
+                        d.span,
+                    ));
                 }
                 self.units[u].syms = syms;
                 self.units[u].module_sym = module_sym;

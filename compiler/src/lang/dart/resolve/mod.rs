@@ -21,7 +21,8 @@ use crate::emit::reason::{
     URI_NOT_RESOLVED,
 };
 use crate::emit::{self, NameOnly, ReceiverWords, Request, Site};
-use crate::facts::{FactSet, FileId, Package, RepoId, Symbol, SymbolId};
+use crate::facts::{FactSet, FileId, Package, RepoId, SymbolId};
+use crate::lang::Home;
 
 mod emission;
 mod libraries;

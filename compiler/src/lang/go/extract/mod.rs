@@ -17,6 +17,8 @@ use std::collections::HashMap;
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
 
+use crate::lang::Bounded;
+
 pub use crate::lang::Span;
 
 /// A type as far as the syntax shows it, resolved against package scopes in phase 2.
@@ -163,6 +165,8 @@ pub(super) struct Extractor<'s> {
     depth: usize,
 }
 
+crate::lang::bounded_extractor!(too_deep);
+
 impl<'s> Extractor<'s> {
     pub(super) fn text(&self, n: Node) -> &'s str {
         std::str::from_utf8(&self.src[n.byte_range()]).unwrap_or("")
@@ -232,13 +236,7 @@ impl<'s> Extractor<'s> {
     /// Runs `walk` one level deeper in the syntax, unless [`MAX_DEPTH`] is reached: then the
     /// subtree is skipped and the file marked as read in part.
     fn nested(&mut self, walk: impl FnOnce(&mut Self)) {
-        if self.depth >= MAX_DEPTH {
-            self.file.too_deep = true;
-            return;
-        }
-        self.depth += 1;
-        walk(self);
-        self.depth -= 1;
+        self.bounded((), walk)
     }
 
     fn with_scope(&mut self, f: impl FnOnce(&mut Self)) {

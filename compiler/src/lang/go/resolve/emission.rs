@@ -7,7 +7,8 @@ use kivgraph_format::{Confidence, EdgeKind, Language, Provenance, SymbolKind};
 use super::Resolver;
 use super::scopes::FileScope;
 use crate::emit::{self, Request, Site, reason};
-use crate::facts::{Symbol, SymbolId};
+use crate::facts::SymbolId;
+use crate::lang::Home;
 use crate::lang::go::extract::{self, Use};
 use crate::lang::go::project::is_stdlib;
 
@@ -58,25 +59,17 @@ impl Resolver<'_> {
         let f = &self.files[scope.fi];
         let sf = &self.facts.files[f.file];
         let path = sf.path.clone();
-        let name = path.rsplit('/').next().unwrap_or(&path).to_string();
         let sid = self.facts.symbols.len();
-        self.facts.symbols.push(Symbol {
+        let home = Home {
             repo: f.repo,
             package: self.pkgs[scope.pi].id,
             file: f.file,
             language: Language::Go,
-            name,
-            qualified_name: path,
-            kind: SymbolKind::Module,
-            exported: false,
-            signature: None,
-            start_line: 1,
-            start_column: 0,
-            end_line: sf.lines.max(1),
-            end_column: 0,
-            start_byte: 0,
-            end_byte: sf.size as u32,
-        });
+        };
+        let (lines, size) = (sf.lines.max(1), sf.size as u32);
+        self.facts
+            .symbols
+            .push(home.module(&path, path.clone(), lines, size));
         self.module_syms.insert(scope.fi, sid);
         sid
     }

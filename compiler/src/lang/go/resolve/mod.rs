@@ -22,7 +22,8 @@ use kivgraph_format::{Language, SymbolKind};
 
 use super::extract::{self, GoFile};
 use super::project::{Modules, parent_dir};
-use crate::facts::{FactSet, FileId, PackageId, RepoId, Symbol, SymbolId};
+use crate::facts::{FactSet, FileId, PackageId, RepoId, SymbolId};
+use crate::lang::Home;
 use crate::pipeline::FileMeta;
 use scopes::FileScope;
 
@@ -256,23 +257,20 @@ fn symbols(
         for (di, d) in f.go.decls.iter().enumerate() {
             let exported = extract::exported(&d.name);
             let sid = facts.symbols.len();
-            facts.symbols.push(Symbol {
+            let home = Home {
                 repo: f.repo,
                 package: pkgs[pi].id,
                 file: f.file,
                 language: Language::Go,
-                name: d.name.clone(),
-                qualified_name: d.qualified_name.clone(),
-                kind: d.kind,
+            };
+            facts.symbols.push(home.symbol(
+                d.name.clone(),
+                d.qualified_name.clone(),
+                d.kind,
                 exported,
-                signature: d.signature.clone(),
-                start_line: d.span.start_line,
-                start_column: d.span.start_column,
-                end_line: d.span.end_line,
-                end_column: d.span.end_column,
-                start_byte: d.span.start_byte,
-                end_byte: d.span.end_byte,
-            });
+                d.signature.clone(),
+                d.span,
+            ));
             sym_of.insert((fi, di), sid);
             info.insert(
                 sid,

@@ -18,7 +18,7 @@ use std::collections::{HashMap, HashSet};
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
 
-use crate::lang::{Span, collapse, kids, pos, text};
+use crate::lang::{Bounded, Span, collapse, kids, parse, pos, text};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NameRes {
@@ -81,14 +81,7 @@ pub enum RefTarget {
     ImportedModule(usize),
 }
 
-#[derive(Clone, Debug)]
-pub struct Ref {
-    pub line: u32,
-    pub column: u32,
-    pub from: Option<usize>,
-    pub usage: Use,
-    pub target: RefTarget,
-}
+pub type Ref = crate::lang::Ref<Use, RefTarget>;
 
 #[derive(Clone, Debug)]
 pub struct Decl {
@@ -247,17 +240,7 @@ fn expr_depth(e: &Expr) -> usize {
 
 /// Extracts one file.
 pub fn extract(src: &str) -> PyFile {
-    let mut parser = tree_sitter::Parser::new();
-    if parser
-        .set_language(&tree_sitter_python::LANGUAGE.into())
-        .is_err()
-    {
-        return PyFile {
-            has_error: true,
-            ..PyFile::default()
-        };
-    }
-    let Some(tree) = parser.parse(src, None) else {
+    let Some(tree) = parse(src, tree_sitter_python::LANGUAGE.into()) else {
         return PyFile {
             has_error: true,
             ..PyFile::default()
@@ -282,6 +265,8 @@ pub fn extract(src: &str) -> PyFile {
     x.mark_exported();
     x.file
 }
+
+crate::lang::bounded_extractor!(has_error);
 
 impl<'s> Extractor<'s> {
     fn t(&self, n: Node) -> &'s str {

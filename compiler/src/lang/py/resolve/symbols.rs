@@ -7,7 +7,8 @@ use kivgraph_format::{Confidence, EdgeKind, Language, Provenance, SymbolKind};
 
 use super::{Hit, Receiver, Resolver, is_method};
 use crate::emit;
-use crate::facts::{Package, RepoId, Symbol};
+use crate::facts::{Package, RepoId};
+use crate::lang::Home;
 use crate::lang::py::project::module_name;
 
 impl Resolver<'_> {
@@ -39,27 +40,13 @@ impl Resolver<'_> {
                 path: m.path.clone(),
                 module: project,
             });
-            self.facts.files[m.file].package = Some(pid);
-            let lines = self.facts.files[m.file].lines.max(1);
-            let size = self.facts.files[m.file].size as u32;
-            let module_sym = self.facts.symbols.len();
-            self.facts.symbols.push(Symbol {
+            let home = Home {
                 repo: m.repo,
                 package: pid,
                 file: m.file,
                 language: Language::Python,
-                name: m.path.rsplit('/').next().unwrap_or(&m.path).to_string(),
-                qualified_name: name,
-                kind: SymbolKind::Module,
-                exported: false,
-                signature: None,
-                start_line: 1,
-                start_column: 0,
-                end_line: lines,
-                end_column: 0,
-                start_byte: 0,
-                end_byte: size,
-            });
+            };
+            let module_sym = home.push_module(self.facts, &m.path, name);
             let mut syms = Vec::with_capacity(m.py.decls.len());
             for (di, d) in m.py.decls.iter().enumerate() {
                 if self.inherited.contains(&(mi, di)) {
@@ -68,23 +55,14 @@ impl Resolver<'_> {
                     continue;
                 }
                 syms.push(self.facts.symbols.len());
-                self.facts.symbols.push(Symbol {
-                    repo: m.repo,
-                    package: pid,
-                    file: m.file,
-                    language: Language::Python,
-                    name: d.name.clone(),
-                    qualified_name: d.qn.clone(),
-                    kind: d.kind,
-                    exported: d.exported,
-                    signature: d.signature.clone(),
-                    start_line: d.span.start_line,
-                    start_column: d.span.start_column,
-                    end_line: d.span.end_line,
-                    end_column: d.span.end_column,
-                    start_byte: d.span.start_byte,
-                    end_byte: d.span.end_byte,
-                });
+                self.facts.symbols.push(home.symbol(
+                    d.name.clone(),
+                    d.qn.clone(),
+                    d.kind,
+                    d.exported,
+                    d.signature.clone(),
+                    d.span,
+                ));
             }
             let m = &mut self.mods[mi];
             m.module_sym = module_sym;

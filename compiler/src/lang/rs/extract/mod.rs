@@ -18,7 +18,7 @@ use kivgraph_format::SymbolKind;
 use tree_sitter::{Node, Parser};
 
 use super::Depth;
-use crate::lang::{Span, pos, text};
+use crate::lang::{Span, parse, pos, text};
 
 /// Deeper nesting than this is not followed; the file is `partial`.
 const MAX_DEPTH: usize = 300;
@@ -218,7 +218,7 @@ fn parser() -> Option<Parser> {
 }
 
 pub fn extract(src: &str) -> RsFile {
-    let Some(tree) = parser().and_then(|mut p| p.parse(src, None)) else {
+    let Some(tree) = parse(src, tree_sitter_rust::LANGUAGE.into()) else {
         return RsFile {
             has_error: true,
             ..Default::default()

@@ -14,7 +14,8 @@ use super::{
     Def, FileInstance, ModId, Module, Resolver, STD_CRATES, SymInfo, item_ns, ns_idx, site,
 };
 use crate::emit::{self, Request, reason::MODULE_FILE_NOT_FOUND};
-use crate::facts::{Diagnostic, FileId, Package, PackageId, RepoId, Symbol, SymbolId};
+use crate::facts::{Diagnostic, FileId, Package, PackageId, RepoId, SymbolId};
+use crate::lang::Home;
 
 impl Resolver<'_> {
     pub(super) fn build_tree(&mut self) {
@@ -387,23 +388,15 @@ impl Resolver<'_> {
         sig: Option<String>,
         span: crate::lang::Span,
     ) -> SymbolId {
-        self.facts.symbols.push(Symbol {
+        let home = Home {
             repo,
             package,
             file,
             language: Language::Rust,
-            name,
-            qualified_name: qn,
-            kind,
-            exported,
-            signature: sig,
-            start_line: span.start_line,
-            start_column: span.start_column,
-            end_line: span.end_line,
-            end_column: span.end_column,
-            start_byte: span.start_byte,
-            end_byte: span.end_byte,
-        });
+        };
+        self.facts
+            .symbols
+            .push(home.symbol(name, qn, kind, exported, sig, span));
         self.facts.symbols.len() - 1
     }
 

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
 
-use crate::lang::{Span, collapse, pos, text};
+use crate::lang::{Bounded, Span, collapse, parse, pos, text};
 
 /// How a name was bound in its file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -119,15 +119,7 @@ pub enum RefTarget {
     Reexported(usize, usize),
 }
 
-#[derive(Clone, Debug)]
-pub struct Ref {
-    pub line: u32,
-    pub column: u32,
-    /// The enclosing declaration, or `None` for the module symbol.
-    pub from: Option<usize>,
-    pub usage: Use,
-    pub target: RefTarget,
-}
+pub type Ref = crate::lang::Ref<Use, RefTarget>;
 
 #[derive(Clone, Debug)]
 pub struct Decl {
@@ -320,19 +312,12 @@ const MAX_EXPR: usize = 24;
 
 /// Extracts one file. `tsx` selects the grammar that accepts JSX.
 pub fn extract(src: &str, tsx: bool) -> TsFile {
-    let mut parser = tree_sitter::Parser::new();
-    let lang: tree_sitter::Language = if tsx {
-        tree_sitter_typescript::LANGUAGE_TSX.into()
+    let lang = if tsx {
+        tree_sitter_typescript::LANGUAGE_TSX
     } else {
-        tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into()
+        tree_sitter_typescript::LANGUAGE_TYPESCRIPT
     };
-    if parser.set_language(&lang).is_err() {
-        return TsFile {
-            has_error: true,
-            ..TsFile::default()
-        };
-    }
-    let Some(tree) = parser.parse(src, None) else {
+    let Some(tree) = parse(src, lang.into()) else {
         return TsFile {
             has_error: true,
             ..TsFile::default()
@@ -360,6 +345,8 @@ pub fn extract(src: &str, tsx: bool) -> TsFile {
     x.mark_exported();
     x.file
 }
+
+crate::lang::bounded_extractor!(has_error);
 
 impl<'s> Extractor<'s> {
     fn t(&self, n: Node) -> &'s str {

@@ -8,14 +8,7 @@ impl Extractor<'_> {
     }
 
     pub(super) fn push_ref(&mut self, at: Node, usage: Use, target: RefTarget) {
-        let (line, column) = pos(at);
-        self.file.refs.push(Ref {
-            line,
-            column,
-            from: self.owner,
-            usage,
-            target,
-        });
+        self.file.refs.push(Ref::at(at, self.owner, usage, target));
     }
 
     pub(super) fn walk_children(&mut self, n: Node) {
@@ -354,15 +347,7 @@ impl Extractor<'_> {
 
     /// `a.b.c`: refs for the operand and the member; returns the member's expression.
     pub(super) fn member_ref(&mut self, n: Node, usage: Use) -> Expr {
-        self.depth += 1;
-        let e = if self.depth > MAX_DEPTH {
-            self.file.has_error = true;
-            Expr::Unknown
-        } else {
-            self.member_ref_inner(n, usage)
-        };
-        self.depth -= 1;
-        e
+        self.bounded(Expr::Unknown, |x| x.member_ref_inner(n, usage))
     }
 
     pub(super) fn member_ref_inner(&mut self, n: Node, usage: Use) -> Expr {

@@ -359,13 +359,7 @@ impl Extractor<'_> {
     }
 
     pub(super) fn walk(&mut self, n: Node) {
-        self.depth += 1;
-        if self.depth > MAX_DEPTH {
-            self.file.has_error = true;
-        } else {
-            self.walk_inner(n);
-        }
-        self.depth -= 1;
+        self.bounded((), |x| x.walk_inner(n))
     }
 
     pub(super) fn walk_inner(&mut self, n: Node) {

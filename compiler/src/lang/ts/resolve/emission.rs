@@ -19,47 +19,24 @@ impl Resolver<'_> {
                 path: m.path.clone(),
                 module,
             });
-            self.facts.files[m.file].package = Some(pid);
-            let lines = self.facts.files[m.file].lines.max(1);
-            let size = self.facts.files[m.file].size as u32;
-            m.module_sym = self.facts.symbols.len();
-            self.facts.symbols.push(Symbol {
+            let home = Home {
                 repo: m.repo,
                 package: pid,
                 file: m.file,
                 language: m.language,
-                name: m.path.rsplit('/').next().unwrap_or(&m.path).to_string(),
-                qualified_name: m.path.clone(),
-                kind: SymbolKind::Module,
-                exported: false,
-                signature: None,
-                start_line: 1,
-                start_column: 0,
-                end_line: lines,
-                end_column: 0,
-                start_byte: 0,
-                end_byte: size,
-            });
+            };
+            m.module_sym = home.push_module(self.facts, &m.path, m.path.clone());
             m.syms = Vec::with_capacity(m.ts.decls.len());
             for d in &m.ts.decls {
                 m.syms.push(self.facts.symbols.len());
-                self.facts.symbols.push(Symbol {
-                    repo: m.repo,
-                    package: pid,
-                    file: m.file,
-                    language: m.language,
-                    name: d.name.clone(),
-                    qualified_name: d.qn.clone(),
-                    kind: d.kind,
-                    exported: d.exported,
-                    signature: d.signature.clone(),
-                    start_line: d.span.start_line,
-                    start_column: d.span.start_column,
-                    end_line: d.span.end_line,
-                    end_column: d.span.end_column,
-                    start_byte: d.span.start_byte,
-                    end_byte: d.span.end_byte,
-                });
+                self.facts.symbols.push(home.symbol(
+                    d.name.clone(),
+                    d.qn.clone(),
+                    d.kind,
+                    d.exported,
+                    d.signature.clone(),
+                    d.span,
+                ));
             }
         }
     }

@@ -24,8 +24,8 @@ use super::extract::{
 };
 use super::project::{Project, Resolved};
 use crate::emit::{self, NameOnly, ReceiverWords, Request, Site, reason};
-use crate::facts::{FactSet, FileId, Package, RepoId, Symbol, SymbolId};
-use crate::lang::{UnionHit, UnionPart, union_hit};
+use crate::facts::{FactSet, FileId, Package, RepoId, SymbolId};
+use crate::lang::{Home, UnionHit, UnionPart, union_hit};
 
 /// How the detail of a `RECEIVER_TYPE_UNKNOWN` record is worded.
 const RECEIVER_WORDS: ReceiverWords = ReceiverWords {
