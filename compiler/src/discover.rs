@@ -9,7 +9,7 @@ use kivgraph_format::{FileStatus, Language};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
-use crate::facts::{Diagnostic, FactSet, RepoId, SourceFile};
+use crate::facts::{Diagnostic, FactSet, FileId, RepoId, SourceFile};
 
 /// Files larger than this are skipped as oversized.
 pub const MAX_FILE_BYTES: u64 = 4 << 20;
@@ -28,7 +28,7 @@ impl SourceText {
 #[derive(Debug, Default)]
 pub struct Discovered {
     /// (file id, repository-relative path, text) of every readable source file, by language.
-    pub sources: Vec<(Language, usize, String, SourceText)>,
+    pub sources: Vec<(Language, FileId, String, SourceText)>,
     /// Project files the front ends read (`go.mod`, `package.json`, `tsconfig*.json`,
     /// `jsconfig*.json`, `pyproject.toml`, `setup.cfg`, `Cargo.toml`, `pubspec.yaml`, and the
     /// `.dart_tool/package_config.json` beside a `pubspec.yaml`): (path, text).
@@ -169,7 +169,7 @@ pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
 
     for (f, data) in read {
         facts.repos[repo].languages.insert(f.language);
-        let id = facts.files.len();
+        let id = FileId(facts.files.len());
         let mut file = SourceFile {
             repo,
             package: None,

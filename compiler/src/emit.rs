@@ -257,15 +257,15 @@ mod tests {
     fn records_carry_the_site() {
         let mut facts = FactSet::default();
         let site = Site {
-            repo: 1,
-            file: 2,
+            repo: RepoId(1),
+            file: FileId(2),
             line: 3,
             column: 4,
             language: Language::Go,
         };
         edge(
             &mut facts,
-            (5, 6),
+            (SymbolId(5), SymbolId(6)),
             EdgeKind::CallsDirect,
             (Confidence::Candidate, Provenance::GoNameOnly),
             site,
@@ -279,25 +279,33 @@ mod tests {
                 symbol: Some("x".into()),
                 detail: None,
             },
-            Some(5),
+            Some(SymbolId(5)),
         );
-        package_edge(&mut facts, (7, 8), false, Provenance::GoImport);
+        package_edge(
+            &mut facts,
+            (PackageId(7), PackageId(8)),
+            false,
+            Provenance::GoImport,
+        );
         let p = facts.package_edges[0];
         assert_eq!(
             (p.source, p.target, p.kind),
-            (7, 8, EdgeKind::PackageDependsOn)
+            (PackageId(7), PackageId(8), EdgeKind::PackageDependsOn)
         );
         assert_eq!(p.confidence, Confidence::ExactPackageMapped);
         let e = facts.edges[0];
         assert_eq!(
             (e.source, e.target, e.file, e.line, e.column),
-            (5, 6, Some(2), 3, 4)
+            (SymbolId(5), SymbolId(6), Some(FileId(2)), 3, 4)
         );
         let u = &facts.unresolved[0];
-        assert_eq!((u.repo, u.file, u.line, u.column), (1, Some(2), 3, 4));
+        assert_eq!(
+            (u.repo, u.file, u.line, u.column),
+            (RepoId(1), Some(FileId(2)), 3, 4)
+        );
         assert_eq!(
             (u.reason.as_str(), u.source),
-            ("NAME_NOT_RESOLVED", Some(5))
+            ("NAME_NOT_RESOLVED", Some(SymbolId(5)))
         );
     }
 }

@@ -4,7 +4,8 @@
 //!
 //! The fact set is public so that a generation can be written without source files
 //! ([`crate::publish`]), for example by the synthetic-graph generator of the benches. Ids here
-//! are plain indexes into the `FactSet`'s own vectors, in any order: `finish` sorts every
+//! are typed indexes ([`RepoId`], [`PackageId`], [`FileId`], [`SymbolId`]) into the
+//! `FactSet`'s own vectors, in any order: `finish` sorts every
 //! collection by its durable key and renumbers every reference, so a producer never needs to
 //! know the canonical order. Field meanings are those of the tables in `format-spec/SPEC.md`
 //! section 6.
@@ -14,14 +15,65 @@ use std::collections::{BTreeSet, HashMap};
 use kivgraph_format::key::{SymbolIdentity, file_key, package_key};
 use kivgraph_format::{Confidence, EdgeKind, FileStatus, Language, Provenance, SymbolKind};
 
-/// Index into [`FactSet::repos`].
-pub type RepoId = usize;
-/// Index into [`FactSet::packages`].
-pub type PackageId = usize;
-/// Index into [`FactSet::files`].
-pub type FileId = usize;
-/// Index into [`FactSet::symbols`].
-pub type SymbolId = usize;
+/// Declares an id newtype for one collection of the fact set, with `Index`/`IndexMut` on that
+/// collection's `Vec`, so that `facts.symbols[sid]` reads naturally while a file id passed where
+/// a symbol id is expected does not compile.
+macro_rules! fact_id {
+    ($(#[$doc:meta])* $id:ident => $item:ty) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct $id(pub usize);
+
+        impl $id {
+            /// The position in the fact set's vector.
+            pub fn index(self) -> usize {
+                self.0
+            }
+        }
+
+        impl From<usize> for $id {
+            fn from(i: usize) -> Self {
+                Self(i)
+            }
+        }
+
+        impl std::fmt::Display for $id {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                self.0.fmt(f)
+            }
+        }
+
+        impl std::ops::Index<$id> for Vec<$item> {
+            type Output = $item;
+            fn index(&self, id: $id) -> &$item {
+                &self[id.0]
+            }
+        }
+
+        impl std::ops::IndexMut<$id> for Vec<$item> {
+            fn index_mut(&mut self, id: $id) -> &mut $item {
+                &mut self[id.0]
+            }
+        }
+    };
+}
+
+fact_id!(
+    /// Index into [`FactSet::repos`].
+    RepoId => Repo
+);
+fact_id!(
+    /// Index into [`FactSet::packages`].
+    PackageId => Package
+);
+fact_id!(
+    /// Index into [`FactSet::files`].
+    FileId => SourceFile
+);
+fact_id!(
+    /// Index into [`FactSet::symbols`].
+    SymbolId => Symbol
+);
 
 /// One repository: a row of `repositories.parquet` and an entry of the manifest.
 #[derive(Debug, Clone)]
@@ -217,6 +269,30 @@ fn reorder<T: Clone>(items: &[T], order: &[usize]) -> Vec<T> {
 }
 
 impl FactSet {
+    /// Appends a repository and returns its id.
+    pub fn push_repo(&mut self, repo: Repo) -> RepoId {
+        self.repos.push(repo);
+        RepoId(self.repos.len() - 1)
+    }
+
+    /// Appends a package and returns its id.
+    pub fn push_package(&mut self, package: Package) -> PackageId {
+        self.packages.push(package);
+        PackageId(self.packages.len() - 1)
+    }
+
+    /// Appends a file and returns its id.
+    pub fn push_file(&mut self, file: SourceFile) -> FileId {
+        self.files.push(file);
+        FileId(self.files.len() - 1)
+    }
+
+    /// Appends a symbol and returns its id.
+    pub fn push_symbol(&mut self, symbol: Symbol) -> SymbolId {
+        self.symbols.push(symbol);
+        SymbolId(self.symbols.len() - 1)
+    }
+
     /// Checks that every reference is in range and agrees with what it points at, so that a
     /// fact set from outside the compiler fails with a message instead of a panic in `finish`.
     pub(crate) fn check(&self) -> Result<(), FactsError> {
@@ -237,16 +313,16 @@ impl FactSet {
             })
         };
         for (i, p) in self.packages.iter().enumerate() {
-            if p.repo >= nr {
+            if p.repo.0 >= nr {
                 return bad("package", i, "repo");
             }
         }
         for (i, f) in self.files.iter().enumerate() {
-            if f.repo >= nr {
+            if f.repo.0 >= nr {
                 return bad("file", i, "repo");
             }
             if let Some(p) = f.package {
-                if p >= np {
+                if p.0 >= np {
                     return bad("file", i, "package");
                 }
                 if self.packages[p].repo != f.repo {
@@ -259,13 +335,13 @@ impl FactSet {
             }
         }
         for (i, s) in self.symbols.iter().enumerate() {
-            if s.repo >= nr {
+            if s.repo.0 >= nr {
                 return bad("symbol", i, "repo");
             }
-            if s.package >= np {
+            if s.package.0 >= np {
                 return bad("symbol", i, "package");
             }
-            if s.file >= nf {
+            if s.file.0 >= nf {
                 return bad("symbol", i, "file");
             }
             if self.packages[s.package].repo != s.repo || self.files[s.file].repo != s.repo {
@@ -277,13 +353,13 @@ impl FactSet {
             }
         }
         for (i, e) in self.edges.iter().enumerate() {
-            if e.source >= ns {
+            if e.source.0 >= ns {
                 return bad("edge", i, "source");
             }
-            if e.target >= ns {
+            if e.target.0 >= ns {
                 return bad("edge", i, "target");
             }
-            if e.file.is_some_and(|f| f >= nf) {
+            if e.file.is_some_and(|f| f.0 >= nf) {
                 return bad("edge", i, "file");
             }
             if matches!(
@@ -301,7 +377,7 @@ impl FactSet {
             }
         }
         for (i, e) in self.package_edges.iter().enumerate() {
-            if e.source >= np || e.target >= np {
+            if e.source.0 >= np || e.target.0 >= np {
                 return bad("package edge", i, "source or target");
             }
             if !matches!(
@@ -316,13 +392,13 @@ impl FactSet {
             }
         }
         for (i, u) in self.unresolved.iter().enumerate() {
-            if u.repo >= nr {
+            if u.repo.0 >= nr {
                 return bad("unresolved record", i, "repo");
             }
-            if u.file.is_some_and(|f| f >= nf) {
+            if u.file.is_some_and(|f| f.0 >= nf) {
                 return bad("unresolved record", i, "file");
             }
-            if u.source.is_some_and(|s| s >= ns) {
+            if u.source.is_some_and(|s| s.0 >= ns) {
                 return bad("unresolved record", i, "source");
             }
         }
@@ -338,7 +414,7 @@ impl FactSet {
         let repos = reorder(&self.repos, &repo_order);
         let mut packages = self.packages.clone();
         for p in &mut packages {
-            p.repo = repo_new[p.repo];
+            p.repo = RepoId(repo_new[p.repo.0]);
         }
         let (pkg_order, pkg_new) = permutation(&packages, |a, b| {
             (a.language.as_str(), &repos[a.repo].name, &a.name).cmp(&(
@@ -350,8 +426,8 @@ impl FactSet {
         let packages = reorder(&packages, &pkg_order);
         let mut files = self.files.clone();
         for f in &mut files {
-            f.repo = repo_new[f.repo];
-            f.package = f.package.map(|p| pkg_new[p]);
+            f.repo = RepoId(repo_new[f.repo.0]);
+            f.package = f.package.map(|p| PackageId(pkg_new[p.0]));
         }
         let (file_order, file_new) = permutation(&files, |a, b| {
             (&repos[a.repo].name, &a.path).cmp(&(&repos[b.repo].name, &b.path))
@@ -362,11 +438,11 @@ impl FactSet {
         // are told apart by a discriminator: their order of appearance within the identity.
         let mut symbols = self.symbols.clone();
         for s in &mut symbols {
-            s.repo = repo_new[s.repo];
-            s.package = pkg_new[s.package];
-            s.file = file_new[s.file];
+            s.repo = RepoId(repo_new[s.repo.0]);
+            s.package = PackageId(pkg_new[s.package.0]);
+            s.file = FileId(file_new[s.file.0]);
         }
-        let mut by_identity: HashMap<(usize, String, SymbolKind), Vec<usize>> = HashMap::new();
+        let mut by_identity: HashMap<(PackageId, String, SymbolKind), Vec<usize>> = HashMap::new();
         for (i, s) in symbols.iter().enumerate() {
             by_identity
                 .entry((s.package, s.qualified_name.clone(), s.kind))
@@ -425,9 +501,9 @@ impl FactSet {
             .edges
             .iter()
             .map(|e| Edge {
-                source: sym_new[e.source],
-                target: sym_new[e.target],
-                file: e.file.map(|f| file_new[f]),
+                source: SymbolId(sym_new[e.source.0]),
+                target: SymbolId(sym_new[e.target.0]),
+                file: e.file.map(|f| FileId(file_new[f.0])),
                 ..*e
             })
             .collect();
@@ -437,9 +513,9 @@ impl FactSet {
             .unresolved
             .iter()
             .map(|u| Unresolved {
-                repo: repo_new[u.repo],
-                file: u.file.map(|f| file_new[f]),
-                source: u.source.map(|s| sym_new[s]),
+                repo: RepoId(repo_new[u.repo.0]),
+                file: u.file.map(|f| FileId(file_new[f.0])),
+                source: u.source.map(|s| SymbolId(sym_new[s.0])),
                 ..u.clone()
             })
             .collect();
@@ -449,8 +525,8 @@ impl FactSet {
             .package_edges
             .iter()
             .map(|e| PackageEdge {
-                source: pkg_new[e.source],
-                target: pkg_new[e.target],
+                source: PackageId(pkg_new[e.source.0]),
+                target: PackageId(pkg_new[e.target.0]),
                 ..*e
             })
             .collect();

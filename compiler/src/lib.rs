@@ -156,8 +156,7 @@ fn add_repository(facts: &mut FactSet, inputs: &mut Inputs, spec: &RepoSpec, pro
     } else {
         kivgraph_format::git::read_head(&spec.root).ok().flatten()
     };
-    let repo = facts.repos.len();
-    facts.repos.push(facts::Repo {
+    let repo = facts.push_repo(facts::Repo {
         derived: spec.derived,
         name: spec.name.clone(),
         root: spec.root.to_string_lossy().into_owned(),
@@ -331,7 +330,7 @@ pub fn compile(opts: &CompileOptions) -> Result<Summary, CompileError> {
     let mut repositories = Vec::new();
     for (ri, r) in finished.repos.iter().enumerate() {
         let mut files: BTreeMap<String, BTreeMap<String, u64>> = BTreeMap::new();
-        for f in finished.files.iter().filter(|f| f.repo == ri) {
+        for f in finished.files.iter().filter(|f| f.repo.index() == ri) {
             let lang = f.language.map_or("unknown", |l| l.as_str()).to_string();
             *files
                 .entry(lang)

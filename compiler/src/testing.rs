@@ -22,7 +22,7 @@ use std::path::PathBuf;
 use kivgraph_format::Language;
 
 use crate::annotations::{Want, comment_marker, parse_annotations};
-use crate::facts::Finished;
+use crate::facts::{FileId, Finished};
 use crate::{RepoSpec, RustSysroot, gather_and_resolve};
 
 /// A compiled fixture: the canonical facts and the files they came from.
@@ -89,11 +89,12 @@ pub(crate) fn compile(fixture: &str) -> Compiled {
 }
 
 impl Compiled {
-    fn file_id(&self, repo: &str, path: &str) -> Option<usize> {
+    fn file_id(&self, repo: &str, path: &str) -> Option<FileId> {
         self.facts
             .files
             .iter()
             .position(|f| self.facts.repos[f.repo].name == repo && f.path == path)
+            .map(FileId)
     }
 
     /// The edges whose occurrence is `repo/path:line`, as `KIND package:qualified_name

@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use kivgraph_format::{Confidence, EdgeKind, Provenance};
 
-use crate::facts::Finished;
+use crate::facts::{FileId, Finished, PackageId, RepoId, SymbolId};
 
 /// The bytes of every file of a generation but the manifest, by file name.
 pub struct Encoded {
@@ -61,7 +61,7 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 fn tables(f: &Finished) -> Vec<TableBuilder> {
-    let repo_name = |r: usize| f.repos[r].name.clone();
+    let repo_name = |r: RepoId| f.repos[r].name.clone();
 
     let mut repos = TableBuilder::new("repositories");
     for r in &f.repos {
@@ -81,7 +81,7 @@ fn tables(f: &Finished) -> Vec<TableBuilder> {
 
     let mut packages = TableBuilder::new("packages");
     for (i, p) in f.packages.iter().enumerate() {
-        push!(packages, 0, Str, f.package_key(i));
+        push!(packages, 0, Str, f.package_key(PackageId(i)));
         push!(packages, 1, Str, repo_name(p.repo));
         push!(packages, 2, Str, p.language.as_str().to_string());
         push!(packages, 3, Str, p.name.clone());
@@ -91,7 +91,7 @@ fn tables(f: &Finished) -> Vec<TableBuilder> {
 
     let mut files = TableBuilder::new("files");
     for (i, file) in f.files.iter().enumerate() {
-        push!(files, 0, Str, f.file_key(i));
+        push!(files, 0, Str, f.file_key(FileId(i)));
         push!(files, 1, Str, repo_name(file.repo));
         push!(files, 2, OptStr, file.package.map(|p| f.package_key(p)));
         push!(files, 3, Str, file.path.clone());
@@ -158,10 +158,10 @@ fn tables(f: &Finished) -> Vec<TableBuilder> {
     };
     let mut edges = TableBuilder::new("edges");
     edges.columns = vec![
-        Column::U32(f.edges.iter().map(|e| e.source as u32).collect()),
-        pooled(f.edges.iter().map(|e| e.source as u32).collect(), &keys),
-        Column::U32(f.edges.iter().map(|e| e.target as u32).collect()),
-        pooled(f.edges.iter().map(|e| e.target as u32).collect(), &keys),
+        Column::U32(f.edges.iter().map(|e| e.source.0 as u32).collect()),
+        pooled(f.edges.iter().map(|e| e.source.0 as u32).collect(), &keys),
+        Column::U32(f.edges.iter().map(|e| e.target.0 as u32).collect()),
+        pooled(f.edges.iter().map(|e| e.target.0 as u32).collect(), &keys),
         pooled(
             f.edges.iter().map(|e| u32::from(e.kind.code())).collect(),
             &kind_pool,
@@ -183,14 +183,14 @@ fn tables(f: &Finished) -> Vec<TableBuilder> {
         opt_pooled(
             f.edges
                 .iter()
-                .map(|e| e.file.map_or(NONE, |x| f.files[x].repo as u32))
+                .map(|e| e.file.map_or(NONE, |x| f.files[x].repo.0 as u32))
                 .collect(),
             &repos_pool,
         ),
         opt_pooled(
             f.edges
                 .iter()
-                .map(|e| e.file.map_or(NONE, |x| x as u32))
+                .map(|e| e.file.map_or(NONE, |x| x.0 as u32))
                 .collect(),
             &paths_pool,
         ),
@@ -223,7 +223,7 @@ fn tables(f: &Finished) -> Vec<TableBuilder> {
         push!(unresolved, 6, Str, u.requested_package.clone());
         push!(unresolved, 7, OptStr, u.requested_symbol.clone());
         push!(unresolved, 8, OptStr, u.detail.clone());
-        push!(unresolved, 9, OptStr, u.source.map(|s| f.keys[s].clone()));
+        push!(unresolved, 9, OptStr, u.source.map(|s| f.keys[s.0].clone()));
     }
     vec![repos, packages, files, symbols, edges, pedges, unresolved]
 }
@@ -285,7 +285,7 @@ fn graph_blob(f: &Finished) -> Result<(GraphBlob, Vec<u8>), FormatError> {
         }
     }
     for (i, p) in f.packages.iter().enumerate() {
-        it.add(&f.package_key(i));
+        it.add(&f.package_key(PackageId(i)));
         it.add(&p.name);
         it.add(&p.path);
         if let Some(m) = &p.module {
@@ -340,8 +340,8 @@ fn graph_blob(f: &Finished) -> Result<(GraphBlob, Vec<u8>), FormatError> {
         .iter()
         .enumerate()
         .map(|(i, p)| PackageRec {
-            key: it.id(&f.package_key(i)),
-            repository: p.repo as u32,
+            key: it.id(&f.package_key(PackageId(i))),
+            repository: p.repo.0 as u32,
             language: p.language.code(),
             name: it.id(&p.name),
             path: it.id(&p.path),
@@ -352,8 +352,8 @@ fn graph_blob(f: &Finished) -> Result<(GraphBlob, Vec<u8>), FormatError> {
         .files
         .iter()
         .map(|x| FileRec {
-            repository: x.repo as u32,
-            package: x.package.map_or(NONE, |p| p as u32),
+            repository: x.repo.0 as u32,
+            package: x.package.map_or(NONE, |p| p.0 as u32),
             path: it.id(&x.path),
             language: x.language.map_or(0, |l| l.code()),
             status: x.status as u8,
@@ -374,9 +374,9 @@ fn graph_blob(f: &Finished) -> Result<(GraphBlob, Vec<u8>), FormatError> {
             language: s.language.code(),
             exported: s.exported,
             signature: it.opt(s.signature.as_deref()),
-            repository: s.repo as u32,
-            package: s.package as u32,
-            file: s.file as u32,
+            repository: s.repo.0 as u32,
+            package: s.package.0 as u32,
+            file: s.file.0 as u32,
             start_line: s.start_line,
             start_column: s.start_column,
             end_line: s.end_line,
@@ -387,12 +387,12 @@ fn graph_blob(f: &Finished) -> Result<(GraphBlob, Vec<u8>), FormatError> {
         .collect();
 
     let n = f.symbols.len();
-    let half = |other: usize, e: &crate::facts::Edge| EdgeRec {
-        other: other as u32,
+    let half = |other: SymbolId, e: &crate::facts::Edge| EdgeRec {
+        other: other.0 as u32,
         kind: e.kind.code(),
         confidence: e.confidence.code(),
         provenance: e.provenance.code(),
-        file: e.file.map_or(NONE, |x| x as u32),
+        file: e.file.map_or(NONE, |x| x.0 as u32),
         line: e.line,
         column: e.column,
     };
@@ -403,10 +403,10 @@ fn graph_blob(f: &Finished) -> Result<(GraphBlob, Vec<u8>), FormatError> {
         .unresolved
         .iter()
         .map(|u| UnresolvedRec {
-            repository: u.repo as u32,
-            file: u.file.map_or(NONE, |x| x as u32),
+            repository: u.repo.0 as u32,
+            file: u.file.map_or(NONE, |x| x.0 as u32),
             language: u.language.code(),
-            source: u.source.map_or(NONE, |s| s as u32),
+            source: u.source.map_or(NONE, |s| s.0 as u32),
             reason: it.id(&u.reason),
             requested_package: it.id(&u.requested_package),
             requested_symbol: it.opt(u.requested_symbol.as_deref()),
@@ -424,8 +424,8 @@ fn graph_blob(f: &Finished) -> Result<(GraphBlob, Vec<u8>), FormatError> {
         .package_edges
         .iter()
         .map(|e| PackageEdgeRec {
-            source: e.source as u32,
-            target: e.target as u32,
+            source: e.source.0 as u32,
+            target: e.target.0 as u32,
             kind: e.kind.code(),
             confidence: e.confidence.code(),
             provenance: e.provenance.code(),
@@ -462,12 +462,12 @@ fn graph_blob(f: &Finished) -> Result<(GraphBlob, Vec<u8>), FormatError> {
 }
 
 /// Builds CSR rows from `(node, half-edge)` pairs; rows are sorted so output is canonical.
-fn csr(n: usize, items: impl Iterator<Item = (usize, EdgeRec)>) -> Csr {
-    let mut pairs: Vec<(usize, EdgeRec)> = items.collect();
+fn csr(n: usize, items: impl Iterator<Item = (SymbolId, EdgeRec)>) -> Csr {
+    let mut pairs: Vec<(SymbolId, EdgeRec)> = items.collect();
     pairs.sort();
     let mut offsets = vec![0u32; n + 1];
     for (node, _) in &pairs {
-        offsets[node + 1] += 1;
+        offsets[node.0 + 1] += 1;
     }
     for i in 0..n {
         offsets[i + 1] += offsets[i];

@@ -4,15 +4,18 @@
 
 use std::collections::BTreeSet;
 
-use kivgraph_compile::facts::{Edge, FactSet, Package, PackageEdge, Repo, SourceFile, Symbol};
+use kivgraph_compile::facts::{
+    Edge, FactSet, FileId, Package, PackageEdge, PackageId, Repo, RepoId, SourceFile, Symbol,
+    SymbolId,
+};
 use kivgraph_compile::{CompileError, publish, verify_generation};
 use kivgraph_format::{
     Confidence, EdgeKind, FileStatus, Generation, IndexDir, Language, Provenance, SymbolKind,
 };
 
-fn symbol(package: usize, file: usize, name: &str, qn: &str, kind: SymbolKind) -> Symbol {
+fn symbol(package: PackageId, file: FileId, name: &str, qn: &str, kind: SymbolKind) -> Symbol {
     Symbol {
-        repo: 0,
+        repo: RepoId(0),
         package,
         file,
         language: Language::Go,
@@ -32,7 +35,7 @@ fn symbol(package: usize, file: usize, name: &str, qn: &str, kind: SymbolKind) -
 
 fn facts() -> FactSet {
     let mut f = FactSet::default();
-    f.repos.push(Repo {
+    let repo = f.push_repo(Repo {
         name: "handmade".into(),
         root: "/synthetic/handmade".into(),
         commit: None,
@@ -41,17 +44,18 @@ fn facts() -> FactSet {
         languages: BTreeSet::from([Language::Go]),
         derived: false,
     });
+    let mut homes = Vec::new();
     for dir in ["b", "a"] {
-        f.packages.push(Package {
-            repo: 0,
+        let package = f.push_package(Package {
+            repo,
             language: Language::Go,
             name: format!("example.com/handmade/{dir}"),
             path: dir.into(),
             module: Some("example.com/handmade".into()),
         });
-        f.files.push(SourceFile {
-            repo: 0,
-            package: Some(f.packages.len() - 1),
+        let file = f.push_file(SourceFile {
+            repo,
+            package: Some(package),
             path: format!("{dir}/{dir}.go"),
             language: Some(Language::Go),
             status: FileStatus::Indexed,
@@ -59,23 +63,29 @@ fn facts() -> FactSet {
             lines: 10,
             sha256: [0; 32],
         });
+        homes.push((package, file));
     }
-    f.symbols.push(symbol(0, 0, "Run", "Run", SymbolKind::Func));
-    f.symbols
-        .push(symbol(1, 1, "Client", "Client", SymbolKind::Type));
-    f.symbols
-        .push(symbol(1, 1, "Close", "Client.Close", SymbolKind::Method));
+    let (b, a) = (homes[0], homes[1]);
+    let run = f.push_symbol(symbol(b.0, b.1, "Run", "Run", SymbolKind::Func));
+    let client = f.push_symbol(symbol(a.0, a.1, "Client", "Client", SymbolKind::Type));
+    let close = f.push_symbol(symbol(
+        a.0,
+        a.1,
+        "Close",
+        "Client.Close",
+        SymbolKind::Method,
+    ));
     for (source, target, kind, confidence, provenance) in [
         (
-            0,
-            2,
+            run,
+            close,
             EdgeKind::CallsDirect,
             Confidence::ExactDeclarationMapped,
             Provenance::GoReceiverTyped,
         ),
         (
-            2,
-            1,
+            close,
+            client,
             EdgeKind::MethodOf,
             Confidence::StructuralCertain,
             Provenance::GoDeclaration,
@@ -93,8 +103,8 @@ fn facts() -> FactSet {
         });
     }
     f.package_edges.push(PackageEdge {
-        source: 0,
-        target: 1,
+        source: b.0,
+        target: a.0,
         kind: EdgeKind::PackageDependsOn,
         confidence: Confidence::ExactDeclarationMapped,
         provenance: Provenance::GoImport,
@@ -136,7 +146,7 @@ fn a_handmade_fact_set_publishes_a_verifiable_generation() {
 fn dangling_references_and_bad_names_are_refused_before_writing() {
     let out = tempfile::tempdir().unwrap();
     let mut f = facts();
-    f.edges[0].target = 99;
+    f.edges[0].target = SymbolId(99);
     match publish(out.path(), f) {
         Err(CompileError::Facts(m)) => {
             assert!(m.to_string().contains("edge 0: target"), "{m}")

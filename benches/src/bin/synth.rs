@@ -49,7 +49,8 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use kivgraph_benches::Rng;
 use kivgraph_compile::facts::{
-    Edge, FactSet, Package, PackageEdge, Repo, SourceFile, Symbol, Unresolved,
+    Edge, FactSet, FileId, Package, PackageEdge, PackageId, Repo, RepoId, SourceFile, Symbol,
+    SymbolId, Unresolved,
 };
 use kivgraph_format::{Confidence, EdgeKind, FileStatus, Language, Provenance, SymbolKind};
 
@@ -297,7 +298,7 @@ impl Gen {
         name: String,
         qualified_name: String,
         signature: Option<String>,
-        file: usize,
+        file: FileId,
         start_line: u32,
         end_line: u32,
         column: u32,
@@ -336,7 +337,6 @@ impl Gen {
     }
 
     fn package(&mut self, repo: usize, target: usize) {
-        let p = self.facts.packages.len();
         let repo_name = self.facts.repos[repo].name.clone();
         let mut dirs = std::mem::take(&mut self.repo_dirs[repo]);
         let dir = self.unique(&mut dirs, |r| {
@@ -347,14 +347,14 @@ impl Gen {
                 .join("/")
         });
         self.repo_dirs[repo] = dirs;
-        self.facts.packages.push(Package {
-            repo,
+        let p = self.facts.push_package(Package {
+            repo: RepoId(repo),
             language: Language::Go,
             name: format!("example.com/{repo_name}/{dir}"),
             path: dir.clone(),
             module: Some(format!("example.com/{repo_name}")),
         });
-        self.repo_packages[repo].push(p as u32);
+        self.repo_packages[repo].push(p.index() as u32);
         let first = self.facts.symbols.len();
         let mut scope: HashSet<String> = HashSet::new();
         let mut file_names: HashSet<String> = HashSet::new();
@@ -367,9 +367,8 @@ impl Gen {
                     format!("{}_{}", leaf, r.pick(NOUNS).to_lowercase())
                 }
             });
-            let file = self.facts.files.len();
-            self.facts.files.push(SourceFile {
-                repo,
+            let file = self.facts.push_file(SourceFile {
+                repo: RepoId(repo),
                 package: Some(p),
                 path: format!("{dir}/{stem}.go"),
                 language: Some(Language::Go),
@@ -393,7 +392,7 @@ impl Gen {
     }
 
     /// Declarations of one file; returns its line count.
-    fn file_body(&mut self, file: usize, want: usize, scope: &mut HashSet<String>) -> u32 {
+    fn file_body(&mut self, file: FileId, want: usize, scope: &mut HashSet<String>) -> u32 {
         let first = self.facts.symbols.len();
         let mut line = 3u32; // package clause, imports
         let mut last_type: Option<String> = None;
@@ -485,7 +484,7 @@ impl Gen {
         line
     }
 
-    fn type_decl(&mut self, file: usize, name: String, line: &mut u32) {
+    fn type_decl(&mut self, file: FileId, name: String, line: &mut u32) {
         let interface = self.rng.chance(0.15);
         let n_fields = if interface { 0 } else { self.rng.below(7) };
         let start = *line;
@@ -584,8 +583,8 @@ impl Gen {
                 ),
             ] {
                 self.facts.edges.push(Edge {
-                    source: m as usize,
-                    target: ty as usize,
+                    source: SymbolId(m as usize),
+                    target: SymbolId(ty as usize),
                     kind,
                     confidence,
                     provenance,
@@ -609,7 +608,7 @@ impl Gen {
                 if self.imports.ids.len() - begin >= k {
                     break;
                 }
-                let same = &self.repo_packages[repo];
+                let same = &self.repo_packages[repo.index()];
                 let q = if self.rng.chance(0.7) && same.len() > 1 {
                     same[self.rng.zipf(same.len())]
                 } else {
@@ -618,8 +617,8 @@ impl Gen {
                 if q as usize != p && !self.imports.ids[begin..].contains(&q) {
                     self.imports.ids.push(q);
                     self.facts.package_edges.push(PackageEdge {
-                        source: p,
-                        target: q as usize,
+                        source: PackageId(p),
+                        target: PackageId(q as usize),
                         kind: EdgeKind::PackageDependsOn,
                         confidence: Confidence::ExactDeclarationMapped,
                         provenance: Provenance::GoImport,
@@ -654,7 +653,7 @@ impl Gen {
             ..
         } = self;
         let src = &facts.symbols[s];
-        let (p, file, kind) = (src.package, src.file, src.kind);
+        let (p, file, kind) = (src.package.index(), src.file, src.kind);
         let (line0, span) = (src.start_line, src.end_line - src.start_line + 1);
         let types_only = !matches!(
             kind,
@@ -712,8 +711,8 @@ impl Gen {
         let line = line0 + rng.below(span as usize) as u32;
         let column = 1 + rng.below(60) as u32;
         facts.edges.push(Edge {
-            source: s,
-            target: t as usize,
+            source: SymbolId(s),
+            target: SymbolId(t as usize),
             kind: edge_kind,
             confidence,
             provenance,
@@ -812,7 +811,7 @@ impl Gen {
                 requested_package: package,
                 requested_symbol: Some(symbol),
                 detail,
-                source: Some(s),
+                source: Some(SymbolId(s)),
             });
         }
         // Directories whose every file is excluded by build constraints: invisible scopes.
@@ -901,7 +900,7 @@ fn generate(o: &Opts) -> FactSet {
 fn in_degree_report(facts: &FactSet) {
     let mut deg = vec![0u32; facts.symbols.len()];
     for e in &facts.edges {
-        deg[e.target] += 1;
+        deg[e.target.index()] += 1;
     }
     deg.sort_unstable_by(|a, b| b.cmp(a));
     let n = deg.len();

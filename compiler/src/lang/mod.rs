@@ -279,8 +279,7 @@ impl Home {
         let f = &mut facts.files[self.file];
         f.package = Some(self.package);
         let (lines, size) = (f.lines.max(1), f.size as u32);
-        facts.symbols.push(self.module(path, qn, lines, size));
-        facts.symbols.len() - 1
+        facts.push_symbol(self.module(path, qn, lines, size))
     }
 
     /// The module symbol of the file at `path` (`lines` lines, `size` bytes): named by the

@@ -130,7 +130,7 @@ pub fn read(facts: &mut FactSet, configs: &[ConfigFile]) -> Packages {
         .repos
         .iter()
         .enumerate()
-        .map(|(i, r)| (i, r.root.trim_end_matches('/').to_string()))
+        .map(|(i, r)| (RepoId(i), r.root.trim_end_matches('/').to_string()))
         .collect();
     for c in &configs {
         if !c.path.ends_with("package_config.json") {
@@ -175,7 +175,7 @@ pub fn read(facts: &mut FactSet, configs: &[ConfigFile]) -> Packages {
             } else if root.contains(':') {
                 continue;
             } else {
-                let base = format!("{}/{}", roots[c.repo].1, here);
+                let base = format!("{}/{}", roots[c.repo.index()].1, here);
                 let Some(j) = join("", &format!("{base}/{}", decode(root))) else {
                     continue;
                 };

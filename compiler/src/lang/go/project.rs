@@ -374,20 +374,29 @@ mod tests {
             text: text.into(),
         };
         let modules = Modules::read(&[
-            config(0, "go.mod", "module example.com/a\n"),
-            config(0, "sub/go.mod", "module example.com/b\n"),
-            config(0, "package.json", "module not.go\n"),
-            config(1, "src/go.mod", "module std\n"),
+            config(RepoId(0), "go.mod", "module example.com/a\n"),
+            config(RepoId(0), "sub/go.mod", "module example.com/b\n"),
+            config(RepoId(0), "package.json", "module not.go\n"),
+            config(RepoId(1), "src/go.mod", "module std\n"),
         ]);
-        assert_eq!(modules.import_path(0, "", "r"), "example.com/a");
-        assert_eq!(modules.import_path(0, "x/y", "r"), "example.com/a/x/y");
-        assert_eq!(modules.import_path(0, "sub/z", "r"), "example.com/b/z");
-        assert_eq!(modules.import_path(1, "src/net/http", "go"), "net/http");
-        assert_eq!(modules.import_path(1, "src", "go"), "std");
-        assert_eq!(modules.import_path(1, "", "go"), "go");
-        assert_eq!(modules.import_path(1, "cmd", "go"), "cmd");
+        assert_eq!(modules.import_path(RepoId(0), "", "r"), "example.com/a");
         assert_eq!(
-            modules.module_of(0, "sub/z"),
+            modules.import_path(RepoId(0), "x/y", "r"),
+            "example.com/a/x/y"
+        );
+        assert_eq!(
+            modules.import_path(RepoId(0), "sub/z", "r"),
+            "example.com/b/z"
+        );
+        assert_eq!(
+            modules.import_path(RepoId(1), "src/net/http", "go"),
+            "net/http"
+        );
+        assert_eq!(modules.import_path(RepoId(1), "src", "go"), "std");
+        assert_eq!(modules.import_path(RepoId(1), "", "go"), "go");
+        assert_eq!(modules.import_path(RepoId(1), "cmd", "go"), "cmd");
+        assert_eq!(
+            modules.module_of(RepoId(0), "sub/z"),
             Some(("example.com/b", "sub"))
         );
     }

@@ -267,23 +267,23 @@ mod tests {
     fn pyproject_and_setup_cfg() {
         let configs = vec![
             ConfigFile {
-                repo: 0,
+                repo: RepoId(0),
                 path: "pyproject.toml".into(),
                 text: "[project]\nname = \"acme-corelib\"\n[tool.setuptools.packages.find]\nwhere = [\"lib\"]\n".into(),
             },
             ConfigFile {
-                repo: 1,
+                repo: RepoId(1),
                 path: "setup.cfg".into(),
                 text: "[metadata]\nname = app\n[options]\npackage_dir =\n    =source\n".into(),
             },
         ];
         let l = layouts(&configs);
-        assert!(l[&0].roots.contains("lib"));
+        assert!(l[&RepoId(0)].roots.contains("lib"));
         assert_eq!(
-            l[&0].projects,
+            l[&RepoId(0)].projects,
             vec![(String::new(), "acme-corelib".to_string())]
         );
-        assert!(l[&1].roots.contains("source"));
+        assert!(l[&RepoId(1)].roots.contains("source"));
         assert_eq!(normalise("Acme-CoreLib"), "acme_corelib");
     }
 }

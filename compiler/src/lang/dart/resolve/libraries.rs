@@ -159,9 +159,8 @@ impl Resolver<'_> {
                 names_used.insert((repo, name.clone()));
                 self.libs[l].name = name.clone();
             }
-            let pid = self.facts.packages.len();
             let module = self.pubspec_of(repo, &self.units[u0].path);
-            self.facts.packages.push(Package {
+            let pid = self.facts.push_package(Package {
                 repo,
                 language: Language::Dart,
                 name: name.clone(),
@@ -192,15 +191,14 @@ impl Resolver<'_> {
                             let pd = &self.units[u].parsed.decls[p];
                             !pd.name.starts_with('_') && !pd.name.starts_with("extension@")
                         });
-                    syms.push(self.facts.symbols.len());
-                    self.facts.symbols.push(home.symbol(
+                    syms.push(self.facts.push_symbol(home.symbol(
                         d.name.clone(),
                         d.qn.clone(),
                         d.kind,
                         exported,
                         d.signature.clone(),
                         d.span,
-                    ));
+                    )));
                 }
                 self.units[u].syms = syms;
                 self.units[u].module_sym = module_sym;

@@ -21,7 +21,7 @@ use crate::emit::reason::{
     URI_NOT_RESOLVED,
 };
 use crate::emit::{self, NameOnly, ReceiverWords, Request, Site};
-use crate::facts::{FactSet, FileId, Package, RepoId, SymbolId};
+use crate::facts::{FactSet, FileId, Package, PackageId, RepoId, SymbolId};
 use crate::lang::Home;
 
 mod emission;
@@ -88,7 +88,7 @@ impl Unit {
             parsed,
             lib: 0,
             syms: Vec::new(),
-            module_sym: 0,
+            module_sym: SymbolId(0),
             targets: Vec::new(),
         }
     }
@@ -111,7 +111,7 @@ struct Library {
     /// The defining unit first, then its parts.
     units: Vec<usize>,
     name: String,
-    package: usize,
+    package: PackageId,
     /// Top-level declarations of all units.
     scope: HashMap<String, Vec<DeclRef>>,
     /// What the library exports, and whether an export may bring names beyond these.

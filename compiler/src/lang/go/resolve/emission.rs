@@ -59,7 +59,6 @@ impl Resolver<'_> {
         let f = &self.files[scope.fi];
         let sf = &self.facts.files[f.file];
         let path = sf.path.clone();
-        let sid = self.facts.symbols.len();
         let home = Home {
             repo: f.repo,
             package: self.pkgs[scope.pi].id,
@@ -67,9 +66,9 @@ impl Resolver<'_> {
             language: Language::Go,
         };
         let (lines, size) = (sf.lines.max(1), sf.size as u32);
-        self.facts
-            .symbols
-            .push(home.module(&path, path.clone(), lines, size));
+        let sid = self
+            .facts
+            .push_symbol(home.module(&path, path.clone(), lines, size));
         self.module_syms.insert(scope.fi, sid);
         sid
     }

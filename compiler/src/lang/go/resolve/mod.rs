@@ -204,8 +204,7 @@ fn packages(
             } else {
                 base
             };
-            let id = facts.packages.len();
-            facts.packages.push(crate::facts::Package {
+            let id = facts.push_package(crate::facts::Package {
                 repo: f.repo,
                 language: Language::Go,
                 name: import_path.clone(),
@@ -256,14 +255,13 @@ fn symbols(
         };
         for (di, d) in f.go.decls.iter().enumerate() {
             let exported = extract::exported(&d.name);
-            let sid = facts.symbols.len();
             let home = Home {
                 repo: f.repo,
                 package: pkgs[pi].id,
                 file: f.file,
                 language: Language::Go,
             };
-            facts.symbols.push(home.symbol(
+            let sid = facts.push_symbol(home.symbol(
                 d.name.clone(),
                 d.qualified_name.clone(),
                 d.kind,

@@ -54,7 +54,7 @@ impl Module {
             py,
             dotted: None,
             syms: Vec::new(),
-            module_sym: 0,
+            module_sym: SymbolId(0),
             targets: Vec::new(),
         }
     }

@@ -119,10 +119,14 @@ impl Resolver<'_> {
                 self.unresolved(m, at, reason, request);
             }
         }
-        let src_pkg = self.facts.files[self.mods[m].file].package.unwrap_or(0);
+        let src_pkg = self.facts.files[self.mods[m].file]
+            .package
+            .unwrap_or_default();
         let deps = self.imported[m].clone();
         for t in deps {
-            let tgt = self.facts.files[self.mods[t].file].package.unwrap_or(0);
+            let tgt = self.facts.files[self.mods[t].file]
+                .package
+                .unwrap_or_default();
             let same = self.mods[m].repo == self.mods[t].repo;
             emit::package_edge(
                 self.facts,

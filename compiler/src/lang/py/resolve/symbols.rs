@@ -32,8 +32,7 @@ impl Resolver<'_> {
                 names_used.insert((m.repo, name.clone()));
             }
             let project = self.project_of(m.repo, &m.path);
-            let pid = self.facts.packages.len();
-            self.facts.packages.push(Package {
+            let pid = self.facts.push_package(Package {
                 repo: m.repo,
                 language: Language::Python,
                 name: name.clone(),
@@ -54,15 +53,14 @@ impl Resolver<'_> {
                     syms.push(module_sym);
                     continue;
                 }
-                syms.push(self.facts.symbols.len());
-                self.facts.symbols.push(home.symbol(
+                syms.push(self.facts.push_symbol(home.symbol(
                     d.name.clone(),
                     d.qn.clone(),
                     d.kind,
                     d.exported,
                     d.signature.clone(),
                     d.span,
-                ));
+                )));
             }
             let m = &mut self.mods[mi];
             m.module_sym = module_sym;

@@ -320,7 +320,7 @@ impl Resolver<'_> {
                     let mut targets: Vec<SymbolId> = Vec::new();
                     if let Rt::Sym(s) = st {
                         for &ii in self.trait_impls.get(&s).into_iter().flatten() {
-                            if ts.contains(&self.impls[ii].trait_target.unwrap_or(usize::MAX)) {
+                            if self.impls[ii].trait_target.is_some_and(|t| ts.contains(&t)) {
                                 targets.extend(
                                     self.impls[ii]
                                         .members

@@ -337,8 +337,7 @@ impl Resolver<'_> {
         if let Some(&p) = self.packages.get(&(repo, name.to_string())) {
             return p;
         }
-        let pid = self.facts.packages.len();
-        self.facts.packages.push(Package {
+        let pid = self.facts.push_package(Package {
             repo,
             language: Language::Rust,
             name: name.to_string(),
@@ -395,9 +394,7 @@ impl Resolver<'_> {
             language: Language::Rust,
         };
         self.facts
-            .symbols
-            .push(home.symbol(name, qn, kind, exported, sig, span));
-        self.facts.symbols.len() - 1
+            .push_symbol(home.symbol(name, qn, kind, exported, sig, span))
     }
 
     pub(super) fn add_items(&mut self, inst: usize, _ci: usize) {

@@ -11,8 +11,7 @@ impl Resolver<'_> {
                 .project
                 .package_of(m.repo, &m.path)
                 .and_then(|p| self.project.packages[p].name.clone());
-            let pid = self.facts.packages.len();
-            self.facts.packages.push(Package {
+            let pid = self.facts.push_package(Package {
                 repo: m.repo,
                 language: m.language,
                 name: m.path.clone(),
@@ -28,15 +27,14 @@ impl Resolver<'_> {
             m.module_sym = home.push_module(self.facts, &m.path, m.path.clone());
             m.syms = Vec::with_capacity(m.ts.decls.len());
             for d in &m.ts.decls {
-                m.syms.push(self.facts.symbols.len());
-                self.facts.symbols.push(home.symbol(
+                m.syms.push(self.facts.push_symbol(home.symbol(
                     d.name.clone(),
                     d.qn.clone(),
                     d.kind,
                     d.exported,
                     d.signature.clone(),
                     d.span,
-                ));
+                )));
             }
         }
     }
@@ -81,9 +79,13 @@ impl Resolver<'_> {
             };
             self.unresolved(at, reason, package, None, detail);
         }
-        let src_pkg = self.facts.files[self.mods[m].file].package.unwrap_or(0);
+        let src_pkg = self.facts.files[self.mods[m].file]
+            .package
+            .unwrap_or_default();
         for t in deps {
-            let tgt_pkg = self.facts.files[self.mods[t].file].package.unwrap_or(0);
+            let tgt_pkg = self.facts.files[self.mods[t].file]
+                .package
+                .unwrap_or_default();
             let same = self.mods[m].repo == self.mods[t].repo;
             emit::package_edge(self.facts, (src_pkg, tgt_pkg), same, Provenance::TsImport);
         }

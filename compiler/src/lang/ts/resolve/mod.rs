@@ -78,7 +78,7 @@ impl Module {
             language,
             ts,
             syms: Vec::new(),
-            module_sym: 0,
+            module_sym: SymbolId(0),
             specs: Vec::new(),
         }
     }
