@@ -203,3 +203,69 @@ fn deep_nesting_is_cut_not_fatal() {
         assert!(names.contains(&n), "{n} missing: {names:?}");
     }
 }
+
+/// The same for Go, at the depth that once aborted the whole compile (issue: a Go file with
+/// 100,000 nested parentheses overflowed the stack while its initializer's type was worked
+/// out): every such file is `partial`, the compile publishes, and the package's other files
+/// and the shallow part of the deep ones are indexed.
+#[test]
+fn go_deep_nesting_is_cut_not_fatal() {
+    let repo = tempfile::tempdir().unwrap();
+    let p = repo.path();
+    let n = 100_000;
+    std::fs::write(p.join("go.mod"), "module example.com/deep\n").unwrap();
+    let deep = [
+        (
+            "parens.go",
+            format!("var A = {}1{}", "(".repeat(n), ")".repeat(n)),
+        ),
+        ("slices.go", format!("var B {}int", "[]".repeat(n))),
+        ("derefs.go", format!("var C = {}x", "*".repeat(n))),
+        (
+            "calls.go",
+            format!("var D = {}1{}", "f(".repeat(n), ")".repeat(n)),
+        ),
+        ("index.go", format!("var E = x{}", "[0]".repeat(n))),
+        (
+            "blocks.go",
+            format!("func F() {{{}{}}}", "{".repeat(n), "}".repeat(n)),
+        ),
+    ];
+    for (name, body) in &deep {
+        std::fs::write(p.join(name), format!("package deep\n\n{body}\n")).unwrap();
+    }
+    std::fs::write(p.join("fine.go"), "package deep\n\nfunc Fine() {}\n").unwrap();
+    let out = tempfile::tempdir().unwrap();
+    compile(&CompileOptions {
+        out: out.path().into(),
+        repos: vec![RepoSpec::parse(&format!("deep={}", p.display())).unwrap()],
+        fault: None,
+        progress: false,
+        rust_sysroot: RustSysroot::Off,
+    })
+    .unwrap();
+    let generation = Generation::open_current(&IndexDir::new(out.path()))
+        .unwrap()
+        .unwrap();
+    let g = generation.graph();
+    let status = |path: &str| {
+        let f = g
+            .files
+            .iter()
+            .find(|f| g.strings.get(f.path.to_native()) == path)
+            .unwrap_or_else(|| panic!("{path} not recorded"));
+        FileStatus::from_code(f.status).unwrap()
+    };
+    for (name, _) in &deep {
+        assert_eq!(status(name), FileStatus::Partial, "{name}");
+    }
+    assert_eq!(status("fine.go"), FileStatus::Indexed);
+    let names: Vec<&str> = g
+        .symbols
+        .iter()
+        .map(|s| g.strings.get(s.qualified_name.to_native()))
+        .collect();
+    for n in ["Fine", "A", "B", "F"] {
+        assert!(names.contains(&n), "{n} missing: {names:?}");
+    }
+}

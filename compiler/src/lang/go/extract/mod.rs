@@ -12,6 +12,7 @@ mod expressions;
 mod statements;
 mod typing;
 
+use std::cell::Cell;
 use std::collections::HashMap;
 
 use kivgraph_format::SymbolKind;
@@ -147,6 +148,7 @@ pub fn extract(tree: &tree_sitter::Tree, src: &[u8]) -> GoFile {
         scopes: Vec::new(),
         source: None,
         depth: 0,
+        typing_depth: Cell::new(0),
     };
     let mut cursor = root.walk();
     for child in root.named_children(&mut cursor) {
@@ -163,6 +165,9 @@ pub(super) struct Extractor<'s> {
     scopes: Vec<HashMap<String, Option<Ty>>>,
     source: Option<usize>,
     depth: usize,
+    /// Nesting of the typing of one expression or written type (`typing.rs`), bounded by
+    /// [`MAX_DEPTH`] like the walk: beyond it a type is unknown.
+    typing_depth: Cell<usize>,
 }
 
 crate::lang::bounded_extractor!(too_deep);

@@ -3,11 +3,16 @@
 
 use tree_sitter::Node;
 
-use super::{Extractor, Ty};
+use super::{Extractor, MAX_DEPTH, Ty};
 
 impl Extractor<'_> {
-    /// The named type a type expression denotes, looking through pointers and instantiation.
-    pub(super) fn ty_of_type(&self, mut t: Node) -> Option<Ty> {
+    /// The named type a type expression denotes, looking through pointers and instantiation,
+    /// within the typing depth bound.
+    pub(super) fn ty_of_type(&self, t: Node) -> Option<Ty> {
+        self.typing_bounded(|x| x.ty_of_type_unbounded(t))
+    }
+
+    fn ty_of_type_unbounded(&self, mut t: Node) -> Option<Ty> {
         loop {
             match t.kind() {
                 "pointer_type" | "parenthesized_type" => t = t.named_child(0)?,
@@ -47,7 +52,25 @@ impl Extractor<'_> {
         }
     }
 
+    /// The type of an expression as far as the syntax shows it, within the typing depth bound.
     pub(super) fn ty_of_expr(&self, n: Node) -> Option<Ty> {
+        self.typing_bounded(|x| x.ty_of_expr_unbounded(n))
+    }
+
+    /// Runs one level of typing deeper, or gives up (an unknown type) at [`MAX_DEPTH`]: an
+    /// expression nested that deep cannot overflow the stack.
+    fn typing_bounded(&self, typing: impl FnOnce(&Self) -> Option<Ty>) -> Option<Ty> {
+        let depth = self.typing_depth.get();
+        if depth >= MAX_DEPTH {
+            return None;
+        }
+        self.typing_depth.set(depth + 1);
+        let ty = typing(self);
+        self.typing_depth.set(depth);
+        ty
+    }
+
+    fn ty_of_expr_unbounded(&self, n: Node) -> Option<Ty> {
         match n.kind() {
             "parenthesized_expression" => self.ty_of_expr(n.named_child(0)?),
             "unary_expression" => {
