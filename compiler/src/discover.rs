@@ -22,6 +22,12 @@ impl SourceText {
     pub fn as_str(&self) -> &str {
         &self.0
     }
+
+    /// Text handed over without reading a file (the driver's own tests).
+    #[cfg(test)]
+    pub(crate) fn from_string(text: String) -> SourceText {
+        SourceText(text)
+    }
 }
 
 /// What discovery found in one repository.

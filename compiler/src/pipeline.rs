@@ -6,11 +6,13 @@
 //! place in [`compile_all`]. The driver owns what every language needs the same way; a front end
 //! owns only its project model, its per-file extraction and its resolution.
 
+use std::panic::{self, AssertUnwindSafe};
+
 use kivgraph_format::{FileStatus, Language};
 use rayon::prelude::*;
 
 use crate::discover::SourceText;
-use crate::facts::{FactSet, FileId, RepoId};
+use crate::facts::{Diagnostic, FactSet, FileId, RepoId};
 use crate::lang::{self, ConfigFile};
 
 /// Where a source file is, without its text: what resolution keeps of an input.
@@ -43,8 +45,9 @@ pub(crate) trait FrontEnd {
     const NAME: &'static str;
     /// The languages whose files this front end compiles.
     const LANGUAGES: &'static [Language];
-    /// What extraction makes of one file.
-    type Parsed: Send;
+    /// What extraction makes of one file; its default stands for a file whose extraction
+    /// failed.
+    type Parsed: Send + Default;
 
     /// The files admitted to parsing; the others get their status here (Go's build
     /// constraints). Runs before any file is parsed.
@@ -75,20 +78,41 @@ pub(crate) fn run<F: FrontEnd>(facts: &mut FactSet, inputs: Vec<SourceInput>, pr
     // Extraction recurses over syntax trees and resolution through chains of names; the pool's
     // roomy stacks plus each front end's depth bounds keep any input from overflowing one.
     let pool = lang::walk_pool();
-    let mut parsed: Vec<(FileMeta, F::Parsed)> = pool.install(|| {
+    // One file never stops a compile: a panic in its extraction leaves it recorded, partial,
+    // with a diagnostic, and its facts empty.
+    let mut extracted: Vec<(FileMeta, Result<F::Parsed, String>)> = pool.install(|| {
         admitted
             .into_par_iter()
             .map(|input| {
-                let p = F::extract(&input);
+                let p = panic::catch_unwind(AssertUnwindSafe(|| F::extract(&input)))
+                    .map_err(|payload| panic_message(payload.as_ref()));
                 (input.meta, p)
             })
             .collect()
     });
-    parsed.sort_by_key(|(m, _)| m.file);
-    for (meta, p) in &parsed {
-        if F::partial(p) {
-            facts.files[meta.file].status = FileStatus::Partial;
-        }
+    extracted.sort_by_key(|(m, _)| m.file);
+    let mut parsed = Vec::with_capacity(extracted.len());
+    for (meta, p) in extracted {
+        let p = match p {
+            Ok(p) => {
+                if F::partial(&p) {
+                    facts.files[meta.file].status = FileStatus::Partial;
+                }
+                p
+            }
+            Err(why) => {
+                facts.files[meta.file].status = FileStatus::Partial;
+                facts.diagnostics.push(Diagnostic {
+                    repository: facts.repos[meta.repo].name.clone(),
+                    path: meta.path.clone(),
+                    message: format!(
+                        "extraction failed ({why}); the file is recorded without its declarations"
+                    ),
+                });
+                F::Parsed::default()
+            }
+        };
+        parsed.push((meta, p));
     }
     pool.install(|| F::resolve(facts, parsed, project));
 }
@@ -130,4 +154,121 @@ pub(crate) fn compile_all(
     front_end!(lang::py::Python);
     front_end!(lang::rs::Rust);
     front_end!(lang::dart::Dart);
+}
+
+/// The message a panic carried, when it is a string.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::facts::{Repo, SourceFile};
+
+    /// A front end whose extraction panics on a file holding `boom`, and whose resolution
+    /// records what it was given.
+    struct Fragile;
+
+    impl FrontEnd for Fragile {
+        const NAME: &'static str = "fragile";
+        const LANGUAGES: &'static [Language] = &[Language::Go];
+        type Parsed = Vec<String>;
+
+        fn extract(input: &SourceInput) -> Vec<String> {
+            assert!(
+                !input.text.as_str().contains("boom"),
+                "boom at {}",
+                input.meta.path
+            );
+            vec![input.text.as_str().to_string()]
+        }
+
+        fn partial(parsed: &Vec<String>) -> bool {
+            parsed.iter().any(|t| t.contains("broken"))
+        }
+
+        fn resolve(facts: &mut FactSet, files: Vec<(FileMeta, Vec<String>)>, _: &Project) {
+            for (meta, parsed) in files {
+                facts.diagnostics.push(Diagnostic {
+                    repository: "resolved".into(),
+                    path: meta.path,
+                    message: parsed.join(""),
+                });
+            }
+        }
+    }
+
+    #[test]
+    fn a_panic_in_one_file_leaves_the_others() {
+        let mut facts = FactSet::default();
+        let repo = facts.push_repo(Repo {
+            name: "r".into(),
+            root: "/r".into(),
+            commit: None,
+            branch: None,
+            dirty: None,
+            languages: Default::default(),
+            derived: false,
+        });
+        let mut inputs = Vec::new();
+        for (path, text) in [("a.go", "fine"), ("b.go", "boom"), ("c.go", "broken")] {
+            let file = facts.push_file(SourceFile {
+                repo,
+                package: None,
+                path: path.into(),
+                language: Some(Language::Go),
+                status: FileStatus::Indexed,
+                size: 4,
+                lines: 1,
+                sha256: [0; 32],
+            });
+            inputs.push(SourceInput {
+                meta: FileMeta {
+                    repo,
+                    file,
+                    path: path.into(),
+                    language: Language::Go,
+                },
+                text: SourceText::from_string(text.into()),
+            });
+        }
+        let configs = Vec::new();
+        let project = Project {
+            configs: &configs,
+            sysroot_missing: "",
+        };
+        run::<Fragile>(&mut facts, inputs, &project);
+        let status: Vec<FileStatus> = facts.files.iter().map(|f| f.status).collect();
+        assert_eq!(
+            status,
+            [
+                FileStatus::Indexed,
+                FileStatus::Partial,
+                FileStatus::Partial
+            ]
+        );
+        let said: Vec<(&str, &str, &str)> = facts
+            .diagnostics
+            .iter()
+            .map(|d| (d.repository.as_str(), d.path.as_str(), d.message.as_str()))
+            .collect();
+        assert_eq!(
+            said,
+            [
+                (
+                    "r",
+                    "b.go",
+                    "extraction failed (boom at b.go); the file is recorded without its declarations"
+                ),
+                ("resolved", "a.go", "fine"),
+                ("resolved", "b.go", ""),
+                ("resolved", "c.go", "broken"),
+            ]
+        );
+    }
 }
