@@ -31,6 +31,33 @@ pub const LOCK: &str = "LOCK";
 pub const GENERATIONS: &str = "generations";
 pub const MANIFEST: &str = "manifest.json";
 
+/// Opens a file of an index for reading, refusing anything that is not a regular file: opening
+/// a FIFO put in place of `CURRENT` or of a generation file would wait for a writer forever.
+/// Symbolic links are followed to what they name.
+pub fn open_regular(path: &Path) -> std::io::Result<File> {
+    let not_regular = || {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file (an index holds only regular files)",
+        )
+    };
+    if !fs::metadata(path)?.is_file() {
+        return Err(not_regular());
+    }
+    let file = File::open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(not_regular());
+    }
+    Ok(file)
+}
+
+/// Reads a whole regular file of an index (see [`open_regular`]).
+pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut open_regular(path)?, &mut bytes)?;
+    Ok(bytes)
+}
+
 /// Formats a generation id as its 6-digit directory name.
 pub fn generation_name(id: u64) -> String {
     format!("{id:06}")
@@ -93,11 +120,12 @@ impl IndexDir {
     /// The published generation id, or `None` when nothing was ever published.
     pub fn current(&self) -> Result<Option<u64>, FormatError> {
         let path = self.current_path();
-        let text = match fs::read_to_string(&path) {
-            Ok(t) => t,
+        let bytes = match read_regular(&path) {
+            Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(FormatError::io(path, e)),
         };
+        let text = String::from_utf8_lossy(&bytes);
         parse_generation_name(text.trim()).map(Some).ok_or_else(|| {
             FormatError::corrupt(CURRENT, format!("not a generation id: {:?}", text.trim()))
         })
@@ -251,6 +279,37 @@ fn sync_dir(path: &Path) -> Result<(), FormatError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Runs `f` on another thread and fails if it has not returned within ten seconds (a read
+    /// that waits for a FIFO's writer never would).
+    fn within_seconds<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || tx.send(f()));
+        rx.recv_timeout(std::time::Duration::from_secs(10))
+            .expect("the call hung")
+    }
+
+    /// `CURRENT` (or any file of an index) that is a FIFO is an error, not a wait forever.
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_refused_not_waited_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let index = IndexDir::new(dir.path());
+        let fifo = index.current_path();
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo failed");
+        let err = within_seconds(move || index.current()).unwrap_err();
+        assert!(err.to_string().contains("not a regular file"), "{err}");
+        let path = fifo.clone();
+        let err = within_seconds(move || read_regular(&path)).unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput);
+        // A symbolic link to a regular file is followed; a directory is refused.
+        std::fs::remove_file(&fifo).unwrap();
+        std::fs::write(dir.path().join("target"), "000003\n").unwrap();
+        std::os::unix::fs::symlink(dir.path().join("target"), &fifo).unwrap();
+        assert_eq!(IndexDir::new(dir.path()).current().unwrap(), Some(3));
+        assert!(open_regular(dir.path()).is_err());
+    }
 
     fn manifest() -> Manifest {
         Manifest {

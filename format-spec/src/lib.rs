@@ -95,7 +95,7 @@ impl Generation {
 
 pub(crate) fn read_manifest(dir: &Path) -> Result<Manifest, FormatError> {
     let path = dir.join(layout::MANIFEST);
-    let bytes = std::fs::read(&path).map_err(|e| FormatError::io(&path, e))?;
+    let bytes = layout::read_regular(&path).map_err(|e| FormatError::io(&path, e))?;
     let value: serde_json::Value = serde_json::from_slice(&bytes)
         .map_err(|e| FormatError::corrupt(layout::MANIFEST, e.to_string()))?;
     let found = value
@@ -112,7 +112,7 @@ pub(crate) fn read_manifest(dir: &Path) -> Result<Manifest, FormatError> {
 }
 
 fn map_file(path: &Path) -> Result<Mmap, FormatError> {
-    let file = std::fs::File::open(path).map_err(|e| FormatError::io(path, e))?;
+    let file = layout::open_regular(path).map_err(|e| FormatError::io(path, e))?;
     // SAFETY: generation files are written once and never modified after publishing; the mapping
     // is read-only.
     unsafe { Mmap::map(&file) }.map_err(|e| FormatError::io(path, e))

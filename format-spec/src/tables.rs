@@ -335,7 +335,7 @@ pub fn check_table(path: &Path, name: &str) -> Result<u64, FormatError> {
     let file_name = format!("{name}.parquet");
     let corrupt = |what: String| FormatError::corrupt(file_name.clone(), what);
     let spec = table_spec(name).ok_or_else(|| corrupt("unknown table".into()))?;
-    let file = std::fs::File::open(path).map_err(|e| FormatError::io(path, e))?;
+    let file = crate::layout::open_regular(path).map_err(|e| FormatError::io(path, e))?;
     let builder =
         ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| corrupt(e.to_string()))?;
     let kv = builder

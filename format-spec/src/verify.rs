@@ -46,7 +46,7 @@ pub fn verify_generation(dir: &Path) -> Result<VerifyReport, FormatError> {
             ));
         }
         let path = dir.join(&f.name);
-        let data = std::fs::read(&path).map_err(|e| FormatError::io(&path, e))?;
+        let data = crate::layout::read_regular(&path).map_err(|e| FormatError::io(&path, e))?;
         if data.len() as u64 != f.size {
             return Err(FormatError::corrupt(
                 &f.name,
@@ -72,7 +72,7 @@ pub fn verify_generation(dir: &Path) -> Result<VerifyReport, FormatError> {
         }
     }
 
-    let blob_bytes = std::fs::read(dir.join(GRAPH_BLOB))
+    let blob_bytes = crate::layout::read_regular(&dir.join(GRAPH_BLOB))
         .map_err(|e| FormatError::io(dir.join(GRAPH_BLOB), e))?;
     let (header, archive) = blob::archive_bytes(&blob_bytes)?;
     if xxhash_rust::xxh3::xxh3_128(archive) != header.checksum {
@@ -86,8 +86,8 @@ pub fn verify_generation(dir: &Path) -> Result<VerifyReport, FormatError> {
     aligned.extend_from_slice(archive);
     let graph = blob::validate(&aligned)?;
 
-    let fst_bytes =
-        std::fs::read(dir.join(NAMES_FST)).map_err(|e| FormatError::io(dir.join(NAMES_FST), e))?;
+    let fst_bytes = crate::layout::read_regular(&dir.join(NAMES_FST))
+        .map_err(|e| FormatError::io(dir.join(NAMES_FST), e))?;
     let map = names::open(fst_bytes)?;
     map.as_fst()
         .verify()
