@@ -1,6 +1,6 @@
 //! `kivgraph-compile`: compile repositories into a generation, or verify one.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -78,8 +78,8 @@ fn run() -> anyhow::Result<()> {
             idx.generation_dir(id)
         };
         let report = kivgraph_compile::verify_generation(&dir)?;
-        println!(
-            "ok: generation {:06} in {}: {} files, {} bytes; {} symbols, {} edges, {} unresolved",
+        return say(format!(
+            "ok: generation {:06} in {}: {} files, {} bytes; {} symbols, {} edges, {} unresolved\n",
             report.generation_id,
             dir.display(),
             report.files,
@@ -87,8 +87,7 @@ fn run() -> anyhow::Result<()> {
             report.rows.symbols,
             report.rows.edges,
             report.rows.unresolved
-        );
-        return Ok(());
+        ));
     }
     if cli.repos.is_empty() {
         anyhow::bail!("no repository given; usage: kivgraph-compile [--out DIR] [NAME=]PATH...");
@@ -119,12 +118,13 @@ fn run() -> anyhow::Result<()> {
         },
     };
     let summary = kivgraph_compile::compile(&opts)?;
+    let mut out = String::new();
     if cli.json {
-        println!("{}", serde_json::to_string_pretty(&summary)?);
+        out = serde_json::to_string_pretty(&summary)? + "\n";
     } else {
         let secs = summary.elapsed_ms.total as f64 / 1000.0;
-        println!(
-            "generation {:06} published in {}\n  {} files, {} lines in {:.2}s ({:.0} lines/s)\n  {} symbols, {} edges, {} package edges, {} unresolved\n  {} diagnostics",
+        out += &format!(
+            "generation {:06} published in {}\n  {} files, {} lines in {:.2}s ({:.0} lines/s)\n  {} symbols, {} edges, {} package edges, {} unresolved\n  {} diagnostics\n",
             summary.generation_id,
             summary.generation_dir,
             summary.source_files,
@@ -138,8 +138,21 @@ fn run() -> anyhow::Result<()> {
             summary.diagnostics
         );
         for d in summary.diagnostic_sample.iter().take(10) {
-            println!("  {}:{}: {}", d.repository, d.path, d.message);
+            out += &format!("  {}:{}: {}\n", d.repository, d.path, d.message);
         }
     }
-    Ok(())
+    say(out)
+}
+
+/// Writes the summary on stdout. A reader that went away (`| head`) is not an error: the
+/// generation is published whether or not anyone reads what was said about it.
+fn say(text: String) -> anyhow::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => Ok(r?),
+    }
 }
