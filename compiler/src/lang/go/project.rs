@@ -10,33 +10,64 @@ use std::collections::BTreeMap;
 use kivgraph_format::{FileStatus, Language};
 
 use crate::emit::{self, Request, reason};
-use crate::facts::{FactSet, RepoId};
+use crate::facts::{Diagnostic, FactSet, RepoId};
 use crate::lang::ConfigFile;
 use crate::pipeline::SourceInput;
 
 /// The modules of the corpus: (repository, directory of a `go.mod`) → module path.
-pub(super) struct Modules(BTreeMap<(RepoId, String), String>);
+///
+/// Two `go.mod` files of one repository may declare the same module path (a copied tree, a
+/// vendored fork). The first directory in path order keeps the path; the packages of every later
+/// one are named by their directories, as packages outside any module are, so that no two
+/// packages share a name.
+pub(super) struct Modules {
+    paths: BTreeMap<(RepoId, String), String>,
+    /// (repository, directory) of a module whose path an earlier directory declares → that
+    /// earlier directory.
+    shadowed: BTreeMap<(RepoId, String), String>,
+}
 
 impl Modules {
     /// Every `go.mod` among the project files that declares a module path.
     pub(super) fn read(configs: &[ConfigFile]) -> Modules {
-        let mut modules = BTreeMap::new();
+        let mut paths = BTreeMap::new();
         for c in configs {
             let (dir, name) = c.path.rsplit_once('/').unwrap_or(("", &c.path));
             if name == "go.mod"
                 && let Some(m) = module_path(&c.text)
             {
-                modules.insert((c.repo, dir.to_string()), m);
+                paths.insert((c.repo, dir.to_string()), m);
             }
         }
-        Modules(modules)
+        let mut first: BTreeMap<(RepoId, &str), &str> = BTreeMap::new();
+        let mut shadowed = BTreeMap::new();
+        for ((repo, dir), m) in &paths {
+            match first.get(&(*repo, m.as_str())) {
+                Some(earlier) => {
+                    shadowed.insert((*repo, dir.clone()), earlier.to_string());
+                }
+                None => {
+                    first.insert((*repo, m.as_str()), dir.as_str());
+                }
+            }
+        }
+        Modules { paths, shadowed }
+    }
+
+    /// The modules whose path an earlier directory of their repository declares:
+    /// (repository, directory, module path, the earlier directory).
+    pub(super) fn shadowed(&self) -> impl Iterator<Item = (RepoId, &str, &str, &str)> {
+        self.shadowed.iter().map(|((repo, dir), earlier)| {
+            let m = self.paths[&(*repo, dir.clone())].as_str();
+            (*repo, dir.as_str(), m, earlier.as_str())
+        })
     }
 
     /// The module containing `dir`: its path and its directory.
     pub(super) fn module_of(&self, repo: RepoId, dir: &str) -> Option<(&str, &str)> {
         let mut d = dir;
         loop {
-            if let Some((key, m)) = self.0.get_key_value(&(repo, d.to_string())) {
+            if let Some((key, m)) = self.paths.get_key_value(&(repo, d.to_string())) {
                 return Some((m.as_str(), key.1.as_str()));
             }
             if d.is_empty() {
@@ -49,6 +80,9 @@ impl Modules {
     /// The import path of directory `dir` of repository `repo` (named `repo_name`).
     pub(super) fn import_path(&self, repo: RepoId, dir: &str, repo_name: &str) -> String {
         match self.module_of(repo, dir) {
+            Some((_, mdir)) if self.shadowed.contains_key(&(repo, mdir.to_string())) => {
+                dir.to_string()
+            }
             Some((m, mdir)) => {
                 let rest = dir
                     .strip_prefix(mdir)
@@ -104,6 +138,23 @@ pub(super) fn admit(
     inputs: Vec<SourceInput>,
     modules: &Modules,
 ) -> Vec<SourceInput> {
+    for (repo, dir, m, earlier) in modules.shadowed() {
+        let go_mod = |d: &str| {
+            if d.is_empty() {
+                "go.mod".to_string()
+            } else {
+                format!("{d}/go.mod")
+            }
+        };
+        facts.diagnostics.push(Diagnostic {
+            repository: facts.repos[repo].name.clone(),
+            path: go_mod(dir),
+            message: format!(
+                "declares module {m}, as {} already does; its packages are named by their directories",
+                go_mod(earlier)
+            ),
+        });
+    }
     let mut dirs_seen: BTreeMap<(RepoId, String), (usize, usize)> = BTreeMap::new();
     let mut kept = Vec::new();
     for input in inputs {

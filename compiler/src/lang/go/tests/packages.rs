@@ -206,3 +206,43 @@ func main() { win.Only() } //want-unresolved: MODULE_PROVIDER_NOT_FOUND example.
         record.detail
     );
 }
+
+/// Two `go.mod` files of one repository declaring one module path (a copied tree) once failed
+/// the whole compile with a stable-key collision. The first directory keeps the path; the
+/// other's packages are named by their directories, and a diagnostic says so.
+#[test]
+fn a_second_module_with_the_same_path_is_named_by_its_directories() {
+    let c = check(
+        r#"
+//- copies/a/go.mod
+module example.com/x
+//- copies/a/geo/geo.go
+package geo
+
+func Area() int { return 1 }
+
+func Twice() int { return Area() * 2 } //want: CALLS_DIRECT example.com/x/geo:Area
+//- copies/b/go.mod
+module example.com/x
+//- copies/b/geo/geo.go
+package geo
+
+func Area() int { return 1 }
+
+func Twice() int { return Area() * 2 } //want: CALLS_DIRECT b/geo:Area
+"#,
+    );
+    let said: Vec<(&str, &str)> = c
+        .facts
+        .diagnostics
+        .iter()
+        .map(|d| (d.path.as_str(), d.message.as_str()))
+        .collect();
+    assert_eq!(
+        said,
+        [(
+            "b/go.mod",
+            "declares module example.com/x, as a/go.mod already does; its packages are named by their directories"
+        )]
+    );
+}
