@@ -108,6 +108,16 @@ pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
             });
             continue;
         };
+        // A name holding a line break or another control character cannot be shown as it is
+        // in an answer's prose (it could forge a header of another file there): skipped.
+        if rel.chars().any(char::is_control) {
+            facts.diagnostics.push(Diagnostic {
+                repository: repo_name.clone(),
+                path: rel.escape_debug().to_string(),
+                message: "path holds a control character (a line break, a tab, …); skipped".into(),
+            });
+            continue;
+        }
         let file_name = rel.rsplit('/').next().unwrap_or(&rel);
         if is_config(file_name) {
             config_paths.push(rel.clone());

@@ -86,6 +86,7 @@ fn validate_name(name: &str, derived: bool) -> Result<(), CompileError> {
         || name == ".."
         || name.contains(['/', '\\'])
         || name.trim() != name
+        || name.chars().any(char::is_control)
     {
         return Err(RepositoryError::UnusableName(name.to_string()).into());
     }
@@ -250,7 +251,9 @@ pub enum RepositoryError {
     },
     #[error("{}: not a directory", .0.display())]
     NotADirectory(PathBuf),
-    #[error("repository name {0:?} is not usable: no slashes, dots-only or padding")]
+    #[error(
+        "repository name {0:?} is not usable: no slashes, control characters, dots-only or padding"
+    )]
     UnusableName(String),
     #[error(
         "repository name {0:?} is reserved: the rust: prefix names derived toolchain repositories"
