@@ -78,7 +78,7 @@ fact_id!(
 /// One repository: a row of `repositories.parquet` and an entry of the manifest.
 #[derive(Debug, Clone)]
 pub struct Repo {
-    /// Unique within a fact set; see SPEC section 4.3 for the names that are refused.
+    /// Unique within a fact set; see SPEC section 4.4 for the names that are refused.
     pub name: String,
     /// The absolute root path, recorded as given.
     pub root: String,

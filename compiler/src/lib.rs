@@ -239,7 +239,7 @@ pub enum CompileError {
     Facts(#[from] FactsError),
 }
 
-/// Why a repository cannot be compiled (SPEC section 4.3 names the refused names).
+/// Why a repository cannot be compiled (SPEC section 4.4 names the refused names).
 #[derive(Debug, thiserror::Error)]
 pub enum RepositoryError {
     #[error("no repository given")]
