@@ -199,18 +199,21 @@ impl ReceiverWords {
 pub(crate) enum NameOnly<T> {
     /// Emit one `CANDIDATE` edge, with the language's `*_NAME_ONLY` provenance, to each.
     Candidates(Vec<T>),
-    /// Record `RECEIVER_TYPE_UNKNOWN` with this detail.
-    Unresolved(String),
+    /// Record `RECEIVER_TYPE_UNKNOWN`: `shared` declarations have the name (0, or more than
+    /// [`MAX_CANDIDATES`]); a language that words a detail does so with [`ReceiverWords`].
+    Unresolved { shared: usize },
 }
 
 /// Applies the bound: 1 to [`MAX_CANDIDATES`] same-named declarations are candidates, none or
-/// more are an unresolved record worded by `words`. `cands` is taken as given (a language that
-/// de-duplicates does so before).
-pub(crate) fn name_only<T>(cands: Vec<T>, words: &ReceiverWords) -> NameOnly<T> {
+/// more are an unresolved record. `cands` is taken as given (a language that de-duplicates does
+/// so before).
+pub(crate) fn name_only<T>(cands: Vec<T>) -> NameOnly<T> {
     if !cands.is_empty() && cands.len() <= MAX_CANDIDATES {
         NameOnly::Candidates(cands)
     } else {
-        NameOnly::Unresolved(words.detail(cands.len()))
+        NameOnly::Unresolved {
+            shared: cands.len(),
+        }
     }
 }
 
@@ -227,23 +230,25 @@ mod tests {
     #[test]
     fn candidates_are_bounded() {
         assert_eq!(
-            name_only(Vec::<u32>::new(), &WORDS),
-            NameOnly::Unresolved(
-                "the receiver's type is not written and nothing declares it".into()
-            )
+            name_only(Vec::<u32>::new()),
+            NameOnly::Unresolved { shared: 0 }
         );
-        assert_eq!(name_only(vec![7], &WORDS), NameOnly::Candidates(vec![7]));
+        assert_eq!(name_only(vec![7]), NameOnly::Candidates(vec![7]));
         let eight: Vec<u32> = (0..MAX_CANDIDATES as u32).collect();
-        assert_eq!(
-            name_only(eight.clone(), &WORDS),
-            NameOnly::Candidates(eight)
-        );
+        assert_eq!(name_only(eight.clone()), NameOnly::Candidates(eight));
         let nine: Vec<u32> = (0..=MAX_CANDIDATES as u32).collect();
+        assert_eq!(name_only(nine), NameOnly::Unresolved { shared: 9 });
+    }
+
+    #[test]
+    fn a_detail_counts_what_shares_the_name() {
         assert_eq!(
-            name_only(nine, &WORDS),
-            NameOnly::Unresolved(
-                "the receiver's type is not written and 9 members share the name".into()
-            )
+            WORDS.detail(0),
+            "the receiver's type is not written and nothing declares it"
+        );
+        assert_eq!(
+            WORDS.detail(9),
+            "the receiver's type is not written and 9 members share the name"
         );
     }
 

@@ -4,14 +4,6 @@
 
 use super::*;
 
-/// The words `crate::emit` gives a `RECEIVER_TYPE_UNKNOWN` record. Dart's records of a member
-/// carry no detail (SPEC section 15.3): the fallback's bound is shared, its sentence is dropped.
-const RECEIVER_WORDS: ReceiverWords = ReceiverWords {
-    unwritten: "the receiver's type is not written",
-    none: "no visible class-like declaration has the member",
-    shared: "visible members share the name",
-};
-
 impl Resolver<'_> {
     /// The symbol a reference of unit `u` comes from: the enclosing declaration, else the
     /// unit's module symbol.
@@ -201,14 +193,14 @@ impl Resolver<'_> {
                 }
             }
         }
-        match emit::name_only(cands, &RECEIVER_WORDS) {
+        match emit::name_only(cands) {
             NameOnly::Candidates(cands) => {
                 for d in cands {
                     let kind = Self::edge_kind(usage, self.decl(d));
                     self.edge(u, from, d, kind, at, Provenance::DartNameOnly, false);
                 }
             }
-            NameOnly::Unresolved(_) => {
+            NameOnly::Unresolved { .. } => {
                 let reason = if typed {
                     NAME_NOT_RESOLVED
                 } else {

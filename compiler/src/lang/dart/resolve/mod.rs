@@ -20,7 +20,7 @@ use crate::emit::reason::{
     DART_SDK_NOT_INDEXED, NAME_NOT_RESOLVED, PACKAGE_PROVIDER_NOT_FOUND, RECEIVER_TYPE_UNKNOWN,
     URI_NOT_RESOLVED,
 };
-use crate::emit::{self, NameOnly, ReceiverWords, Request, Site};
+use crate::emit::{self, NameOnly, Request, Site};
 use crate::facts::{FactSet, FileId, Package, PackageId, RepoId, SymbolId};
 use crate::lang::Home;
 

@@ -209,13 +209,13 @@ impl Resolver<'_> {
         }
         cands.sort_unstable();
         cands.dedup();
-        match emit::name_only(cands, &RECEIVER_WORDS) {
+        match emit::name_only(cands) {
             NameOnly::Candidates(cands) => {
                 for c in cands {
                     self.bind(scope, r, c, false, Provenance::GoNameOnly);
                 }
             }
-            NameOnly::Unresolved(detail) => {
+            NameOnly::Unresolved { shared } => {
                 let pkg = self.pkgs[scope.pi].import_path.clone();
                 self.unresolved(
                     scope,
@@ -223,7 +223,7 @@ impl Resolver<'_> {
                     reason::RECEIVER_TYPE_UNKNOWN,
                     pkg,
                     name.to_string(),
-                    Some(detail),
+                    Some(RECEIVER_WORDS.detail(shared)),
                 );
             }
         }

@@ -366,19 +366,19 @@ impl Resolver<'_> {
                 cands.extend(v.iter().map(|&d| (sm, d)));
             }
         }
-        match emit::name_only(cands, &RECEIVER_WORDS) {
+        match emit::name_only(cands) {
             NameOnly::Candidates(cands) => {
                 for c in cands {
                     self.edge(m, at, c, NAME_ONLY);
                 }
                 true
             }
-            NameOnly::Unresolved(detail) => {
+            NameOnly::Unresolved { shared } => {
                 if record {
                     let request = Request {
                         package: self.own_name(m),
                         symbol: Some(name.to_string()),
-                        detail: Some(detail),
+                        detail: Some(RECEIVER_WORDS.detail(shared)),
                     };
                     self.unresolved(m, at, RECEIVER_TYPE_UNKNOWN, request);
                 }

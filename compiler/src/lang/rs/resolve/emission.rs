@@ -4,7 +4,7 @@
 use kivgraph_format::{Confidence, EdgeKind, Provenance, SymbolKind};
 
 use super::super::extract::{Leaf, Ns, RefKind, What};
-use super::{Def, Missing, PathRes, Place, RECEIVER_WORDS, Resolver, Rt, Structural, is_fn, site};
+use super::{Def, Missing, PathRes, Place, Resolver, Rt, Structural, is_fn, site};
 use crate::emit::reason::{RECEIVER_TYPE_UNKNOWN, SYSROOT_SOURCE_MISSING};
 use crate::emit::{self, NameOnly, Request};
 use crate::facts::{FileId, PackageId, RepoId, SymbolId};
@@ -398,7 +398,7 @@ impl Resolver<'_> {
                     }
                     let k = self.mods[m].krate;
                     let cands = self.name_only(k, &name, call);
-                    match emit::name_only(cands, &RECEIVER_WORDS) {
+                    match emit::name_only(cands) {
                         NameOnly::Candidates(cands) => {
                             for t in cands {
                                 self.edge(
@@ -410,7 +410,7 @@ impl Resolver<'_> {
                             }
                         }
                         // Rust's records carry no detail (only the sysroot's do).
-                        NameOnly::Unresolved(_) => {
+                        NameOnly::Unresolved { .. } => {
                             let miss = Missing {
                                 reason: RECEIVER_TYPE_UNKNOWN,
                                 package: self.pkg_name(m),

@@ -21,7 +21,7 @@ use kivgraph_format::{EdgeKind, Language, Provenance, SymbolKind};
 use super::Depth;
 use super::extract::{Item, Ns, RsFile, SelfCtx, Ty};
 use super::project::CrateDef;
-use crate::emit::{ReceiverWords, Site};
+use crate::emit::Site;
 use crate::facts::{FactSet, FileId, PackageId, RepoId, SymbolId};
 
 /// Lookups and type evaluations nested deeper than this are cut.
@@ -152,14 +152,6 @@ pub struct Resolver<'f> {
     crate_sets: RefCell<HashMap<usize, Vec<usize>>>,
     extern_memo: RefCell<HashMap<(usize, String), ExternCrate>>,
 }
-
-/// The words of a `RECEIVER_TYPE_UNKNOWN` detail. Rust's records are written without one (SPEC
-/// 14.3), so only the bound of [`emit::name_only`] is used.
-const RECEIVER_WORDS: ReceiverWords = ReceiverWords {
-    unwritten: "the receiver's type is not written",
-    none: "no method or field has the name",
-    shared: "methods or fields share the name",
-};
 
 /// Where a reference of `file` in `repo` occurs.
 fn site(repo: RepoId, file: FileId, (line, column): (u32, u32)) -> Site {

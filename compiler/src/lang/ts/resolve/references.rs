@@ -201,13 +201,14 @@ impl Resolver<'_> {
                 if self.receiver_is_external(m, base) {
                     return;
                 }
-                match emit::name_only(self.name_only_candidates(m, name), &RECEIVER_WORDS) {
+                match emit::name_only(self.name_only_candidates(m, name)) {
                     NameOnly::Candidates(cands) => {
                         for c in cands {
                             self.edge(at, c, usage, (Provenance::TsNameOnly, true));
                         }
                     }
-                    NameOnly::Unresolved(detail) => {
+                    NameOnly::Unresolved { shared } => {
+                        let detail = RECEIVER_WORDS.detail(shared);
                         self.unresolved_here(at, reason::RECEIVER_TYPE_UNKNOWN, name, detail)
                     }
                 }
