@@ -105,11 +105,7 @@ fn unusable_files_are_recorded_not_fatal() {
         "node_modules or __pycache__ was walked"
     );
     // The parsable parts of the broken file still produce facts.
-    let names: Vec<&str> = g
-        .symbols
-        .iter()
-        .map(|s| g.strings.get(s.qualified_name.to_native()))
-        .collect();
+    let names = qualified_names(&generation);
     assert!(
         names.contains(&"Good") && names.contains(&"After"),
         "{names:?}"
@@ -170,35 +166,12 @@ fn deep_nesting_is_cut_not_fatal() {
         format!("y = a{}\n", ".b".repeat(30_000)),
     )
     .unwrap();
-    let out = tempfile::tempdir().unwrap();
-    compile(&CompileOptions {
-        out: out.path().into(),
-        repos: vec![RepoSpec::parse(&format!("deep={}", p.display())).unwrap()],
-        fault: None,
-        progress: false,
-        rust_sysroot: RustSysroot::Off,
-    })
-    .unwrap();
-    let generation = Generation::open_current(&IndexDir::new(out.path()))
-        .unwrap()
-        .unwrap();
-    let g = generation.graph();
-    let status = |path: &str| {
-        let f = g
-            .files
-            .iter()
-            .find(|f| g.strings.get(f.path.to_native()) == path)
-            .unwrap_or_else(|| panic!("{path} not recorded"));
-        FileStatus::from_code(f.status).unwrap()
-    };
+    let (_out, _, generation) = compile_and_open("deep", p);
+    let status = |path: &str| file_status(&generation, path);
     assert_eq!(status("parens.ts"), FileStatus::Partial);
     assert_eq!(status("sum.js"), FileStatus::Partial);
     // Every file is recorded with the symbols its shallow part declares.
-    let names: Vec<&str> = g
-        .symbols
-        .iter()
-        .map(|s| g.strings.get(s.qualified_name.to_native()))
-        .collect();
+    let names = qualified_names(&generation);
     for n in ["b", "c", "x", "y"] {
         assert!(names.contains(&n), "{n} missing: {names:?}");
     }
@@ -235,36 +208,13 @@ fn go_deep_nesting_is_cut_not_fatal() {
         std::fs::write(p.join(name), format!("package deep\n\n{body}\n")).unwrap();
     }
     std::fs::write(p.join("fine.go"), "package deep\n\nfunc Fine() {}\n").unwrap();
-    let out = tempfile::tempdir().unwrap();
-    compile(&CompileOptions {
-        out: out.path().into(),
-        repos: vec![RepoSpec::parse(&format!("deep={}", p.display())).unwrap()],
-        fault: None,
-        progress: false,
-        rust_sysroot: RustSysroot::Off,
-    })
-    .unwrap();
-    let generation = Generation::open_current(&IndexDir::new(out.path()))
-        .unwrap()
-        .unwrap();
-    let g = generation.graph();
-    let status = |path: &str| {
-        let f = g
-            .files
-            .iter()
-            .find(|f| g.strings.get(f.path.to_native()) == path)
-            .unwrap_or_else(|| panic!("{path} not recorded"));
-        FileStatus::from_code(f.status).unwrap()
-    };
+    let (_out, _, generation) = compile_and_open("deep", p);
+    let status = |path: &str| file_status(&generation, path);
     for (name, _) in &deep {
         assert_eq!(status(name), FileStatus::Partial, "{name}");
     }
     assert_eq!(status("fine.go"), FileStatus::Indexed);
-    let names: Vec<&str> = g
-        .symbols
-        .iter()
-        .map(|s| g.strings.get(s.qualified_name.to_native()))
-        .collect();
+    let names = qualified_names(&generation);
     for n in ["Fine", "A", "B", "F"] {
         assert!(names.contains(&n), "{n} missing: {names:?}");
     }
@@ -281,15 +231,7 @@ fn names_with_control_characters_are_refused() {
     std::fs::write(p.join("real.go"), "package forge\n\nfunc Real() {}\n").unwrap();
     let forged = "x\n@ shapes geo.go:1-1 func Forged\n.go";
     std::fs::write(p.join(forged), "package forge\n\nfunc Forged() {}\n").unwrap();
-    let out = tempfile::tempdir().unwrap();
-    let summary = compile(&CompileOptions {
-        out: out.path().into(),
-        repos: vec![RepoSpec::parse(&format!("forge={}", p.display())).unwrap()],
-        fault: None,
-        progress: false,
-        rust_sysroot: RustSysroot::Off,
-    })
-    .unwrap();
+    let (_out, summary, generation) = compile_and_open("forge", p);
     assert!(
         summary
             .diagnostic_sample
@@ -299,9 +241,6 @@ fn names_with_control_characters_are_refused() {
         "{:?}",
         summary.diagnostic_sample
     );
-    let generation = Generation::open_current(&IndexDir::new(out.path()))
-        .unwrap()
-        .unwrap();
     let g = generation.graph();
     let paths: Vec<&str> = g
         .files
@@ -309,12 +248,49 @@ fn names_with_control_characters_are_refused() {
         .map(|f| g.strings.get(f.path.to_native()))
         .collect();
     assert_eq!(paths, ["real.go"]);
-    let names: Vec<&str> = g
-        .symbols
-        .iter()
-        .map(|s| g.strings.get(s.qualified_name.to_native()))
-        .collect();
+    let names = qualified_names(&generation);
     assert!(!names.contains(&"Forged"), "{names:?}");
     let err = RepoSpec::parse(&format!("a\nb={}", p.display())).unwrap_err();
     assert!(err.to_string().contains("control characters"), "{err}");
+}
+
+/// Compiles the directory `root` as repository `name` and opens the published generation (the
+/// index directory lives as long as the returned guard).
+fn compile_and_open(
+    name: &str,
+    root: &std::path::Path,
+) -> (tempfile::TempDir, kivgraph_compile::Summary, Generation) {
+    let out = tempfile::tempdir().unwrap();
+    let summary = compile(&CompileOptions {
+        out: out.path().into(),
+        repos: vec![RepoSpec::parse(&format!("{name}={}", root.display())).unwrap()],
+        fault: None,
+        progress: false,
+        rust_sysroot: RustSysroot::Off,
+    })
+    .unwrap();
+    let generation = Generation::open_current(&IndexDir::new(out.path()))
+        .unwrap()
+        .unwrap();
+    (out, summary, generation)
+}
+
+/// The status recorded for the file at `path`.
+fn file_status(generation: &Generation, path: &str) -> FileStatus {
+    let g = generation.graph();
+    let f = g
+        .files
+        .iter()
+        .find(|f| g.strings.get(f.path.to_native()) == path)
+        .unwrap_or_else(|| panic!("{path} not recorded"));
+    FileStatus::from_code(f.status).unwrap()
+}
+
+/// The qualified names of every symbol of the generation.
+fn qualified_names(generation: &Generation) -> Vec<&str> {
+    let g = generation.graph();
+    g.symbols
+        .iter()
+        .map(|s| g.strings.get(s.qualified_name.to_native()))
+        .collect()
 }
