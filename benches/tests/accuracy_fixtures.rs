@@ -52,6 +52,7 @@ fn compile_fixtures(out: &Path) -> Generation {
         fault: None,
         progress: false,
         rust_sysroot: kivgraph_compile::RustSysroot::Off,
+        keep: kivgraph_format::layout::DEFAULT_KEEP,
     })
     .unwrap();
     Generation::open_current(&IndexDir::new(out))

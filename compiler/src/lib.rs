@@ -125,6 +125,8 @@ pub struct CompileOptions {
     pub progress: bool,
     /// Whether the Rust standard library is located in the toolchain (SPEC section 14.1).
     pub rust_sysroot: RustSysroot,
+    /// How many generations a publish keeps (SPEC section 1.8).
+    pub keep: usize,
 }
 
 /// Where the Rust standard library comes from when Rust files are compiled.
@@ -284,6 +286,9 @@ pub struct Summary {
     pub diagnostics: usize,
     /// The first diagnostics, sorted; `diagnostics` is the total.
     pub diagnostic_sample: Vec<Diagnostic>,
+    /// What publishing repaired or collected in the index directory (a `CURRENT` that named no
+    /// generation, old generations removed).
+    pub index_notes: Vec<String>,
 }
 
 #[derive(Debug, Clone, serde::Serialize)]
@@ -320,7 +325,7 @@ pub fn compile(opts: &CompileOptions) -> Result<Summary, CompileError> {
     validate_names(opts.repos.iter().map(|r| (r.name.as_str(), r.derived)))?;
     // Take the lock first: a second compiler fails before doing any work.
     let index = IndexDir::new(&opts.out);
-    let lock = index.lock()?;
+    let lock = index.lock()?.keep(opts.keep);
 
     let (facts, t_discover) = gather_and_resolve(&opts.repos, opts.rust_sysroot, opts.progress);
     let finished = facts.finish()?;
@@ -368,6 +373,7 @@ pub fn compile(opts: &CompileOptions) -> Result<Summary, CompileError> {
         },
         diagnostics: finished.diagnostics.len(),
         diagnostic_sample: finished.diagnostics.iter().take(50).cloned().collect(),
+        index_notes: published.index_notes,
     })
 }
 
@@ -422,6 +428,8 @@ pub struct Published {
     pub rows: RowCounts,
     /// Bytes of every file of the generation but `manifest.json`.
     pub generation_bytes: u64,
+    /// What publishing repaired or collected in the index directory.
+    pub index_notes: Vec<String>,
 }
 
 /// Publishes a fact set built without source files, for example by a generator of synthetic
@@ -461,8 +469,14 @@ fn write_generation(
         ),
     );
     let encoded = write::encode(finished)?;
-    let id = lock.next_id()?;
-    let mut staging = lock.stage(id)?;
+    let (id, current_problem) = lock.next_id()?;
+    let mut index_notes = Vec::new();
+    if let Some(problem) = current_problem {
+        index_notes.push(format!(
+            "the index's CURRENT named no generation ({problem}); this publish replaced it"
+        ));
+    }
+    let mut staging = lock.stage(id, fault)?;
     for (name, bytes) in &encoded.files {
         staging.write(name, bytes)?;
     }
@@ -491,7 +505,21 @@ fn write_generation(
         files: Vec::new(),
     };
     let generation_bytes = encoded.files.iter().map(|(_, b)| b.len() as u64).sum();
-    let dir = staging.publish(manifest, fault)?;
+    let publication = staging.publish(manifest)?;
+    let dir = publication.dir;
+    if !publication.removed.is_empty() {
+        let ids: Vec<String> = publication
+            .removed
+            .iter()
+            .map(|id| format!("{id:06}"))
+            .collect();
+        index_notes.push(format!("removed old generations {}", ids.join(", ")));
+    }
+    if let Some(e) = publication.collect_error {
+        index_notes.push(format!(
+            "old generations were not all removed ({e}); the next publish tries again"
+        ));
+    }
     progress(
         progress_on,
         &format!("published generation {:06} in {}", id, dir.display()),
@@ -501,6 +529,7 @@ fn write_generation(
         generation_dir: dir,
         rows: encoded.rows,
         generation_bytes,
+        index_notes,
     })
 }
 

@@ -35,6 +35,11 @@ struct Cli {
     /// repository is given; `off` never looks for it.
     #[arg(long = "rust-sysroot", value_enum, default_value_t = SysrootArg::Auto)]
     rust_sysroot: SysrootArg,
+    /// How many generations the index keeps: the new one and the ones published just before
+    /// it; older ones are removed unless a server still holds them.
+    #[arg(long, value_name = "N", default_value_t = kivgraph_format::layout::DEFAULT_KEEP as u64,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    keep: u64,
     /// Repositories to compile, as `[NAME=]PATH`.
     #[arg(value_name = "[NAME=]PATH")]
     repos: Vec<String>,
@@ -116,6 +121,7 @@ fn run() -> anyhow::Result<()> {
             SysrootArg::Auto => kivgraph_compile::RustSysroot::Auto,
             SysrootArg::Off => kivgraph_compile::RustSysroot::Off,
         },
+        keep: usize::try_from(cli.keep).unwrap_or(usize::MAX),
     };
     let summary = kivgraph_compile::compile(&opts)?;
     let mut out = String::new();
@@ -139,6 +145,9 @@ fn run() -> anyhow::Result<()> {
         );
         for d in summary.diagnostic_sample.iter().take(10) {
             out += &format!("  {}:{}: {}\n", d.repository, d.path, d.message);
+        }
+        for note in &summary.index_notes {
+            out += &format!("  index: {note}\n");
         }
     }
     say(out)

@@ -54,6 +54,7 @@ fn unusable_files_are_recorded_not_fatal() {
         fault: None,
         progress: false,
         rust_sysroot: RustSysroot::Off,
+        keep: kivgraph_format::layout::DEFAULT_KEEP,
     })
     .unwrap();
     let messages: Vec<String> = summary
@@ -129,6 +130,7 @@ fn reserved_and_duplicate_names_are_refused() {
         fault: None,
         progress: false,
         rust_sysroot: RustSysroot::Off,
+        keep: kivgraph_format::layout::DEFAULT_KEEP,
     })
     .unwrap_err();
     assert!(err.to_string().contains("given twice"), "{err}");
@@ -267,6 +269,7 @@ fn compile_and_open(
         fault: None,
         progress: false,
         rust_sysroot: RustSysroot::Off,
+        keep: kivgraph_format::layout::DEFAULT_KEEP,
     })
     .unwrap();
     let generation = Generation::open_current(&IndexDir::new(out.path()))

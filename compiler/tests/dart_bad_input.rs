@@ -20,6 +20,7 @@ fn compile_repo(name: &str, root: &Path) -> Compiled {
         fault: None,
         progress: false,
         rust_sysroot: RustSysroot::Off,
+        keep: kivgraph_format::layout::DEFAULT_KEEP,
     })
     .unwrap();
     let messages = summary

@@ -83,6 +83,7 @@ fn excluded_files_contribute_nothing() {
         fault: None,
         progress: false,
         rust_sysroot: RustSysroot::Off,
+        keep: kivgraph_format::layout::DEFAULT_KEEP,
     })
     .unwrap();
     let generation = Generation::open_current(&kivgraph_format::IndexDir::new(out.path()))

@@ -66,6 +66,7 @@ fn broken_rust_is_recorded_not_fatal() {
         fault: None,
         progress: false,
         rust_sysroot: RustSysroot::Off,
+        keep: kivgraph_format::layout::DEFAULT_KEEP,
     })
     .unwrap();
     let messages: Vec<String> = summary

@@ -280,6 +280,7 @@ fn compile_repos(out: &Path, repos: &[&str], sysroot: bool) -> Facts {
         fault: None,
         progress: false,
         rust_sysroot: RustSysroot::Off,
+        keep: kivgraph_format::layout::DEFAULT_KEEP,
     })
     .unwrap();
     Facts {

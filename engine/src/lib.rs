@@ -3,6 +3,7 @@
 pub mod cursor;
 pub mod error;
 pub mod index;
+pub mod lease;
 pub mod mcp;
 pub mod query;
 pub mod source;

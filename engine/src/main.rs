@@ -73,7 +73,7 @@ fn main() -> ExitCode {
             let answer = if tool == index::INDEX_PROJECT.name {
                 index::index_project(&args, &store, None, &mut |_, _, _| {})
             } else {
-                tools::call(&tool, &args, store.snapshot())
+                tools::call_store(&tool, &args, &store)
             };
             match answer {
                 // get_source's prose already ends with a newline; JSON answers get one.
@@ -92,7 +92,7 @@ fn main() -> ExitCode {
             }
         }
         Command::Status => {
-            match tools::call("graph_status", &serde_json::json!({}), store.snapshot()) {
+            match tools::call_store("graph_status", &serde_json::json!({}), &store) {
                 Ok(text) => {
                     println!("{text}");
                     ExitCode::SUCCESS

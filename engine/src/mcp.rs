@@ -241,7 +241,14 @@ impl Server {
             .chain(offered)
             .find(|t| t.name == name)
         else {
-            return Err((-32602, format!("tool {name:?} is not registered")));
+            // A query tool is offered once a generation can be served; say why none can.
+            let why = match self.store.problem() {
+                Some(p) if QUERY_TOOLS.iter().any(|t| t.name == name) => {
+                    format!(": {}", p.explain())
+                }
+                _ => String::new(),
+            };
+            return Err((-32602, format!("tool {name:?} is not registered{why}")));
         };
         let token = params
             .pointer("/_meta/progressToken")
@@ -269,7 +276,7 @@ impl Server {
                     index_project(&args, store, None, &mut progress)
                 }
             } else {
-                tools::call(name, &args, snapshot)
+                tools::call_with(name, &args, snapshot, store.problem().as_ref())
             }
         }))
         .map_err(|_| {

@@ -71,24 +71,80 @@ pub fn parse_generation_name(name: &str) -> Option<u64> {
     name.parse().ok().filter(|&id| id != 0)
 }
 
-/// Steps between "files written" and "CURRENT replaced" where a test can inject a failure.
+/// A step of publishing (and of collecting old generations) where a test can inject a failure,
+/// named by `KIVGRAPH_FAULT` in the compiler: `STEP` makes the step return an error,
+/// `crash:STEP` aborts the process there, as a power cut or `kill -9` would.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FaultPoint {
+pub struct FaultPoint {
+    pub step: FaultStep,
+    pub crash: bool,
+}
+
+/// The steps of [`FaultPoint`], in the order a publish passes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaultStep {
+    /// After the first file of the generation is written, before the others.
+    DuringWrite,
     /// After every file and the manifest are written, before the rename.
     AfterFilesWritten,
     /// After the rename, before `CURRENT` is replaced.
     AfterRename,
+    /// After `CURRENT.tmp` is written, before it is renamed over `CURRENT`.
+    BeforeCurrentSwap,
+    /// After `CURRENT` is replaced, before old generations are collected.
+    AfterCurrentSwap,
+    /// While collecting: after the first old generation was moved aside, before it is removed.
+    DuringCollect,
 }
 
-impl FaultPoint {
-    pub fn parse(s: &str) -> Option<FaultPoint> {
-        match s {
-            "after-files-written" => Some(FaultPoint::AfterFilesWritten),
-            "after-rename" => Some(FaultPoint::AfterRename),
-            _ => None,
+impl FaultStep {
+    pub const ALL: [FaultStep; 6] = [
+        FaultStep::DuringWrite,
+        FaultStep::AfterFilesWritten,
+        FaultStep::AfterRename,
+        FaultStep::BeforeCurrentSwap,
+        FaultStep::AfterCurrentSwap,
+        FaultStep::DuringCollect,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FaultStep::DuringWrite => "during-write",
+            FaultStep::AfterFilesWritten => "after-files-written",
+            FaultStep::AfterRename => "after-rename",
+            FaultStep::BeforeCurrentSwap => "before-current-swap",
+            FaultStep::AfterCurrentSwap => "after-current-swap",
+            FaultStep::DuringCollect => "during-collect",
         }
     }
 }
+
+impl FaultPoint {
+    pub fn error(step: FaultStep) -> FaultPoint {
+        FaultPoint { step, crash: false }
+    }
+
+    pub fn parse(s: &str) -> Option<FaultPoint> {
+        let (crash, name) = match s.strip_prefix("crash:") {
+            Some(rest) => (true, rest),
+            None => (false, s),
+        };
+        let step = FaultStep::ALL.into_iter().find(|f| f.name() == name)?;
+        Some(FaultPoint { step, crash })
+    }
+}
+
+/// Fails or aborts when `fault` names `step`.
+fn inject(fault: Option<FaultPoint>, step: FaultStep) -> Result<(), FormatError> {
+    match fault {
+        Some(f) if f.step == step && f.crash => std::process::abort(),
+        Some(f) if f.step == step => Err(FormatError::Injected(step.name())),
+        _ => Ok(()),
+    }
+}
+
+/// How many generations a publish keeps by default: the new one and the two before it.
+pub const DEFAULT_KEEP: usize = 3;
 
 /// An index directory.
 #[derive(Clone, Debug)]
@@ -145,6 +201,7 @@ impl IndexDir {
             Ok(()) => Ok(WriterLock {
                 _file: file,
                 index: self.clone(),
+                keep: DEFAULT_KEEP,
             }),
             Err(fs::TryLockError::WouldBlock) => Err(FormatError::Busy {
                 index: self.root.clone(),
@@ -160,31 +217,38 @@ impl IndexDir {
 pub struct WriterLock {
     _file: File,
     index: IndexDir,
+    keep: usize,
 }
 
 impl WriterLock {
-    /// One more than the largest id in `CURRENT` or `generations/`.
-    pub fn next_id(&self) -> Result<u64, FormatError> {
-        let mut max = self.index.current()?.unwrap_or(0);
-        let dir = self.index.generations();
-        for entry in fs::read_dir(&dir).at(&dir)? {
-            let entry = entry.at(&dir)?;
-            if let Some(id) = entry.file_name().to_str().and_then(parse_generation_name) {
-                max = max.max(id);
-            }
-        }
+    /// How many generations a publish keeps: the new one and the `n - 1` published before it
+    /// (at least the new one). A generation a reader holds is kept whatever its age.
+    pub fn keep(mut self, n: usize) -> WriterLock {
+        self.keep = n.max(1);
+        self
+    }
+
+    /// One more than the largest id in `CURRENT` or `generations/`. A `CURRENT` that names no
+    /// id (garbage, or not a regular file) does not stop a publish, which replaces it: its
+    /// problem is returned beside the id so the caller can say what was repaired.
+    pub fn next_id(&self) -> Result<(u64, Option<FormatError>), FormatError> {
+        let (mut max, problem) = match self.index.current() {
+            Ok(id) => (id.unwrap_or(0), None),
+            Err(e) => (0, Some(e)),
+        };
+        max = max.max(self.generation_ids()?.last().copied().unwrap_or(0));
         if max >= 999_999 {
             return Err(FormatError::corrupt(
                 GENERATIONS,
                 "generation ids are exhausted",
             ));
         }
-        Ok(max + 1)
+        Ok((max + 1, problem))
     }
 
     /// Starts writing generation `id` into a fresh temporary directory, removing leftovers of
-    /// earlier crashed writers first.
-    pub fn stage(&self, id: u64) -> Result<Staging<'_>, FormatError> {
+    /// earlier crashed writers first. `fault` is a test hook (see [`FaultPoint`]).
+    pub fn stage(&self, id: u64, fault: Option<FaultPoint>) -> Result<Staging<'_>, FormatError> {
         let gens = self.index.generations();
         for entry in fs::read_dir(&gens).at(&gens)? {
             let entry = entry.at(&gens)?;
@@ -199,17 +263,89 @@ impl WriterLock {
             id,
             dir,
             files: Vec::new(),
+            fault,
+            published: false,
         })
+    }
+
+    /// The ids of the generation directories, ascending.
+    fn generation_ids(&self) -> Result<Vec<u64>, FormatError> {
+        let dir = self.index.generations();
+        let mut ids = Vec::new();
+        for entry in fs::read_dir(&dir).at(&dir)? {
+            let entry = entry.at(&dir)?;
+            if let Some(id) = entry.file_name().to_str().and_then(parse_generation_name) {
+                ids.push(id);
+            }
+        }
+        ids.sort_unstable();
+        Ok(ids)
+    }
+
+    /// Removes the generations a publish of `current` no longer keeps (section 1.8 of SPEC.md):
+    /// those left complete but unpublished by a crash (ids above `previous`, the id `CURRENT`
+    /// named before, other than `current`), and all but the newest [`WriterLock::keep`] of the
+    /// published ones. A generation a reader holds ([`Generation::open_dir`] takes a shared lock
+    /// on its directory) is left for a later publish. Returns the ids removed.
+    ///
+    /// [`Generation::open_dir`]: crate::Generation::open_dir
+    pub fn collect(
+        &self,
+        current: u64,
+        previous: Option<u64>,
+        fault: Option<FaultPoint>,
+    ) -> Result<Vec<u64>, FormatError> {
+        let ids = self.generation_ids()?;
+        let published = |id: u64| id == current || previous.is_some_and(|p| id <= p);
+        let kept: Vec<u64> = ids
+            .iter()
+            .rev()
+            .copied()
+            .filter(|&id| published(id))
+            .take(self.keep)
+            .collect();
+        let mut removed = Vec::new();
+        for id in ids.into_iter().filter(|id| !kept.contains(id)) {
+            if self.remove_generation(id, removed.is_empty().then_some(fault).flatten())? {
+                removed.push(id);
+            }
+        }
+        Ok(removed)
+    }
+
+    /// Removes one generation directory unless a reader holds it: takes its lock exclusively
+    /// without waiting, moves it aside under a `.tmp-` name (so a crash leaves only what the
+    /// next [`WriterLock::stage`] clears), then deletes it. Returns whether it was removed.
+    fn remove_generation(&self, id: u64, fault: Option<FaultPoint>) -> Result<bool, FormatError> {
+        let dir = self.index.generation_dir(id);
+        let handle = File::open(&dir).at(&dir)?;
+        match handle.try_lock() {
+            Ok(()) => {}
+            Err(fs::TryLockError::WouldBlock) => return Ok(false),
+            Err(fs::TryLockError::Error(e)) => return Err(FormatError::io(dir, e)),
+        }
+        let aside = self
+            .index
+            .generations()
+            .join(format!(".tmp-gc-{}", generation_name(id)));
+        fs::rename(&dir, &aside).at(&aside)?;
+        sync_dir(&self.index.generations())?;
+        inject(fault, FaultStep::DuringCollect)?;
+        fs::remove_dir_all(&aside).at(&aside)?;
+        Ok(true)
     }
 }
 
-/// A generation being written.
+/// A generation being written. Dropped without publishing (an error on the way), it removes
+/// its temporary directory, so a full disk is not left full.
 #[derive(Debug)]
 pub struct Staging<'a> {
     lock: &'a WriterLock,
     id: u64,
     dir: PathBuf,
     files: Vec<ManifestFile>,
+    fault: Option<FaultPoint>,
+    published: bool,
 }
 
 impl Staging<'_> {
@@ -230,15 +366,17 @@ impl Staging<'_> {
             size: bytes.len() as u64,
             xxh3_128: digest_hex(bytes),
         });
+        if self.files.len() == 1 {
+            inject(self.fault, FaultStep::DuringWrite)?;
+        }
         Ok(())
     }
 
-    /// Writes the manifest and publishes the generation (steps 4–6 above).
-    pub fn publish(
-        mut self,
-        mut manifest: Manifest,
-        fault: Option<FaultPoint>,
-    ) -> Result<PathBuf, FormatError> {
+    /// Writes the manifest, publishes the generation (steps 4–6 of SPEC.md section 1.4) and
+    /// collects the generations no longer kept (section 1.8). The generation is published when
+    /// this returns; a failure to collect is reported in [`Publication::collect_error`], not as
+    /// an error, since the old generations are only left for the next publish.
+    pub fn publish(mut self, mut manifest: Manifest) -> Result<Publication, FormatError> {
         self.files.sort_by(|a, b| a.name.cmp(&b.name));
         manifest.generation_id = self.id;
         manifest.files = std::mem::take(&mut self.files);
@@ -246,24 +384,53 @@ impl Staging<'_> {
             serde_json::to_vec_pretty(&manifest).map_err(|e| FormatError::Encode(e.to_string()))?;
         write_synced(&self.dir.join(MANIFEST), &json)?;
         sync_dir(&self.dir)?;
-        if fault == Some(FaultPoint::AfterFilesWritten) {
-            return Err(FormatError::Injected("after-files-written"));
-        }
+        inject(self.fault, FaultStep::AfterFilesWritten)?;
 
         let index = &self.lock.index;
+        // A garbage CURRENT must not refuse every later publish: it names nothing to keep.
+        let previous = index.current().ok().flatten();
         let final_dir = index.generation_dir(self.id);
         fs::rename(&self.dir, &final_dir).at(&final_dir)?;
+        self.published = true;
         sync_dir(&index.generations())?;
-        if fault == Some(FaultPoint::AfterRename) {
-            return Err(FormatError::Injected("after-rename"));
-        }
+        inject(self.fault, FaultStep::AfterRename)?;
 
         let tmp = index.root().join("CURRENT.tmp");
         write_synced(&tmp, format!("{}\n", generation_name(self.id)).as_bytes())?;
+        inject(self.fault, FaultStep::BeforeCurrentSwap)?;
         fs::rename(&tmp, index.current_path()).at(&index.current_path())?;
         sync_dir(index.root())?;
-        Ok(final_dir)
+        inject(self.fault, FaultStep::AfterCurrentSwap)?;
+
+        let (removed, collect_error) = match self.lock.collect(self.id, previous, self.fault) {
+            Ok(removed) => (removed, None),
+            Err(e) => (Vec::new(), Some(e)),
+        };
+        Ok(Publication {
+            dir: final_dir,
+            removed,
+            collect_error,
+        })
     }
+}
+
+impl Drop for Staging<'_> {
+    fn drop(&mut self) {
+        if !self.published {
+            let _ = fs::remove_dir_all(&self.dir);
+        }
+    }
+}
+
+/// What a publish did.
+#[derive(Debug)]
+pub struct Publication {
+    /// The new generation's directory.
+    pub dir: PathBuf,
+    /// Ids of the generations collected.
+    pub removed: Vec<u64>,
+    /// Why collecting stopped, when it did (the generation is published all the same).
+    pub collect_error: Option<FormatError>,
 }
 
 fn write_synced(path: &Path, bytes: &[u8]) -> Result<(), FormatError> {
@@ -334,11 +501,11 @@ mod tests {
         assert_eq!(index.current().unwrap(), None);
         let lock = index.lock().unwrap();
         for expected in 1..=3 {
-            let id = lock.next_id().unwrap();
+            let (id, _) = lock.next_id().unwrap();
             assert_eq!(id, expected);
-            let mut s = lock.stage(id).unwrap();
+            let mut s = lock.stage(id, None).unwrap();
             s.write("a.bin", b"x").unwrap();
-            s.publish(manifest(), None).unwrap();
+            s.publish(manifest()).unwrap();
             assert_eq!(index.current().unwrap(), Some(id));
         }
     }
@@ -353,33 +520,109 @@ mod tests {
         assert!(err.to_string().contains("busy"));
     }
 
+    /// Publishes one generation holding `a.bin` = `bytes`.
+    fn publish(
+        lock: &WriterLock,
+        bytes: &[u8],
+        fault: Option<FaultPoint>,
+    ) -> Result<u64, FormatError> {
+        let (id, _) = lock.next_id()?;
+        let mut s = lock.stage(id, fault)?;
+        s.write("a.bin", bytes)?;
+        s.write("b.bin", bytes)?;
+        s.publish(manifest())?;
+        Ok(id)
+    }
+
+    fn entries(index: &IndexDir) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(index.generations())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
     #[test]
     fn fault_before_current_keeps_previous_generation() {
         let dir = tempfile::tempdir().unwrap();
         let index = IndexDir::new(dir.path());
         let lock = index.lock().unwrap();
-        let mut s = lock.stage(1).unwrap();
-        s.write("a.bin", b"one").unwrap();
-        s.publish(manifest(), None).unwrap();
-        for fault in [FaultPoint::AfterFilesWritten, FaultPoint::AfterRename] {
-            let id = lock.next_id().unwrap();
-            let mut s = lock.stage(id).unwrap();
-            s.write("a.bin", b"two").unwrap();
-            assert!(s.publish(manifest(), Some(fault)).is_err());
-            assert_eq!(index.current().unwrap(), Some(1), "{fault:?}");
+        publish(&lock, b"one", None).unwrap();
+        for step in [
+            FaultStep::DuringWrite,
+            FaultStep::AfterFilesWritten,
+            FaultStep::AfterRename,
+            FaultStep::BeforeCurrentSwap,
+        ] {
+            assert!(publish(&lock, b"two", Some(FaultPoint::error(step))).is_err());
+            assert_eq!(index.current().unwrap(), Some(1), "{step:?}");
         }
+        // An error before the rename removes the staging directory at once; after it, the
+        // complete but unpublished directories stay until the next publish collects them.
+        // (whose id the first two errors therefore reused).
+        assert_eq!(entries(&index), ["000001", "000002", "000003"]);
         // The id after a crashed publish is still strictly larger than any directory seen.
-        assert_eq!(lock.next_id().unwrap(), 3);
-        // Staging again removes the crashed temporary directory.
-        let _s = lock.stage(3).unwrap();
-        let leftovers: Vec<_> = fs::read_dir(index.generations())
-            .unwrap()
-            .filter_map(|e| e.ok())
-            .filter(|e| {
-                e.file_name().to_string_lossy().starts_with(".tmp-00000")
-                    && e.file_name() != ".tmp-000003"
-            })
-            .collect();
-        assert!(leftovers.is_empty());
+        assert_eq!(publish(&lock, b"three", None).unwrap(), 4);
+        assert_eq!(entries(&index), ["000001", "000004"]);
+    }
+
+    #[test]
+    fn publishing_keeps_the_newest_and_what_readers_hold() {
+        let dir = tempfile::tempdir().unwrap();
+        let index = IndexDir::new(dir.path());
+        let lock = index.lock().unwrap().keep(2);
+        for _ in 0..3 {
+            publish(&lock, b"x", None).unwrap();
+        }
+        assert_eq!(entries(&index), ["000002", "000003"]);
+        // A reader's shared lock on generation 2 keeps it past its turn; once released, the
+        // next publish collects it.
+        let reader = File::open(index.generation_dir(2)).unwrap();
+        reader.try_lock_shared().unwrap();
+        publish(&lock, b"x", None).unwrap();
+        assert_eq!(entries(&index), ["000002", "000003", "000004"]);
+        drop(reader);
+        publish(&lock, b"x", None).unwrap();
+        assert_eq!(entries(&index), ["000004", "000005"]);
+        // A collection cut short leaves only a `.tmp-` entry, which the next stage clears.
+        assert!(
+            publish(
+                &lock,
+                b"x",
+                Some(FaultPoint::error(FaultStep::DuringCollect))
+            )
+            .is_ok()
+        );
+        assert_eq!(entries(&index), [".tmp-gc-000004", "000005", "000006"]);
+        publish(&lock, b"x", None).unwrap();
+        assert_eq!(entries(&index), ["000006", "000007"]);
+    }
+
+    #[test]
+    fn a_garbage_current_is_replaced_not_a_dead_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let index = IndexDir::new(dir.path());
+        let lock = index.lock().unwrap();
+        publish(&lock, b"x", None).unwrap();
+        fs::write(index.current_path(), "garbage\n").unwrap();
+        let (id, problem) = lock.next_id().unwrap();
+        assert_eq!(id, 2);
+        assert!(problem.unwrap().to_string().contains("not a generation id"));
+        publish(&lock, b"x", None).unwrap();
+        assert_eq!(index.current().unwrap(), Some(2));
+    }
+
+    #[test]
+    fn fault_points_parse_with_and_without_crash() {
+        for step in FaultStep::ALL {
+            assert_eq!(
+                FaultPoint::parse(step.name()),
+                Some(FaultPoint::error(step))
+            );
+            let crash = FaultPoint::parse(&format!("crash:{}", step.name())).unwrap();
+            assert!(crash.crash && crash.step == step);
+        }
+        assert_eq!(FaultPoint::parse("after-lunch"), None);
     }
 }

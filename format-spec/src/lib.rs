@@ -20,9 +20,12 @@ pub use manifest::Manifest;
 pub use verify::{VerifyReport, verify_generation};
 pub use vocab::{Confidence, EdgeKind, FileStatus, Language, Provenance, SymbolKind};
 
+use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
+
+use crate::manifest::digest_hex;
 
 /// The generation format version this build writes and reads. Bumped on any incompatible change
 /// to a table schema, the blob layout, the name index or the directory layout.
@@ -34,14 +37,57 @@ pub const NAMES_FST: &str = "names.fst";
 
 /// An opened generation: the manifest, the graph blob and the name index, memory-mapped.
 ///
-/// Opening checks headers and runs rkyv validation once; nothing is deserialized or rebuilt.
+/// Opening checks what makes every later read safe (section 1.7 of SPEC.md): the manifest and
+/// its generation id, the blob's header, checksum, structure and invariants, and the name index
+/// against its digest. Nothing is deserialized or rebuilt.
 #[derive(Debug)]
 pub struct Generation {
     pub id: u64,
     pub dir: PathBuf,
     pub manifest: Manifest,
-    blob: Mmap,
+    blob: Mapped,
     names: fst::Map<Mmap>,
+    names_file: MappedFile,
+    /// The generation directory, opened and locked shared for as long as the generation is open,
+    /// so that a publish's collection of old generations leaves it alone (SPEC.md section 1.8).
+    _held: File,
+}
+
+/// A memory-mapped file together with the open file it maps and what it looked like when it
+/// was checked, so a later change made in place can be noticed.
+#[derive(Debug)]
+struct Mapped {
+    map: Mmap,
+    file: MappedFile,
+}
+
+#[derive(Debug)]
+struct MappedFile {
+    name: &'static str,
+    file: File,
+    seen: std::sync::Mutex<FileStamp>,
+}
+
+/// Size and times of an open file: a write made in place through another handle changes them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileStamp {
+    pub len: u64,
+    pub modified: Option<std::time::SystemTime>,
+    #[cfg(unix)]
+    pub changed: (i64, i64),
+}
+
+impl FileStamp {
+    pub fn of(meta: &std::fs::Metadata) -> FileStamp {
+        #[cfg(unix)]
+        use std::os::unix::fs::MetadataExt;
+        FileStamp {
+            len: meta.len(),
+            modified: meta.modified().ok(),
+            #[cfg(unix)]
+            changed: (meta.ctime(), meta.ctime_nsec()),
+        }
+    }
 }
 
 impl Generation {
@@ -53,19 +99,44 @@ impl Generation {
         }
     }
 
-    /// Opens one generation directory.
+    /// Opens one generation directory, with the checks of SPEC.md section 1.7.
     pub fn open_dir(dir: &Path) -> Result<Generation, FormatError> {
+        let held = hold(dir)?;
         let manifest = read_manifest(dir)?;
-        let blob = map_file(&dir.join(GRAPH_BLOB))?;
-        let (_, archive) = blob::archive_bytes(&blob)?;
+        check_generation_id(dir, &manifest)?;
+        let blob = Mapped::open(dir, GRAPH_BLOB)?;
+        let (header, archive) = blob::archive_bytes(&blob.map)?;
+        if xxhash_rust::xxh3::xxh3_128(archive) != header.checksum {
+            return Err(FormatError::corrupt(
+                GRAPH_BLOB,
+                "the archive does not match the checksum in its header",
+            ));
+        }
         blob::validate(archive)?;
-        let names = names::open(map_file(&dir.join(NAMES_FST))?)?;
+        let names = Mapped::open(dir, NAMES_FST)?;
+        let recorded = manifest.files.iter().find(|f| f.name == NAMES_FST);
+        match recorded {
+            None => return Err(FormatError::corrupt(NAMES_FST, "missing from the manifest")),
+            Some(f) if f.size != names.map.len() as u64 || f.xxh3_128 != digest_hex(&names.map) => {
+                return Err(FormatError::corrupt(
+                    NAMES_FST,
+                    "size or digest differs from the manifest",
+                ));
+            }
+            Some(_) => {}
+        }
+        let Mapped {
+            map: names_map,
+            file: names_file,
+        } = names;
         Ok(Generation {
             id: manifest.generation_id,
             dir: dir.to_path_buf(),
             manifest,
             blob,
-            names,
+            names: names::open(names_map)?,
+            names_file,
+            _held: held,
         })
     }
 
@@ -73,13 +144,15 @@ impl Generation {
     pub fn graph(&self) -> &ArchivedGraphBlob {
         // SAFETY: `open_dir` validated exactly these bytes with `rkyv::access`, and a published
         // generation is immutable, so the archive is still the one that was checked.
-        unsafe { rkyv::access_unchecked::<ArchivedGraphBlob>(&self.blob[blob::BLOB_HEADER_LEN..]) }
+        unsafe {
+            rkyv::access_unchecked::<ArchivedGraphBlob>(&self.blob.map[blob::BLOB_HEADER_LEN..])
+        }
     }
 
     /// The bytes of `graph.blob` as mapped, header included. Archived fields borrowed from
     /// [`Generation::graph`] point into this slice.
     pub fn blob_bytes(&self) -> &[u8] {
-        &self.blob
+        &self.blob.map
     }
 
     /// The name index.
@@ -90,6 +163,123 @@ impl Generation {
     /// Bytes of all files of the generation, as the manifest records them.
     pub fn size_on_disk(&self) -> u64 {
         self.manifest.files.iter().map(|f| f.size).sum()
+    }
+
+    /// The open files behind the mappings (`graph.blob`, `names.fst`), for a reader that wants
+    /// to be told before another process writes to them (a lease, for example).
+    pub fn mapped_files(&self) -> [(&'static str, &File); 2] {
+        [
+            (self.blob.file.name, &self.blob.file.file),
+            (self.names_file.name, &self.names_file.file),
+        ]
+    }
+
+    /// Checks that the mapped files were not changed in place since they were opened, and says
+    /// which one was. A generation is immutable by contract; a mapped file that changes anyway
+    /// can no longer be trusted, and one that shrank can no longer be read. When only a file's
+    /// times moved (a link count changed, a copy that preserves times), its bytes are checked
+    /// against its checksum again and, if they still match, the file is trusted as it is now.
+    pub fn check_unchanged(&self) -> Result<(), String> {
+        type StillWhole = fn(&Generation) -> bool;
+        let checks: [(&MappedFile, StillWhole); 2] = [
+            (&self.blob.file, Generation::blob_checksum_holds),
+            (&self.names_file, Generation::names_digest_holds),
+        ];
+        for (mapped, checksum_holds) in checks {
+            let now = match mapped.file.metadata() {
+                Ok(m) => FileStamp::of(&m),
+                Err(e) => return Err(format!("{} can no longer be examined: {e}", mapped.name)),
+            };
+            let mut seen = mapped.seen.lock().unwrap_or_else(|e| e.into_inner());
+            if now == *seen {
+                continue;
+            }
+            if now.len != seen.len {
+                return Err(format!(
+                    "{} changed size on disk after it was opened ({} bytes, was {})",
+                    mapped.name, now.len, seen.len
+                ));
+            }
+            if !checksum_holds(self) {
+                return Err(format!(
+                    "{} was written to after it was opened",
+                    mapped.name
+                ));
+            }
+            *seen = now;
+        }
+        Ok(())
+    }
+
+    fn blob_checksum_holds(&self) -> bool {
+        blob::archive_bytes(&self.blob.map)
+            .is_ok_and(|(header, archive)| xxhash_rust::xxh3::xxh3_128(archive) == header.checksum)
+    }
+
+    fn names_digest_holds(&self) -> bool {
+        let bytes = self.names.as_fst().as_bytes();
+        self.manifest
+            .files
+            .iter()
+            .any(|f| f.name == NAMES_FST && f.xxh3_128 == digest_hex(bytes))
+    }
+}
+
+/// Opens a generation directory and takes a shared lock on it without waiting. The lock is only
+/// refused while a publish is removing the directory.
+fn hold(dir: &Path) -> Result<File, FormatError> {
+    let handle = File::open(dir).map_err(|e| FormatError::io(dir, e))?;
+    match handle.try_lock_shared() {
+        Ok(()) => Ok(handle),
+        Err(std::fs::TryLockError::WouldBlock) => Err(FormatError::io(
+            dir,
+            std::io::Error::other("the generation is being removed by a newer publish"),
+        )),
+        Err(std::fs::TryLockError::Error(e)) => Err(FormatError::io(dir, e)),
+    }
+}
+
+impl Mapped {
+    fn open(dir: &Path, name: &'static str) -> Result<Mapped, FormatError> {
+        let path = dir.join(name);
+        let file = layout::open_regular(&path).map_err(|e| FormatError::io(&path, e))?;
+        let seen = file
+            .metadata()
+            .map(|m| FileStamp::of(&m))
+            .map_err(|e| FormatError::io(&path, e))?;
+        // SAFETY: generation files are written once and never modified after publishing; the
+        // mapping is read-only, and a reader that cannot rule out a change in place checks
+        // `changed_on_disk` (see the engine's store).
+        let map = unsafe { Mmap::map(&file) }.map_err(|e| FormatError::io(&path, e))?;
+        Ok(Mapped {
+            map,
+            file: MappedFile {
+                name,
+                file,
+                seen: std::sync::Mutex::new(seen),
+            },
+        })
+    }
+}
+
+/// A manifest's generation id must be the one its directory is named for: a reader reports
+/// (and a cursor records) the id, so a disagreement would pin clients to a wrong snapshot.
+fn check_generation_id(dir: &Path, manifest: &Manifest) -> Result<(), FormatError> {
+    let bad = |what: String| Err(FormatError::corrupt(layout::MANIFEST, what));
+    if manifest.generation_id == 0 {
+        return bad("generation id 0 is never published".into());
+    }
+    match dir
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(layout::parse_generation_name)
+    {
+        Some(id) if id != manifest.generation_id => bad(format!(
+            "records generation {} but lives in directory {}",
+            manifest.generation_id,
+            layout::generation_name(id)
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -109,13 +299,6 @@ pub(crate) fn read_manifest(dir: &Path) -> Result<Manifest, FormatError> {
         });
     }
     serde_json::from_value(value).map_err(|e| FormatError::corrupt(layout::MANIFEST, e.to_string()))
-}
-
-fn map_file(path: &Path) -> Result<Mmap, FormatError> {
-    let file = layout::open_regular(path).map_err(|e| FormatError::io(path, e))?;
-    // SAFETY: generation files are written once and never modified after publishing; the mapping
-    // is read-only.
-    unsafe { Mmap::map(&file) }.map_err(|e| FormatError::io(path, e))
 }
 
 #[cfg(test)]

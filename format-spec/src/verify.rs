@@ -21,21 +21,7 @@ pub struct VerifyReport {
 pub fn verify_generation(dir: &Path) -> Result<VerifyReport, FormatError> {
     let manifest = crate::read_manifest(dir)?;
     let bad_manifest = |what: String| FormatError::corrupt(crate::layout::MANIFEST, what);
-    if manifest.generation_id == 0 {
-        return Err(bad_manifest("generation id 0 is never published".into()));
-    }
-    if let Some(id) = dir
-        .file_name()
-        .and_then(|n| n.to_str())
-        .and_then(crate::layout::parse_generation_name)
-        && id != manifest.generation_id
-    {
-        return Err(bad_manifest(format!(
-            "records generation {} but lives in directory {}",
-            manifest.generation_id,
-            crate::layout::generation_name(id)
-        )));
-    }
+    crate::check_generation_id(dir, &manifest)?;
     let mut names_seen = BTreeSet::new();
     let mut bytes = 0;
     for f in &manifest.files {

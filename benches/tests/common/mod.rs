@@ -48,6 +48,7 @@ impl Guard {
             fault: None,
             progress: false,
             rust_sysroot: kivgraph_compile::RustSysroot::Off,
+            keep: kivgraph_format::layout::DEFAULT_KEEP,
         })
         .unwrap();
         Generation::open_current(&IndexDir::new(out))

@@ -29,6 +29,7 @@ impl Facts {
             fault: None,
             progress: false,
             rust_sysroot: RustSysroot::Off,
+            keep: kivgraph_format::layout::DEFAULT_KEEP,
         })
         .unwrap();
         Facts {

@@ -18,7 +18,7 @@ use serde_json::Value;
 
 use crate::index::{Ask, Progress};
 use crate::query::{ErrorCode, ToolError};
-use crate::store::Store;
+use crate::store::{Problem, Store};
 
 mod args;
 mod consumers;
@@ -66,6 +66,11 @@ pub struct ToolDef {
     pub handler: Handler,
 }
 
+/// graph_status: the served generation, if any, and what keeps the published one from being
+/// served, if anything.
+pub type StatusAnswer =
+    fn(&Value, Option<&Generation>, Option<&Problem>) -> Result<Value, ToolError>;
+
 /// How a tool answers, by what it needs.
 #[derive(Clone, Copy)]
 pub enum Handler {
@@ -73,34 +78,53 @@ pub enum Handler {
     Json(fn(&Value, &Generation) -> Result<Value, ToolError>),
     /// Answers prose off the published generation (get_source).
     Prose(fn(&Value, &Generation) -> Result<String, ToolError>),
-    /// Answers JSON whether or not a generation is published (graph_status).
-    Status(fn(&Value, Option<&Generation>) -> Result<Value, ToolError>),
+    /// Answers JSON whether or not a generation is published (graph_status), and says what
+    /// keeps the published one from being served, if anything.
+    Status(StatusAnswer),
     /// Registers projects and rebuilds the graph (index_project). It needs the store and may ask
     /// the user for consent and report progress, so the server and the command line call it
     /// themselves rather than through [`call`].
     Index(fn(&Value, &Store, Option<Ask>, Progress) -> Result<String, ToolError>),
 }
 
-pub(crate) fn not_ready() -> ToolError {
-    ToolError::new(
-        ErrorCode::IndexNotReady,
-        "no generation is published yet; index with index_project, or run `kivgraph index --full`",
-    )
+pub(crate) fn not_ready(problem: Option<&Problem>) -> ToolError {
+    let message = match problem {
+        Some(p) => p.explain(),
+        None => "no generation is published yet; index with index_project, or run `kivgraph index --full`".into(),
+    };
+    ToolError::new(ErrorCode::IndexNotReady, message)
 }
 
 /// Runs one of [`QUERY_TOOLS`] on the served generation and returns the text the client
 /// receives.
 pub fn call(name: &str, args: &Value, g: Option<Arc<Generation>>) -> Result<String, ToolError> {
+    call_with(name, args, g, None)
+}
+
+/// Runs one of [`QUERY_TOOLS`] on what `store` serves: when the published generation cannot be
+/// served, `INDEX_NOT_READY` and graph_status say why.
+pub fn call_store(name: &str, args: &Value, store: &Store) -> Result<String, ToolError> {
+    let g = store.snapshot();
+    call_with(name, args, g, store.problem().as_ref())
+}
+
+/// [`call`], with what keeps the published generation from being served, if anything.
+pub fn call_with(
+    name: &str,
+    args: &Value,
+    g: Option<Arc<Generation>>,
+    problem: Option<&Problem>,
+) -> Result<String, ToolError> {
     let unknown = || ToolError::invalid(format!("unknown tool {name:?}"));
     let tool = QUERY_TOOLS
         .iter()
         .find(|t| t.name == name)
         .ok_or_else(unknown)?;
-    let ready = || g.as_deref().ok_or_else(not_ready);
+    let ready = || g.as_deref().ok_or_else(|| not_ready(problem));
     let value = match tool.handler {
         Handler::Prose(answer) => return answer(args, ready()?),
         Handler::Json(answer) => answer(args, ready()?)?,
-        Handler::Status(answer) => answer(args, g.as_deref())?,
+        Handler::Status(answer) => answer(args, g.as_deref(), problem)?,
         Handler::Index(_) => return Err(unknown()),
     };
     Ok(serde_json::to_string(&value).unwrap_or_default())

@@ -6,6 +6,7 @@ use serde_json::{Map, Value, json};
 use super::shape::key_counts;
 use super::{Args, Envelope, now_ms, render};
 use crate::query::{self, ToolError};
+use crate::store::Problem;
 
 pub(crate) fn schema_list_repositories() -> Value {
     json!({"type": "object", "properties": {
@@ -64,13 +65,23 @@ pub(crate) fn list_repositories(args: &Value, g: &Generation) -> Result<Value, T
     ))
 }
 
-pub(crate) fn graph_status(args: &Value, g: Option<&Generation>) -> Result<Value, ToolError> {
+pub(crate) fn graph_status(
+    args: &Value,
+    g: Option<&Generation>,
+    problem: Option<&Problem>,
+) -> Result<Value, ToolError> {
     Args::new(args, &[])?;
     let mut m = Map::new();
     let not_applicable = json!({"state": "not_applicable", "detail": "serve answers from published generations; kivgraph-compile builds them in its own process"});
     match g {
         None => {
-            m.insert("status".into(), json!("empty"));
+            // "unavailable": something is published but cannot be served (see "problem").
+            let status = if problem.is_some() {
+                "unavailable"
+            } else {
+                "empty"
+            };
+            m.insert("status".into(), json!(status));
             for k in ["snapshot_id", "snapshot_built_at", "snapshot_age_ms"] {
                 m.insert(k.into(), Value::Null);
             }
@@ -161,5 +172,12 @@ pub(crate) fn graph_status(args: &Value, g: Option<&Generation>) -> Result<Value
     }
     m.insert("worker".into(), not_applicable.clone());
     m.insert("storage".into(), not_applicable);
+    // Only when the generation CURRENT names is not the one served (damaged, being written).
+    if let Some(p) = problem {
+        m.insert(
+            "problem".into(),
+            json!({"generation": p.generation, "message": p.explain()}),
+        );
+    }
     Ok(render(g, true, Envelope::single(Value::Object(m))))
 }

@@ -32,3 +32,27 @@ pub fn compiler() -> PathBuf {
     }
     path
 }
+
+/// Compiles the Go fixtures `shapes` and `inventory` into the index directory `index`.
+#[allow(dead_code)]
+pub fn compile_go_fixtures(index: &Path) {
+    let fixtures = workspace().join("fixtures/go");
+    let out = Command::new(compiler())
+        .arg("--out")
+        .arg(index)
+        .arg(format!("shapes={}", fixtures.join("shapes").display()))
+        .arg(format!(
+            "inventory={}",
+            fixtures.join("inventory").display()
+        ))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[allow(dead_code)]
+pub mod serve;

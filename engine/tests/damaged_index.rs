@@ -1,0 +1,260 @@
+//! Damaged and changing indexes: a flipped bit is refused when a generation is opened, and a
+//! server whose files are truncated, overwritten, deleted or replaced while it runs keeps
+//! answering, from the last generation that is still whole or with a coded error that says what
+//! is wrong, and never dies.
+
+mod common;
+use common::compile_go_fixtures;
+use common::serve::Server;
+
+use std::fs;
+use std::path::Path;
+use std::time::Duration;
+
+use kivgraph::store::Store;
+use kivgraph::tools;
+use kivgraph_format::{Generation, IndexDir};
+use serde_json::{Value, json};
+
+/// Copies generation directory `from` to `to`.
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for f in fs::read_dir(from).unwrap() {
+        let f = f.unwrap();
+        fs::copy(f.path(), to.join(f.file_name())).unwrap();
+    }
+}
+
+/// Offsets spread over a file of `len` bytes, the header's first 64 included.
+fn offsets(len: usize, n: usize) -> Vec<usize> {
+    let mut v: Vec<usize> = (0..64.min(len)).step_by(5).collect();
+    v.extend((0..n).map(|i| (i * len / n + 7 * i) % len));
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+#[test]
+fn every_flipped_bit_of_the_blob_and_the_name_index_is_refused_at_open() {
+    let template = tempfile::tempdir().unwrap();
+    compile_go_fixtures(template.path());
+    let good = IndexDir::new(template.path()).generation_dir(1);
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("000001");
+    copy_dir(&good, &dir);
+    assert!(Generation::open_dir(&dir).is_ok());
+    let mut tried = 0;
+    for file in ["graph.blob", "names.fst"] {
+        let original = fs::read(good.join(file)).unwrap();
+        for (i, at) in offsets(original.len(), 60).into_iter().enumerate() {
+            let mut bytes = original.clone();
+            bytes[at] ^= 1 << (i % 8);
+            fs::write(dir.join(file), &bytes).unwrap();
+            let opened = Generation::open_dir(&dir);
+            assert!(opened.is_err(), "{file}: a flip at byte {at} was opened");
+            tried += 1;
+        }
+        fs::write(dir.join(file), &original).unwrap();
+    }
+    assert!(tried > 120, "{tried}");
+    assert!(Generation::open_dir(&dir).is_ok());
+}
+
+#[test]
+fn a_manifest_that_names_another_generation_is_not_served() {
+    let dir = tempfile::tempdir().unwrap();
+    compile_go_fixtures(dir.path());
+    let manifest = IndexDir::new(dir.path())
+        .generation_dir(1)
+        .join("manifest.json");
+    let text = fs::read_to_string(&manifest).unwrap();
+    fs::write(
+        &manifest,
+        text.replace("\"generation_id\": 1", "\"generation_id\": 7"),
+    )
+    .unwrap();
+    let store = Store::open(IndexDir::new(dir.path()));
+    let e = tools::call_store("find_symbol", &json!({"name": "Area"}), &store).unwrap_err();
+    let text = e.to_string();
+    assert!(
+        text.starts_with("INDEX_NOT_READY: generation 000001 cannot be served"),
+        "{text}"
+    );
+    assert!(
+        text.contains("records generation 7 but lives in directory 000001"),
+        "{text}"
+    );
+    let status: Value =
+        serde_json::from_str(&tools::call_store("graph_status", &json!({}), &store).unwrap())
+            .unwrap();
+    assert_eq!(status["results"]["status"], "unavailable", "{status}");
+    assert_eq!(status["results"]["problem"]["generation"], 1, "{status}");
+}
+
+#[test]
+fn the_command_line_says_what_is_wrong_with_the_only_generation() {
+    let dir = tempfile::tempdir().unwrap();
+    compile_go_fixtures(dir.path());
+    let blob = IndexDir::new(dir.path())
+        .generation_dir(1)
+        .join("graph.blob");
+    let mut bytes = fs::read(&blob).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x10;
+    fs::write(&blob, bytes).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kivgraph"))
+        .args(["query", "--index"])
+        .arg(dir.path())
+        .args(["find_symbol", r#"{"name":"Area"}"#])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout.starts_with(
+            "INDEX_NOT_READY: generation 000001 cannot be served: graph.blob: corrupted"
+        ),
+        "{stdout}"
+    );
+    assert!(stdout.contains("kivgraph-compile verify"), "{stdout}");
+    assert!(stderr.contains("generation not served"), "{stderr}");
+}
+
+/// Runs `f` on another thread; fails if it has not finished within a minute (a writer the
+/// server never lets go of would wait for the kernel's lease-break time and more).
+fn within_a_minute(f: impl FnOnce() + Send + 'static) {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        f();
+        let _ = tx.send(());
+    });
+    rx.recv_timeout(Duration::from_secs(60))
+        .expect("the write waited too long");
+}
+
+/// Either an answer from a whole generation or, when none can be served, the query tools
+/// withdrawn with the reason; returns the snapshot id.
+fn answer(server: &mut Server) -> Option<u64> {
+    let r = server.request(
+        "tools/call",
+        json!({"name": "find_symbol", "arguments": {"name": "Area"}}),
+    );
+    if let Some(e) = r.get("error") {
+        let message = e["message"].as_str().unwrap();
+        assert!(message.contains("cannot be served"), "{r}");
+        return None;
+    }
+    let text = r["result"]["content"][0]["text"].as_str().unwrap();
+    assert_ne!(r["result"]["isError"], true, "{text}");
+    let v: Value = serde_json::from_str(text).unwrap();
+    assert!(v["total"].as_u64().unwrap() > 0, "{v}");
+    v["snapshot_id"].as_u64()
+}
+
+fn status(server: &mut Server) -> Value {
+    let (error, text) = server.call("graph_status", json!({}));
+    assert!(!error, "{text}");
+    serde_json::from_str(&text).unwrap()
+}
+
+/// Whether this file system grants read leases (Linux, files this user owns, and a file system
+/// that has them).
+#[cfg(target_os = "linux")]
+fn leases_granted(dir: &Path) -> bool {
+    use std::os::fd::AsRawFd;
+    let probe = dir.join("lease-probe");
+    fs::write(&probe, b"x").unwrap();
+    let file = fs::File::open(&probe).unwrap();
+    // SAFETY: fcntl on a descriptor this test owns.
+    let granted = unsafe { libc::fcntl(file.as_raw_fd(), libc::F_SETLEASE, libc::F_RDLCK) } == 0;
+    drop(file);
+    fs::remove_file(probe).unwrap();
+    granted
+}
+
+fn live_corruption(env: &[(&str, &str)], leases: bool) {
+    let dir = tempfile::tempdir().unwrap();
+    let index = IndexDir::new(dir.path());
+    compile_go_fixtures(dir.path());
+    compile_go_fixtures(dir.path());
+    let mut server = Server::start(dir.path(), env);
+    assert_eq!(answer(&mut server), Some(2));
+
+    let blob = index.generation_dir(2).join("graph.blob");
+    #[cfg(target_os = "linux")]
+    if leases && leases_granted(dir.path()) {
+        // The server holds a lease: a writer that will not wait is turned away (and the server
+        // is told to let go), so no byte it reads can change under it.
+        use std::os::unix::fs::OpenOptionsExt;
+        let e = fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(&blob)
+            .unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::WouldBlock, "{e}");
+        assert_eq!(answer(&mut server), Some(2));
+    }
+
+    // Truncated in place while served: the server lets go and falls back to generation 1.
+    within_a_minute(move || {
+        fs::OpenOptions::new()
+            .write(true)
+            .open(&blob)
+            .unwrap()
+            .set_len(0)
+            .unwrap()
+    });
+    assert_eq!(answer(&mut server), Some(1));
+    let s = status(&mut server);
+    assert_eq!(s["results"]["problem"]["generation"], 2, "{s}");
+
+    // Overwritten in place with bytes of the same size: nothing whole is left to serve.
+    let names = index.generation_dir(1).join("names.fst");
+    let len = fs::metadata(&names).unwrap().len() as usize;
+    within_a_minute(move || fs::write(&names, vec![0x5a; len]).unwrap());
+    assert_eq!(answer(&mut server), None);
+
+    // A new publish is served again.
+    compile_go_fixtures(dir.path());
+    assert_eq!(answer(&mut server), Some(3));
+    assert!(status(&mut server)["results"].get("problem").is_none());
+
+    // Deleted: the mapping stays whole, so answers go on.
+    fs::remove_file(index.generation_dir(3).join("graph.blob")).unwrap();
+    assert_eq!(answer(&mut server), Some(3));
+
+    // CURRENT replaced by a FIFO, a symbolic link and garbage: the served generation stays.
+    let current = index.current_path();
+    fs::remove_file(&current).unwrap();
+    let made = std::process::Command::new("mkfifo").arg(&current).status();
+    assert!(made.is_ok_and(|s| s.success()));
+    assert_eq!(answer(&mut server), Some(3));
+    fs::remove_file(&current).unwrap();
+    fs::write(dir.path().join("elsewhere"), "000001\n").unwrap();
+    std::os::unix::fs::symlink(dir.path().join("elsewhere"), &current).unwrap();
+    assert_eq!(answer(&mut server), Some(3));
+    fs::remove_file(&current).unwrap();
+    fs::write(&current, "garbage\n").unwrap();
+    assert_eq!(answer(&mut server), Some(3));
+    let s = status(&mut server);
+    assert!(
+        s["results"]["problem"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not a generation id"),
+        "{s}"
+    );
+    assert_eq!(server.request("ping", json!({}))["result"], json!({}));
+    assert!(server.alive());
+}
+
+#[test]
+fn the_server_outlives_its_files_changing_under_it() {
+    live_corruption(&[], true);
+}
+
+#[test]
+fn without_leases_a_change_is_noticed_before_the_next_read() {
+    live_corruption(&[("KIVGRAPH_LEASES", "off")], false);
+}
