@@ -361,11 +361,19 @@ pub fn read_in_repository(root: &Path, rel: &str) -> Result<Vec<u8>, Unavailable
     if rel.is_empty() || rel.contains('\0') || relative.is_absolute() || rel.starts_with('/') {
         return Err(escapes());
     }
-    let root_meta = std::fs::symlink_metadata(root).map_err(read_error)?;
-    if root_meta.file_type().is_symlink() {
+    // The compiler records the root resolved (SPEC 4.4), so a root that resolves elsewhere now
+    // has a symbolic link on it or above it: reading there would leave the indexed tree.
+    if std::fs::canonicalize(root).map_err(read_error)? != root {
+        let link = root
+            .ancestors()
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .find(|a| std::fs::symlink_metadata(a).is_ok_and(|m| m.file_type().is_symlink()))
+            .unwrap_or(root);
         return Err(Unavailable::Symlink {
             path: rel.into(),
-            component: root.display().to_string(),
+            component: link.display().to_string(),
         });
     }
     let mut path = PathBuf::from(root);
@@ -569,6 +577,31 @@ mod tests {
             read_in_repository(&alias, "a/f.go"),
             Err(Unavailable::Symlink { .. })
         ));
+    }
+
+    /// A directory above the root that became a symbolic link after indexing would send reads
+    /// to another tree: refused, naming the link.
+    #[test]
+    fn a_symbolic_link_above_the_root_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().canonicalize().unwrap().join("base");
+        let root = base.join("repo");
+        std::fs::create_dir_all(root.join("a")).unwrap();
+        std::fs::write(root.join("a/f.go"), "package a\n").unwrap();
+        assert!(read_in_repository(&root, "a/f.go").is_ok());
+        // The same layout elsewhere, with other bytes, and `base` turned into a link to it.
+        let elsewhere = base.with_file_name("elsewhere");
+        std::fs::create_dir_all(elsewhere.join("repo/a")).unwrap();
+        std::fs::write(elsewhere.join("repo/a/f.go"), "package evil\n").unwrap();
+        std::fs::rename(&base, base.with_file_name("old")).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, &base).unwrap();
+        assert_eq!(
+            read_in_repository(&root, "a/f.go"),
+            Err(Unavailable::Symlink {
+                path: "a/f.go".into(),
+                component: base.display().to_string(),
+            })
+        );
     }
 
     #[test]
