@@ -4,6 +4,8 @@ pub mod annotations;
 mod discover;
 mod emit;
 pub mod facts;
+#[cfg(test)]
+mod fuzz;
 mod lang;
 mod pipeline;
 #[cfg(test)]

@@ -275,141 +275,134 @@ fn generation_entries(index: &Path) -> (BTreeSet<u64>, BTreeSet<String>) {
 }
 
 /// Generation 1 is still what `CURRENT` names and what a reader opens.
-fn assert_generation_one_served(index: &Path, gen_one_created_ms: u64, after: &str) {
+/// Where the index stands after a publish that was cut at some step.
+#[derive(Debug, PartialEq, Eq)]
+enum Outcome {
+    /// `CURRENT` still names the generation served before.
+    Previous,
+    /// `CURRENT` names the new generation.
+    New,
+}
+
+/// Checks an index after a faulted publish: `CURRENT` names a complete generation that opens and
+/// verifies, no partial generation is visible under a generation id, and what is left over is
+/// only what the next publish removes (`.tmp-*` entries, `CURRENT.tmp`, complete but unpublished
+/// generations).
+fn assert_whole(index: &Path, before: u64, next: u64, outcome: &Outcome, after: &str) {
+    let expected = match outcome {
+        Outcome::Previous => before,
+        Outcome::New => next,
+    };
     let current = read_current(index);
-    assert_eq!(current, "000001\n", "CURRENT after {after}");
-    assert!(!current.trim().starts_with(".tmp-"));
+    assert_eq!(current, format!("{expected:06}\n"), "CURRENT after {after}");
     let dir = IndexDir::new(index);
-    assert_eq!(dir.current().unwrap(), Some(1), "after {after}");
     let generation = Generation::open_current(&dir)
         .unwrap_or_else(|e| panic!("open_current after {after}: {e}"))
         .unwrap_or_else(|| panic!("nothing published after {after}"));
-    assert_eq!(generation.id, 1, "after {after}");
-    assert_eq!(generation.manifest.generation_id, 1, "after {after}");
-    assert_eq!(generation.dir, dir.generation_dir(1), "after {after}");
-    assert_eq!(
-        generation.manifest.created_at_ms, gen_one_created_ms,
-        "generation 1's manifest changed after {after}"
-    );
+    assert_eq!(generation.id, expected, "after {after}");
     assert!(!generation.graph().symbols.is_empty(), "after {after}");
     let out = verify(index);
     assert!(
-        out.status.success() && String::from_utf8_lossy(&out.stdout).contains("generation 000001"),
+        out.status.success(),
         "verify after {after}: {}",
         describe(&out)
     );
+    let (ids, _) = generation_entries(index);
+    for id in ids {
+        let out = verify(&dir.generation_dir(id));
+        assert!(
+            out.status.success(),
+            "generation {id:06} is visible but incomplete after {after}: {}",
+            describe(&out)
+        );
+    }
 }
 
-fn fault_scenario(faults: &[&str]) {
+/// Every step of publishing where a fault can be injected, with the state it leaves: an error
+/// (`STEP`) or a crash (`crash:STEP`, the process aborts).
+const STEPS: [(&str, Outcome); 6] = [
+    ("during-write", Outcome::Previous),
+    ("after-files-written", Outcome::Previous),
+    ("after-rename", Outcome::Previous),
+    ("before-current-swap", Outcome::Previous),
+    ("after-current-swap", Outcome::New),
+    ("during-collect", Outcome::New),
+];
+
+#[test]
+fn a_fault_at_any_step_of_publishing_leaves_a_whole_index() {
     let tmp = tempfile::tempdir().unwrap();
     let index = tmp.path().join("index");
-    let gen_one = compile_fixtures(&index);
-    assert_eq!(gen_one, index.join(GENERATIONS).join("000001"));
-    let created_ms = Generation::open_dir(&gen_one)
-        .unwrap()
-        .manifest
-        .created_at_ms;
-
-    for &fault in faults {
-        let (ids_before, _) = generation_entries(&index);
-        let next = ids_before.iter().max().unwrap() + 1;
-        let out = run(compile_cmd(&index).env("KIVGRAPH_FAULT", fault));
-        let after = format!("KIVGRAPH_FAULT={fault} (order {faults:?})");
-        assert!(
-            !out.status.success(),
-            "compile with {after} succeeded: {}",
-            describe(&out)
-        );
-        // It must fail at the fault, not for some unrelated reason.
-        assert!(
-            String::from_utf8_lossy(&out.stderr).contains(fault),
-            "compile with {after} failed without reaching the fault: {}",
-            describe(&out)
-        );
-        assert_generation_one_served(&index, created_ms, &after);
-
-        let (ids, others) = generation_entries(&index);
-        for other in &others {
-            assert!(
-                other.starts_with(".tmp-"),
-                "unexpected entry generations/{other} after {after}"
-            );
-        }
-        match fault {
-            // Everything was written into the staging directory, which nothing reads.
-            "after-files-written" => {
-                assert_eq!(ids, ids_before, "after {after}");
-                let staged = format!(".tmp-{next:06}");
-                assert!(
-                    others.contains(&staged),
-                    "no {staged} after {after}: {others:?}"
-                );
-                assert!(
-                    index
-                        .join(GENERATIONS)
-                        .join(&staged)
-                        .join(MANIFEST)
-                        .exists(),
-                    "{staged} has no manifest after {after}"
-                );
-            }
-            // The generation is complete under its final name, but CURRENT never moved to it.
-            "after-rename" => {
-                let mut expected = ids_before.clone();
-                expected.insert(next);
-                assert_eq!(ids, expected, "after {after}");
-                assert!(others.is_empty(), "after {after}: {others:?}");
-                let out = verify(&IndexDir::new(&index).generation_dir(next));
-                assert!(
-                    out.status.success(),
-                    "the unpublished generation {next:06} is incomplete: {}",
+    compile_fixtures(&index);
+    let mut crashes = 0;
+    for crash in [false, true] {
+        for (step, outcome) in &STEPS {
+            // Enough generations that the publish has one to collect.
+            compile_fixtures(&index);
+            compile_fixtures(&index);
+            let (ids_before, _) = generation_entries(&index);
+            let before = parse_generation_name(read_current(&index).trim()).unwrap();
+            let next = ids_before.iter().max().unwrap() + 1;
+            let fault = if crash {
+                format!("crash:{step}")
+            } else {
+                step.to_string()
+            };
+            let out = run(compile_cmd(&index).env("KIVGRAPH_FAULT", &fault));
+            let after = format!("KIVGRAPH_FAULT={fault}");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            match (crash, *step) {
+                // Old generations are only left for the next publish: not a failure.
+                (false, "during-collect") => {
+                    assert!(out.status.success(), "{after}: {}", describe(&out));
+                    assert!(
+                        String::from_utf8_lossy(&out.stdout)
+                            .contains("the next publish tries again"),
+                        "{after}: {}",
+                        describe(&out)
+                    );
+                }
+                (false, _) => assert!(
+                    !out.status.success() && stderr.contains(step),
+                    "{after} did not fail at the fault: {}",
                     describe(&out)
-                );
+                ),
+                (true, _) => {
+                    use std::os::unix::process::ExitStatusExt;
+                    assert_eq!(out.status.signal(), Some(6), "{after}: {}", describe(&out));
+                    crashes += 1;
+                }
             }
-            _ => unreachable!("unknown fault {fault}"),
+            assert_whole(&index, before, next, outcome, &after);
+            if !crash && matches!(*step, "during-write" | "after-files-written") {
+                // An error before the rename gives the space back at once.
+                let (_, others) = generation_entries(&index);
+                assert!(others.is_empty(), "after {after}: {others:?}");
+            }
         }
     }
+    assert_eq!(crashes, STEPS.len());
 
-    // A leftover of some earlier crashed writer whose id the next publish will not reuse: the
-    // faulted runs above leave at most `.tmp-<next id>`, which publishing would reuse anyway.
+    // A stray leftover of some earlier writer, then a normal publish: everything is collected.
     let stray = index.join(GENERATIONS).join(".tmp-000042");
     fs::create_dir_all(&stray).unwrap();
     fs::write(stray.join("graph.blob"), b"half-written").unwrap();
-
-    let (ids_before, others_before) = generation_entries(&index);
-    assert!(others_before.contains(".tmp-000042"));
+    let (ids_before, _) = generation_entries(&index);
     let new_dir = compile_fixtures(&index);
     let new_id = parse_generation_name(read_current(&index).trim()).unwrap();
-    assert!(
-        ids_before.iter().all(|&id| new_id > id),
-        "published {new_id:06} but generations {ids_before:?} existed (order {faults:?})"
-    );
-    assert_eq!(
-        Some(new_id),
-        ids_before.last().map(|id| id + 1),
-        "the id after {ids_before:?} is one more than the largest (order {faults:?})"
-    );
+    assert_eq!(Some(new_id), ids_before.last().map(|id| id + 1));
     assert_eq!(new_dir, IndexDir::new(&index).generation_dir(new_id));
     let (ids, others) = generation_entries(&index);
-    assert!(ids.contains(&new_id));
     assert!(
         others.is_empty(),
-        "leftovers after a normal compile (order {faults:?}): {others:?}"
+        "leftovers after a normal compile: {others:?}"
     );
-    let generation = Generation::open_current(&IndexDir::new(&index))
-        .unwrap()
-        .unwrap();
-    assert_eq!(generation.id, new_id);
-    let out = verify(&index);
-    assert!(out.status.success(), "{}", describe(&out));
-}
-
-#[test]
-fn fault_between_files_written_and_current_keeps_previous_generation() {
-    // Both orders: after-rename first leaves a `.tmp-*` from the second fault for the final
-    // compile to clean up; after-files-written first has its leftover removed by the next stage.
-    fault_scenario(&["after-files-written", "after-rename"]);
-    fault_scenario(&["after-rename", "after-files-written"]);
+    assert!(!index.join("CURRENT.tmp").exists());
+    assert_eq!(
+        ids.into_iter().collect::<Vec<_>>(),
+        [new_id - 2, new_id - 1, new_id],
+        "a publish keeps the newest three"
+    );
 }
 
 #[test]

@@ -193,4 +193,44 @@ mod tests {
             ErrorCode::CursorInvalid.as_str()
         );
     }
+
+    /// Arbitrary strings, arbitrary bodies and every single-bit edit of a real cursor: decoding
+    /// never panics and accepts nothing but the cursor as issued.
+    #[test]
+    fn arbitrary_tokens_are_refused_without_panicking() {
+        let id = json!({"tool": "find_references", "name": "Area"});
+        let good = encode(7, 120, &id, "stable-key-v1");
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let alphabet =
+            b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=+/ .%\xff";
+        let mut refused = 0;
+        for _ in 0..20_000 {
+            let len = (next() % 80) as usize;
+            let token: String = (0..len)
+                .map(|_| alphabet[(next() % alphabet.len() as u64) as usize] as char)
+                .collect();
+            let body: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+            for t in [token, URL_SAFE_NO_PAD.encode(&body)] {
+                if t != good {
+                    assert!(decode(&t, 7, &id, "stable-key-v1").is_err(), "{t}");
+                    refused += 1;
+                }
+            }
+        }
+        let body = URL_SAFE_NO_PAD.decode(&good).unwrap();
+        for bit in 0..body.len() * 8 {
+            let mut b = body.clone();
+            b[bit / 8] ^= 1 << (bit % 8);
+            assert!(decode(&URL_SAFE_NO_PAD.encode(&b), 7, &id, "stable-key-v1").is_err());
+            refused += 1;
+        }
+        assert!(refused > 40_000, "{refused}");
+        assert_eq!(decode(&good, 7, &id, "stable-key-v1").unwrap(), 120);
+    }
 }

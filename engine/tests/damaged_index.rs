@@ -258,3 +258,74 @@ fn the_server_outlives_its_files_changing_under_it() {
 fn without_leases_a_change_is_noticed_before_the_next_read() {
     live_corruption(&[("KIVGRAPH_LEASES", "off")], false);
 }
+
+/// Arbitrary damage to each file the engine reads (cut short, overwritten with noise, many bits
+/// flipped, a block repeated): opening refuses it or, when what changed is not read by the checks
+/// (a manifest's prose), every tool still answers without panicking.
+#[test]
+fn arbitrary_damage_to_any_file_is_refused_or_harmless() {
+    let template = tempfile::tempdir().unwrap();
+    compile_go_fixtures(template.path());
+    let good = IndexDir::new(template.path()).generation_dir(1);
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("000001");
+    copy_dir(&good, &dir);
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n.max(1) as u64) as usize
+    };
+    let (mut refused, mut opened) = (0, 0);
+    for file in ["graph.blob", "names.fst", "manifest.json"] {
+        let original = fs::read(good.join(file)).unwrap();
+        for round in 0..40 {
+            let mut bytes = original.clone();
+            let len = bytes.len();
+            match round % 4 {
+                0 => bytes.truncate(next(len)),
+                1 => {
+                    let at = next(len);
+                    let end = (at + 1 + next(4096)).min(len);
+                    bytes[at..end].iter_mut().for_each(|b| *b = next(256) as u8);
+                }
+                2 => {
+                    for _ in 0..1 + next(32) {
+                        let at = next(len);
+                        bytes[at] ^= 1 << next(8);
+                    }
+                }
+                _ => {
+                    let at = next(len);
+                    let end = (at + next(512)).min(len);
+                    let block = bytes[at..end].to_vec();
+                    let to = next(len);
+                    bytes.splice(to..to, block);
+                }
+            }
+            fs::write(dir.join(file), &bytes).unwrap();
+            match Generation::open_dir(&dir) {
+                Err(_) => refused += 1,
+                Ok(g) => {
+                    opened += 1;
+                    let g = std::sync::Arc::new(g);
+                    for (tool, args) in [
+                        ("find_symbol", json!({"name": "Area"})),
+                        ("find_references", json!({"name": "Area"})),
+                        (
+                            "get_file_outline",
+                            json!({"repository": "shapes", "path": "geo"}),
+                        ),
+                        ("graph_status", json!({})),
+                        ("list_repositories", json!({})),
+                    ] {
+                        let _ = tools::call(tool, &args, Some(g.clone()));
+                    }
+                }
+            }
+        }
+        fs::write(dir.join(file), &original).unwrap();
+    }
+    assert!(refused >= 80, "refused {refused}, opened {opened}");
+}
