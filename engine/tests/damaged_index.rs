@@ -220,6 +220,12 @@ fn live_corruption(env: &[(&str, &str)], leases: bool) {
     assert_eq!(answer(&mut server), Some(3));
     assert!(status(&mut server)["results"].get("problem").is_none());
 
+    // Replaced by a rename (what sync tools do): the served file is the old one, still whole.
+    let names = index.generation_dir(3).join("names.fst");
+    fs::write(dir.path().join("garbage"), b"not an fst").unwrap();
+    fs::rename(dir.path().join("garbage"), &names).unwrap();
+    assert_eq!(answer(&mut server), Some(3));
+
     // Deleted: the mapping stays whole, so answers go on.
     fs::remove_file(index.generation_dir(3).join("graph.blob")).unwrap();
     assert_eq!(answer(&mut server), Some(3));
