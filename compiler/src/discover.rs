@@ -14,6 +14,25 @@ use crate::facts::{Diagnostic, FactSet, FileId, RepoId, SourceFile};
 /// Files larger than this are skipped as oversized.
 pub const MAX_FILE_BYTES: u64 = 4 << 20;
 
+/// The walk of one repository stops after this many entries (files, directories and the
+/// rest), with a diagnostic: a directory that holds more is not one project.
+pub const MAX_WALK_ENTRIES: usize = 1_000_000;
+
+/// Directories that are never walked: the kernel's virtual filesystems.
+const VIRTUAL_ROOTS: &[&str] = &["/proc", "/sys", "/dev"];
+
+/// Set by `kivgraph-compile --languages`: one `NAME=LANG,LANG` line per restricted repository.
+const LANGUAGES_ENV: &str = "KIVGRAPH_COMPILE_LANGUAGES";
+
+/// The languages `--languages` allows for the repository `name`; `None` allows every language.
+fn allowed_languages(name: &str) -> Option<Vec<Language>> {
+    let lines = std::env::var(LANGUAGES_ENV).ok()?;
+    lines.lines().find_map(|line| {
+        let (n, list) = line.split_once('=')?;
+        (n == name).then(|| list.split(',').filter_map(Language::parse).collect())
+    })
+}
+
 /// Source text that is known to be valid UTF-8.
 #[derive(Debug, Clone)]
 pub struct SourceText(String);
@@ -56,9 +75,40 @@ struct Found {
 
 /// Walks `root` and records its files under `repo`.
 pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
+    let only = allowed_languages(&facts.repos[repo].name);
+    discover_bounded(facts, repo, root, only.as_deref(), MAX_WALK_ENTRIES)
+}
+
+/// [`discover`] with the languages to compile (`None`: all) and the walk's bound given.
+fn discover_bounded(
+    facts: &mut FactSet,
+    repo: RepoId,
+    root: &Path,
+    only: Option<&[Language]>,
+    max_entries: usize,
+) -> Discovered {
     let repo_name = facts.repos[repo].name.clone();
     let mut found = Vec::new();
     let mut config_paths = Vec::new();
+    let diag = |path: String, message: String| Diagnostic {
+        repository: repo_name.clone(),
+        path,
+        message,
+    };
+    // The whole filesystem, or a virtual one, is not a project: nothing of it is walked.
+    if root.parent().is_none() || VIRTUAL_ROOTS.iter().any(|v| root.starts_with(v)) {
+        facts.diagnostics.push(diag(
+            String::new(),
+            format!(
+                "{} is the filesystem root or a virtual filesystem; not walked",
+                root.display()
+            ),
+        ));
+        return Discovered::default();
+    }
+    // Files of languages the repository is not compiled in, by language.
+    let mut left_out: std::collections::BTreeMap<&str, usize> = Default::default();
+    let mut entries = 0usize;
     let walker = ignore::WalkBuilder::new(root)
         .follow_links(false)
         .hidden(true)
@@ -83,6 +133,16 @@ pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
         })
         .build();
     for entry in walker {
+        entries += 1;
+        if entries > max_entries {
+            facts.diagnostics.push(diag(
+                String::new(),
+                format!(
+                    "walk stopped after {max_entries} entries; the files past them are not compiled"
+                ),
+            ));
+            break;
+        }
         let entry = match entry {
             Ok(e) => e,
             Err(err) => {
@@ -94,12 +154,24 @@ pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
                 continue;
             }
         };
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
+        let Some(file_type) = entry.file_type() else {
+            continue; // stdin, which a walk of a directory never yields
+        };
+        if file_type.is_dir() {
             continue;
         }
         let Ok(rel) = entry.path().strip_prefix(root) else {
             continue;
         };
+        // A symbolic link is never followed and a FIFO, socket or device is never opened: each
+        // is named, so nothing is left out without a word.
+        if !file_type.is_file() {
+            facts.diagnostics.push(diag(
+                rel.to_string_lossy().escape_debug().to_string(),
+                format!("not a regular file ({}); skipped", kind_of(file_type)),
+            ));
+            continue;
+        }
         let Some(rel) = rel.to_str().map(|s| s.replace('\\', "/")) else {
             facts.diagnostics.push(Diagnostic {
                 repository: repo_name.clone(),
@@ -129,11 +201,26 @@ pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
         else {
             continue;
         };
+        if only.is_some_and(|only| !only.contains(&language)) {
+            *left_out.entry(language.as_str()).or_default() += 1;
+            continue;
+        }
         found.push(Found {
             rel,
             abs: entry.path().to_path_buf(),
             language,
         });
+    }
+
+    if !left_out.is_empty() {
+        let counts: Vec<String> = left_out.iter().map(|(l, n)| format!("{n} {l}")).collect();
+        facts.diagnostics.push(diag(
+            String::new(),
+            format!(
+                "files of languages this repository is not compiled in were left out: {}",
+                counts.join(", ")
+            ),
+        ));
     }
 
     let mut out = Discovered::default();
@@ -251,6 +338,31 @@ pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
         facts.files.push(file);
     }
     out
+}
+
+/// The kind of an entry that is neither a file nor a directory, as a diagnostic names it.
+fn kind_of(t: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "FIFO";
+        }
+        if t.is_socket() {
+            return "socket";
+        }
+        if t.is_block_device() {
+            return "block device";
+        }
+        if t.is_char_device() {
+            return "character device";
+        }
+    }
+    if t.is_symlink() {
+        "symbolic link, not followed"
+    } else {
+        "special file"
+    }
 }
 
 /// A `build/` directory beside a `pubspec.yaml` is Dart build output, not source.

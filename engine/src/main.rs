@@ -51,7 +51,7 @@ fn main() -> ExitCode {
             let stdin = std::io::stdin();
             let stdout = std::io::stdout();
             let mut server = mcp::Server::new(store);
-            match server.run(stdin.lock(), stdout.lock()) {
+            match server.run(stdin.lock(), stdout) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("kivgraph: {e}");
