@@ -381,3 +381,111 @@ fn go_tool_ignores(rel: &str) -> bool {
         .iter()
         .any(|p| *p == "testdata" || p.starts_with('_') || p.starts_with('.'))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::facts::Repo;
+
+    /// Discovers `root` as repository `r` with the given bounds; returns what was found and
+    /// the diagnostics' messages as `path: message`.
+    fn run(root: &Path, only: Option<&[Language]>, max: usize) -> (Discovered, Vec<String>) {
+        let mut facts = FactSet::default();
+        let repo = facts.push_repo(Repo {
+            name: "r".into(),
+            root: root.to_string_lossy().into_owned(),
+            commit: None,
+            branch: None,
+            dirty: None,
+            languages: Default::default(),
+            derived: false,
+        });
+        let found = discover_bounded(&mut facts, repo, root, only, max);
+        let diags = facts
+            .diagnostics
+            .iter()
+            .map(|d| format!("{}: {}", d.path, d.message))
+            .collect();
+        (found, diags)
+    }
+
+    fn paths(d: &Discovered) -> Vec<&str> {
+        d.sources.iter().map(|(_, _, p, _)| p.as_str()).collect()
+    }
+
+    #[test]
+    fn only_the_languages_asked_for_are_compiled() {
+        let dir = tempfile::tempdir().unwrap();
+        for f in ["a.go", "b.py", "c.py", "d.ts"] {
+            std::fs::write(dir.path().join(f), "x\n").unwrap();
+        }
+        let (found, diags) = run(dir.path(), Some(&[Language::Python]), MAX_WALK_ENTRIES);
+        assert_eq!(paths(&found), ["b.py", "c.py"]);
+        assert_eq!(
+            diags,
+            [
+                ": files of languages this repository is not compiled in were left out: 1 go, 1 typescript"
+            ]
+        );
+        let (found, diags) = run(dir.path(), None, MAX_WALK_ENTRIES);
+        assert_eq!(paths(&found), ["a.go", "b.py", "c.py", "d.ts"]);
+        assert!(diags.is_empty(), "{diags:?}");
+    }
+
+    #[test]
+    fn the_walk_is_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        for f in ["a.py", "b.py", "c.py", "d.py"] {
+            std::fs::write(dir.path().join(f), "x\n").unwrap();
+        }
+        // The root directory is the first entry.
+        let (found, diags) = run(dir.path(), None, 3);
+        assert_eq!(paths(&found), ["a.py", "b.py"]);
+        assert_eq!(
+            diags,
+            [": walk stopped after 3 entries; the files past them are not compiled"]
+        );
+    }
+
+    #[test]
+    fn the_filesystem_root_and_virtual_filesystems_are_not_walked() {
+        for root in ["/", "/proc", "/sys/kernel", "/dev"] {
+            let (found, diags) = run(Path::new(root), None, MAX_WALK_ENTRIES);
+            assert!(found.sources.is_empty() && found.configs.is_empty());
+            assert_eq!(
+                diags,
+                [format!(
+                    ": {root} is the filesystem root or a virtual filesystem; not walked"
+                )]
+            );
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn files_that_are_not_regular_are_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path();
+        std::fs::write(p.join("real.py"), "x = 1\n").unwrap();
+        std::fs::create_dir(p.join("sub")).unwrap();
+        std::os::unix::fs::symlink(p.join("real.py"), p.join("link.py")).unwrap();
+        std::os::unix::fs::symlink(p.join("sub"), p.join("dirlink")).unwrap();
+        let fifo = std::process::Command::new("mkfifo")
+            .arg(p.join("sub/pipe.py"))
+            .status();
+        let has_fifo = fifo.is_ok_and(|s| s.success());
+        let listener = std::os::unix::net::UnixListener::bind(p.join("sock.py")).unwrap();
+        let (found, diags) = run(p, None, MAX_WALK_ENTRIES);
+        drop(listener);
+        assert_eq!(paths(&found), ["real.py"]);
+        let mut expected = vec![
+            "dirlink: not a regular file (symbolic link, not followed); skipped",
+            "link.py: not a regular file (symbolic link, not followed); skipped",
+            "sock.py: not a regular file (socket); skipped",
+        ];
+        if has_fifo {
+            expected.push("sub/pipe.py: not a regular file (FIFO); skipped");
+        }
+        assert_eq!(diags, expected);
+    }
+}

@@ -138,6 +138,12 @@ fn parse_project(v: &Value) -> Result<Project, ToolError> {
     if languages.is_empty() {
         return Err(ToolError::invalid("a project needs at least one language"));
     }
+    if path.len() > MAX_PATH_BYTES {
+        return Err(ToolError::invalid(format!(
+            "path is {} bytes; paths are at most {MAX_PATH_BYTES} bytes",
+            path.len()
+        )));
+    }
     let expanded = match path.strip_prefix('~') {
         Some(rest) => PathBuf::from(std::env::var("HOME").unwrap_or_default())
             .join(rest.trim_start_matches('/')),
@@ -173,16 +179,21 @@ fn parse_project(v: &Value) -> Result<Project, ToolError> {
 /// The compiler's rules for a repository name (SPEC section 4.4), and `=`, which would end the
 /// name early in the compiler's `NAME=PATH` argument.
 fn check_name(name: &str) -> Result<(), ToolError> {
+    if name.len() > MAX_NAME_BYTES {
+        return Err(ToolError::invalid(format!(
+            "name is {} bytes; project names are at most {MAX_NAME_BYTES} bytes",
+            name.len()
+        )));
+    }
     if name.is_empty()
         || name == "."
         || name == ".."
         || name.contains(['/', '\\', '='])
         || name.trim() != name
         || name.chars().any(char::is_control)
-        || name.len() > MAX_NAME_BYTES
     {
         return Err(ToolError::invalid(format!(
-            "name {name:?} is not a usable project name: at most {MAX_NAME_BYTES} bytes, no slash, backslash, =, control character, surrounding whitespace, nor . or .. alone"
+            "name {name:?} is not a usable project name: no slash, backslash, =, control character, surrounding whitespace, nor . or .. alone"
         )));
     }
     if name.starts_with("rust:") {
@@ -195,6 +206,9 @@ fn check_name(name: &str) -> Result<(), ToolError> {
 
 /// Longest project name accepted, in bytes.
 pub const MAX_NAME_BYTES: usize = 255;
+
+/// Longest project path accepted, in bytes (Linux's `PATH_MAX`).
+pub const MAX_PATH_BYTES: usize = 4096;
 
 /// Directories that are never a project: the filesystem root (the whole machine) and the
 /// kernel's virtual filesystems, whose walk never ends usefully.

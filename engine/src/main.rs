@@ -71,7 +71,7 @@ fn main() -> ExitCode {
                 }
             };
             let answer = if tool == index::INDEX_PROJECT.name {
-                index::index_project(&args, &store, None, &mut |_, _, _| {})
+                tools::within_budget(index::index_project(&args, &store, None, &mut |_, _, _| {}))
             } else {
                 tools::call(&tool, &args, store.snapshot())
             };

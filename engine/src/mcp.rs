@@ -481,7 +481,10 @@ impl Server {
                 &id,
                 &Err((
                     NOT_INITIALIZED,
-                    format!("server not initialized: send initialize before {method:?}"),
+                    format!(
+                        "server not initialized: send initialize before {:?}",
+                        clip(method)
+                    ),
                 )),
             );
         }
@@ -520,7 +523,7 @@ impl Server {
             }
             _ => Err((
                 METHOD_NOT_FOUND,
-                format!("method {method:?} is not supported"),
+                format!("method {:?} is not supported", clip(method)),
             )),
         };
         out.reply(&id, &answer)?;
@@ -594,7 +597,10 @@ impl Server {
         let snapshot = self.store.snapshot();
         // The query tools are offered once a generation is published.
         if snapshot.is_none() || !QUERY_TOOLS.iter().any(|t| t.name == name) {
-            return Err((INVALID_PARAMS, format!("tool {name:?} is not registered")));
+            return Err((
+                INVALID_PARAMS,
+                format!("tool {:?} is not registered", clip(name)),
+            ));
         }
         let answer = guarded(name, || tools::call(name, &args, snapshot))?;
         Ok(tool_result(answer))
@@ -665,6 +671,15 @@ impl Server {
     }
 }
 
+/// At most the first 200 bytes of a client's string, for a message that names it.
+fn clip(s: &str) -> &str {
+    let mut cut = s.len().min(200);
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    &s[..cut]
+}
+
 /// Runs `f`. A panic is a bug, but it must never take the server down: it becomes an internal
 /// error.
 fn guarded<T>(name: &str, f: impl FnOnce() -> T) -> Result<T, (i64, String)> {
@@ -678,7 +693,7 @@ fn guarded<T>(name: &str, f: impl FnOnce() -> T) -> Result<T, (i64, String)> {
 
 /// A tool's answer or coded error as an MCP tool result: one text block.
 fn tool_result(answer: Result<String, crate::ToolError>) -> Value {
-    match answer {
+    match tools::within_budget(answer) {
         Ok(text) => json!({"content": [{"type": "text", "text": text}]}),
         Err(e) => json!({"content": [{"type": "text", "text": e.to_string()}], "isError": true}),
     }
