@@ -36,7 +36,7 @@ struct Cli {
     #[arg(long = "rust-sysroot", value_enum, default_value_t = SysrootArg::Auto)]
     rust_sysroot: SysrootArg,
     /// Compile only these languages of the repository NAME, as `NAME=LANG[,LANG…]` with the
-    /// language names of SPEC section 4.1 (`go`, `typescript`, `javascript`, `rust`, `python`,
+    /// language names of SPEC section 3.1 (`go`, `typescript`, `javascript`, `rust`, `python`,
     /// `dart`); repeatable, once per repository. A repository without it is compiled in every
     /// language found.
     #[arg(long = "languages", value_name = "NAME=LANG[,LANG]")]
