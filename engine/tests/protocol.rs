@@ -8,14 +8,22 @@ use common::{compiler, workspace};
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
 struct Session {
     child: Child,
     stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
+    /// The server's lines, read on a thread so that a line that never comes fails the test
+    /// instead of hanging it.
+    lines: Receiver<String>,
 }
+
+/// How long a test waits for a line it expects before failing: only a guard against a server
+/// that never answers, far above any answer's time.
+const NO_ANSWER: Duration = Duration::from_secs(120);
 
 impl Session {
     fn start(index: &Path, env: &[(&str, &Path)]) -> Session {
@@ -31,11 +39,20 @@ impl Session {
             .spawn()
             .unwrap();
         let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let stdout: ChildStdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { return };
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
         Session {
             child,
             stdin,
-            stdout,
+            lines,
         }
     }
 
@@ -47,10 +64,11 @@ impl Session {
 
     /// The next line the server writes, as written.
     fn line(&mut self) -> String {
-        let mut line = String::new();
-        self.stdout.read_line(&mut line).unwrap();
-        assert!(line.ends_with('\n'), "the server closed stdout: {line:?}");
-        line.trim_end().to_string()
+        match self.lines.recv_timeout(NO_ANSWER) {
+            Ok(line) => line,
+            Err(RecvTimeoutError::Timeout) => panic!("the server did not answer"),
+            Err(RecvTimeoutError::Disconnected) => panic!("the server closed stdout"),
+        }
     }
 
     fn read(&mut self) -> Value {
