@@ -14,6 +14,25 @@ use crate::facts::{Diagnostic, FactSet, FileId, RepoId, SourceFile};
 /// Files larger than this are skipped as oversized.
 pub const MAX_FILE_BYTES: u64 = 4 << 20;
 
+/// The walk of one repository stops after this many entries (files, directories and the
+/// rest), with a diagnostic: a directory that holds more is not one project.
+pub const MAX_WALK_ENTRIES: usize = 1_000_000;
+
+/// Directories that are never walked: the kernel's virtual filesystems.
+const VIRTUAL_ROOTS: &[&str] = &["/proc", "/sys", "/dev"];
+
+/// Set by `kivgraph-compile --languages`: one `NAME=LANG,LANG` line per restricted repository.
+const LANGUAGES_ENV: &str = "KIVGRAPH_COMPILE_LANGUAGES";
+
+/// The languages `--languages` allows for the repository `name`; `None` allows every language.
+fn allowed_languages(name: &str) -> Option<Vec<Language>> {
+    let lines = std::env::var(LANGUAGES_ENV).ok()?;
+    lines.lines().find_map(|line| {
+        let (n, list) = line.split_once('=')?;
+        (n == name).then(|| list.split(',').filter_map(Language::parse).collect())
+    })
+}
+
 /// Source text that is known to be valid UTF-8.
 #[derive(Debug, Clone)]
 pub struct SourceText(String);
@@ -56,9 +75,40 @@ struct Found {
 
 /// Walks `root` and records its files under `repo`.
 pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
+    let only = allowed_languages(&facts.repos[repo].name);
+    discover_bounded(facts, repo, root, only.as_deref(), MAX_WALK_ENTRIES)
+}
+
+/// [`discover`] with the languages to compile (`None`: all) and the walk's bound given.
+fn discover_bounded(
+    facts: &mut FactSet,
+    repo: RepoId,
+    root: &Path,
+    only: Option<&[Language]>,
+    max_entries: usize,
+) -> Discovered {
     let repo_name = facts.repos[repo].name.clone();
     let mut found = Vec::new();
     let mut config_paths = Vec::new();
+    let diag = |path: String, message: String| Diagnostic {
+        repository: repo_name.clone(),
+        path,
+        message,
+    };
+    // The whole filesystem, or a virtual one, is not a project: nothing of it is walked.
+    if root.parent().is_none() || VIRTUAL_ROOTS.iter().any(|v| root.starts_with(v)) {
+        facts.diagnostics.push(diag(
+            String::new(),
+            format!(
+                "{} is the filesystem root or a virtual filesystem; not walked",
+                root.display()
+            ),
+        ));
+        return Discovered::default();
+    }
+    // Files of languages the repository is not compiled in, by language.
+    let mut left_out: std::collections::BTreeMap<&str, usize> = Default::default();
+    let mut entries = 0usize;
     let walker = ignore::WalkBuilder::new(root)
         .follow_links(false)
         .hidden(true)
@@ -83,6 +133,16 @@ pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
         })
         .build();
     for entry in walker {
+        entries += 1;
+        if entries > max_entries {
+            facts.diagnostics.push(diag(
+                String::new(),
+                format!(
+                    "walk stopped after {max_entries} entries; the files past them are not compiled"
+                ),
+            ));
+            break;
+        }
         let entry = match entry {
             Ok(e) => e,
             Err(err) => {
@@ -94,12 +154,24 @@ pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
                 continue;
             }
         };
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
+        let Some(file_type) = entry.file_type() else {
+            continue; // stdin, which a walk of a directory never yields
+        };
+        if file_type.is_dir() {
             continue;
         }
         let Ok(rel) = entry.path().strip_prefix(root) else {
             continue;
         };
+        // A symbolic link is never followed and a FIFO, socket or device is never opened: each
+        // is named, so nothing is left out without a word.
+        if !file_type.is_file() {
+            facts.diagnostics.push(diag(
+                rel.to_string_lossy().escape_debug().to_string(),
+                format!("not a regular file ({}); skipped", kind_of(file_type)),
+            ));
+            continue;
+        }
         let Some(rel) = rel.to_str().map(|s| s.replace('\\', "/")) else {
             facts.diagnostics.push(Diagnostic {
                 repository: repo_name.clone(),
@@ -129,11 +201,26 @@ pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
         else {
             continue;
         };
+        if only.is_some_and(|only| !only.contains(&language)) {
+            *left_out.entry(language.as_str()).or_default() += 1;
+            continue;
+        }
         found.push(Found {
             rel,
             abs: entry.path().to_path_buf(),
             language,
         });
+    }
+
+    if !left_out.is_empty() {
+        let counts: Vec<String> = left_out.iter().map(|(l, n)| format!("{n} {l}")).collect();
+        facts.diagnostics.push(diag(
+            String::new(),
+            format!(
+                "files of languages this repository is not compiled in were left out: {}",
+                counts.join(", ")
+            ),
+        ));
     }
 
     let mut out = Discovered::default();
@@ -253,6 +340,31 @@ pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
     out
 }
 
+/// The kind of an entry that is neither a file nor a directory, as a diagnostic names it.
+fn kind_of(t: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "FIFO";
+        }
+        if t.is_socket() {
+            return "socket";
+        }
+        if t.is_block_device() {
+            return "block device";
+        }
+        if t.is_char_device() {
+            return "character device";
+        }
+    }
+    if t.is_symlink() {
+        "symbolic link, not followed"
+    } else {
+        "special file"
+    }
+}
+
 /// A `build/` directory beside a `pubspec.yaml` is Dart build output, not source.
 fn is_dart_build_output(dir: &Path) -> bool {
     dir.file_name().is_some_and(|n| n == "build")
@@ -268,4 +380,112 @@ fn go_tool_ignores(rel: &str) -> bool {
     parts
         .iter()
         .any(|p| *p == "testdata" || p.starts_with('_') || p.starts_with('.'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::facts::Repo;
+
+    /// Discovers `root` as repository `r` with the given bounds; returns what was found and
+    /// the diagnostics' messages as `path: message`.
+    fn run(root: &Path, only: Option<&[Language]>, max: usize) -> (Discovered, Vec<String>) {
+        let mut facts = FactSet::default();
+        let repo = facts.push_repo(Repo {
+            name: "r".into(),
+            root: root.to_string_lossy().into_owned(),
+            commit: None,
+            branch: None,
+            dirty: None,
+            languages: Default::default(),
+            derived: false,
+        });
+        let found = discover_bounded(&mut facts, repo, root, only, max);
+        let diags = facts
+            .diagnostics
+            .iter()
+            .map(|d| format!("{}: {}", d.path, d.message))
+            .collect();
+        (found, diags)
+    }
+
+    fn paths(d: &Discovered) -> Vec<&str> {
+        d.sources.iter().map(|(_, _, p, _)| p.as_str()).collect()
+    }
+
+    #[test]
+    fn only_the_languages_asked_for_are_compiled() {
+        let dir = tempfile::tempdir().unwrap();
+        for f in ["a.go", "b.py", "c.py", "d.ts"] {
+            std::fs::write(dir.path().join(f), "x\n").unwrap();
+        }
+        let (found, diags) = run(dir.path(), Some(&[Language::Python]), MAX_WALK_ENTRIES);
+        assert_eq!(paths(&found), ["b.py", "c.py"]);
+        assert_eq!(
+            diags,
+            [
+                ": files of languages this repository is not compiled in were left out: 1 go, 1 typescript"
+            ]
+        );
+        let (found, diags) = run(dir.path(), None, MAX_WALK_ENTRIES);
+        assert_eq!(paths(&found), ["a.go", "b.py", "c.py", "d.ts"]);
+        assert!(diags.is_empty(), "{diags:?}");
+    }
+
+    #[test]
+    fn the_walk_is_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        for f in ["a.py", "b.py", "c.py", "d.py"] {
+            std::fs::write(dir.path().join(f), "x\n").unwrap();
+        }
+        // The root directory is the first entry.
+        let (found, diags) = run(dir.path(), None, 3);
+        assert_eq!(paths(&found), ["a.py", "b.py"]);
+        assert_eq!(
+            diags,
+            [": walk stopped after 3 entries; the files past them are not compiled"]
+        );
+    }
+
+    #[test]
+    fn the_filesystem_root_and_virtual_filesystems_are_not_walked() {
+        for root in ["/", "/proc", "/sys/kernel", "/dev"] {
+            let (found, diags) = run(Path::new(root), None, MAX_WALK_ENTRIES);
+            assert!(found.sources.is_empty() && found.configs.is_empty());
+            assert_eq!(
+                diags,
+                [format!(
+                    ": {root} is the filesystem root or a virtual filesystem; not walked"
+                )]
+            );
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn files_that_are_not_regular_are_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path();
+        std::fs::write(p.join("real.py"), "x = 1\n").unwrap();
+        std::fs::create_dir(p.join("sub")).unwrap();
+        std::os::unix::fs::symlink(p.join("real.py"), p.join("link.py")).unwrap();
+        std::os::unix::fs::symlink(p.join("sub"), p.join("dirlink")).unwrap();
+        let fifo = std::process::Command::new("mkfifo")
+            .arg(p.join("sub/pipe.py"))
+            .status();
+        let has_fifo = fifo.is_ok_and(|s| s.success());
+        let listener = std::os::unix::net::UnixListener::bind(p.join("sock.py")).unwrap();
+        let (found, diags) = run(p, None, MAX_WALK_ENTRIES);
+        drop(listener);
+        assert_eq!(paths(&found), ["real.py"]);
+        let mut expected = vec![
+            "dirlink: not a regular file (symbolic link, not followed); skipped",
+            "link.py: not a regular file (symbolic link, not followed); skipped",
+            "sock.py: not a regular file (socket); skipped",
+        ];
+        if has_fifo {
+            expected.push("sub/pipe.py: not a regular file (FIFO); skipped");
+        }
+        assert_eq!(diags, expected);
+    }
 }

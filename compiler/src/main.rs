@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use kivgraph_compile::{CompileOptions, RepoSpec};
-use kivgraph_format::{FaultPoint, IndexDir};
+use kivgraph_format::{FaultPoint, IndexDir, Language};
 
 /// Compiles Go, TypeScript/JavaScript, Python, Rust and Dart repositories into an immutable,
 /// versioned code graph.
@@ -40,7 +40,14 @@ struct Cli {
     #[arg(long, value_name = "N", default_value_t = kivgraph_format::layout::DEFAULT_KEEP as u64,
           value_parser = clap::value_parser!(u64).range(1..))]
     keep: u64,
-    /// Repositories to compile, as `[NAME=]PATH`.
+    /// Compile only these languages of the repository NAME, as `NAME=LANG[,LANG…]` with the
+    /// language names of SPEC section 3.1 (`go`, `typescript`, `javascript`, `rust`, `python`,
+    /// `dart`); repeatable, once per repository. A repository without it is compiled in every
+    /// language found.
+    #[arg(long = "languages", value_name = "NAME=LANG[,LANG]")]
+    languages: Vec<String>,
+    /// Repositories to compile, as `[NAME=]PATH`. Put them after `--` when a name or a path
+    /// could start with `-`.
     #[arg(value_name = "[NAME=]PATH")]
     repos: Vec<String>,
 }
@@ -105,6 +112,7 @@ fn run() -> anyhow::Result<()> {
     for d in &cli.derived {
         repos.push(RepoSpec::parse_derived(d)?);
     }
+    restrict_languages(&cli.languages, &repos)?;
     let fault = match std::env::var("KIVGRAPH_FAULT") {
         Ok(v) => Some(
             FaultPoint::parse(&v)
@@ -143,6 +151,18 @@ fn run() -> anyhow::Result<()> {
             summary.rows.unresolved,
             summary.diagnostics
         );
+        // Files compiled in part or not at all, by status, over every repository.
+        let mut statuses: std::collections::BTreeMap<&str, u64> = Default::default();
+        for r in &summary.repositories {
+            for (status, n) in r.files.values().flatten() {
+                if status != "indexed" {
+                    *statuses.entry(status).or_default() += n;
+                }
+            }
+        }
+        for (status, n) in statuses {
+            out += &format!("  {n} files {status}{}\n", status_note(status));
+        }
         for d in summary.diagnostic_sample.iter().take(10) {
             out += &format!("  {}:{}: {}\n", d.repository, d.path, d.message);
         }
@@ -164,4 +184,58 @@ fn say(text: String) -> anyhow::Result<()> {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         r => Ok(r?),
     }
+}
+
+/// What a file status other than `indexed` means, for the human summary.
+fn status_note(status: &str) -> &'static str {
+    match status {
+        "partial" => " (syntax errors or depth bounds: declarations read in part)",
+        "oversized" => " (skipped: larger than the size limit)",
+        "binary" => " (skipped: binary content)",
+        "not_utf8" => " (skipped: not UTF-8)",
+        "unreadable" => " (skipped: unreadable)",
+        "build_excluded" => " (excluded by the Go build rules)",
+        _ => "",
+    }
+}
+
+/// The environment variable that carries `--languages` to discovery (the one place that reads
+/// it is `discover.rs`); set only by this binary, from its own arguments.
+const LANGUAGES_ENV: &str = "KIVGRAPH_COMPILE_LANGUAGES";
+
+/// Checks `--languages` against the repositories given and hands it to discovery, one
+/// `NAME=LANG,LANG` line per repository. Without `--languages`, an inherited value is cleared.
+fn restrict_languages(args: &[String], repos: &[RepoSpec]) -> anyhow::Result<()> {
+    let mut lines = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for arg in args {
+        let (name, list) = arg
+            .split_once('=')
+            .with_context(|| format!("--languages {arg:?}: expected NAME=LANG[,LANG]"))?;
+        if !repos.iter().any(|r| r.name == name && !r.derived) {
+            anyhow::bail!("--languages {arg:?}: no repository {name:?} is given");
+        }
+        if !seen.insert(name) {
+            anyhow::bail!("--languages {arg:?}: repository {name:?} is restricted twice");
+        }
+        let mut languages = Vec::new();
+        for l in list.split(',') {
+            let language = Language::parse(l.trim()).with_context(|| {
+                format!(
+                    "--languages {arg:?}: {l:?} is not a language (go, typescript, javascript, rust, python, dart)"
+                )
+            })?;
+            languages.push(language.as_str());
+        }
+        lines.push(format!("{name}={}", languages.join(",")));
+    }
+    // SAFETY: no other thread runs yet: the compile's thread pools start later.
+    unsafe {
+        if lines.is_empty() {
+            std::env::remove_var(LANGUAGES_ENV);
+        } else {
+            std::env::set_var(LANGUAGES_ENV, lines.join("\n"));
+        }
+    }
+    Ok(())
 }

@@ -118,21 +118,7 @@ fn parse_project(v: &Value) -> Result<Project, ToolError> {
         .get("languages")
         .and_then(Value::as_array)
         .ok_or_else(|| ToolError::invalid("project languages are required"))?;
-    if name.is_empty()
-        || name == "."
-        || name == ".."
-        || name.contains(['/', '\\'])
-        || name.trim() != name
-    {
-        return Err(ToolError::invalid(format!(
-            "name {name:?} is not a usable project name"
-        )));
-    }
-    if name.starts_with("rust:") {
-        return Err(ToolError::invalid(format!(
-            "name {name:?} is reserved for derived toolchain repositories"
-        )));
-    }
+    check_name(name)?;
     let mut languages = Vec::new();
     for l in langs {
         let l = l
@@ -151,6 +137,12 @@ fn parse_project(v: &Value) -> Result<Project, ToolError> {
     }
     if languages.is_empty() {
         return Err(ToolError::invalid("a project needs at least one language"));
+    }
+    if path.len() > MAX_PATH_BYTES {
+        return Err(ToolError::invalid(format!(
+            "path is {} bytes; paths are at most {MAX_PATH_BYTES} bytes",
+            path.len()
+        )));
     }
     let expanded = match path.strip_prefix('~') {
         Some(rest) => PathBuf::from(std::env::var("HOME").unwrap_or_default())
@@ -174,11 +166,88 @@ fn parse_project(v: &Value) -> Result<Project, ToolError> {
             "path {path:?} is not an existing directory"
         )));
     }
+    let real = std::fs::canonicalize(&abs)
+        .map_err(|e| ToolError::invalid(format!("path {path:?}: {e}")))?;
+    check_walkable(path, &real)?;
     Ok(Project {
         name: name.to_string(),
-        path: abs.to_string_lossy().into_owned(),
+        path: real.to_string_lossy().into_owned(),
         languages,
     })
+}
+
+/// The compiler's rules for a repository name (SPEC section 4.4), and `=`, which would end the
+/// name early in the compiler's `NAME=PATH` argument.
+fn check_name(name: &str) -> Result<(), ToolError> {
+    if name.len() > MAX_NAME_BYTES {
+        return Err(ToolError::invalid(format!(
+            "name is {} bytes; project names are at most {MAX_NAME_BYTES} bytes",
+            name.len()
+        )));
+    }
+    if name.is_empty()
+        || name == "."
+        || name == ".."
+        || name.contains(['/', '\\', '='])
+        || name.trim() != name
+        || name.chars().any(char::is_control)
+    {
+        return Err(ToolError::invalid(format!(
+            "name {name:?} is not a usable project name: no slash, backslash, =, control character, surrounding whitespace, nor . or .. alone"
+        )));
+    }
+    if name.starts_with("rust:") {
+        return Err(ToolError::invalid(format!(
+            "name {name:?} is reserved for derived toolchain repositories"
+        )));
+    }
+    Ok(())
+}
+
+/// Longest project name accepted, in bytes.
+pub const MAX_NAME_BYTES: usize = 255;
+
+/// Longest project path accepted, in bytes (Linux's `PATH_MAX`).
+pub const MAX_PATH_BYTES: usize = 4096;
+
+/// Directories that are never a project: the filesystem root (the whole machine) and the
+/// kernel's virtual filesystems, whose walk never ends usefully.
+const VIRTUAL_ROOTS: &[&str] = &["/proc", "/sys", "/dev"];
+
+/// Refuses the filesystem root and anything under a virtual filesystem; `real` is canonical.
+fn check_walkable(path: &str, real: &Path) -> Result<(), ToolError> {
+    if real.parent().is_none() {
+        return Err(ToolError::invalid(format!(
+            "path {path:?} is the filesystem root; register the project's own directory"
+        )));
+    }
+    if let Some(v) = VIRTUAL_ROOTS.iter().find(|v| real.starts_with(v)) {
+        return Err(ToolError::invalid(format!(
+            "path {path:?} is under {v}, a virtual filesystem, not a project"
+        )));
+    }
+    Ok(())
+}
+
+/// The compiler's name of a registered language (`ts` is `typescript`, …).
+fn compiler_language(l: &str) -> &str {
+    match l {
+        "ts" => "typescript",
+        "js" => "javascript",
+        "rs" => "rust",
+        "py" => "python",
+        other => other,
+    }
+}
+
+/// Whether two registered paths name one directory (a registry written before paths were
+/// stored canonical may hold another spelling).
+fn same_directory(a: &str, b: &str) -> bool {
+    a == b
+        || matches!(
+            (std::fs::canonicalize(a), std::fs::canonicalize(b)),
+            (Ok(x), Ok(y)) if x == y
+        )
 }
 
 /// The `kivgraph-compile` binary: `$KIVGRAPH_COMPILE`, else beside this executable, else `PATH`.
@@ -206,10 +275,22 @@ pub fn rebuild(index: &Path, projects: &[Project]) -> Result<Value, String> {
     if projects.is_empty() {
         return Err("no project is registered; register one with index_project".into());
     }
-    let out = Command::new(compiler_binary())
-        .arg("--out")
-        .arg(index)
-        .arg("--json")
+    // The registry is a file anyone can edit: its names are checked as the tool checks them.
+    for p in projects {
+        check_name(&p.name).map_err(|e| format!("{}: {}", REGISTRY, e.message))?;
+    }
+    // Options first, each with its value in one argument, then `--`: no name or path can be
+    // read as an option.
+    let mut cmd = Command::new(compiler_binary());
+    let mut out_arg = std::ffi::OsString::from("--out=");
+    out_arg.push(index);
+    cmd.arg(out_arg).arg("--json");
+    for p in projects {
+        let languages: Vec<&str> = p.languages.iter().map(|l| compiler_language(l)).collect();
+        cmd.arg(format!("--languages={}={}", p.name, languages.join(",")));
+    }
+    let out = cmd
+        .arg("--")
         .args(projects.iter().map(|p| format!("{}={}", p.name, p.path)))
         .output()
         .map_err(|e| format!("could not run {}: {e}", compiler_binary().display()))?;
@@ -230,6 +311,27 @@ pub fn index_project(
     ask: Option<Ask>,
     progress: Progress,
 ) -> Result<String, ToolError> {
+    index_requested(index_request(args)?, store, ask, progress)
+}
+
+/// The projects of an `index_project` call whose arguments are valid, read before anything is
+/// asked or written.
+#[derive(Debug, Clone)]
+pub struct IndexRequest {
+    projects: Vec<Project>,
+    confirmed: bool,
+}
+
+impl IndexRequest {
+    /// The call carries `confirmed: true`.
+    pub fn confirmed(&self) -> bool {
+        self.confirmed
+    }
+}
+
+/// Reads and checks the arguments of `index_project`: the projects, their names, paths and
+/// languages. Nothing is asked or written.
+pub fn index_request(args: &Value) -> Result<IndexRequest, ToolError> {
     let obj = args.as_object().cloned().unwrap_or_default();
     if let Some(k) = obj
         .keys()
@@ -267,6 +369,21 @@ pub fn index_project(
             &json!({"name": obj.get("name"), "path": obj.get("path"), "languages": obj.get("languages")}),
         )?],
     };
+    Ok(IndexRequest {
+        projects: new,
+        confirmed: obj.get("confirmed").and_then(Value::as_bool) == Some(true),
+    })
+}
+
+/// Asks for consent (through `ask`, else `confirmed: true` is the consent), registers the
+/// projects and rebuilds.
+pub fn index_requested(
+    request: IndexRequest,
+    store: &Store,
+    ask: Option<Ask>,
+    progress: Progress,
+) -> Result<String, ToolError> {
+    let new = request.projects;
     match ask {
         Some(ask) => {
             let message = match new.as_slice() {
@@ -299,7 +416,7 @@ pub fn index_project(
                 }
             }
         }
-        None if obj.get("confirmed").and_then(Value::as_bool) == Some(true) => {}
+        None if request.confirmed => {}
         None => {
             return Err(ToolError::new(
                 ErrorCode::PermissionRequired,
@@ -316,9 +433,21 @@ pub fn index_project(
     let index = store.index().root().to_path_buf();
     let before = read_registry(&index).map_err(|e| ToolError::new(ErrorCode::IndexingFailed, e))?;
     let mut registry = before.clone();
+    for (i, p) in new.iter().enumerate() {
+        let twin = new[..i]
+            .iter()
+            .chain(registry.iter())
+            .find(|q| q.name != p.name && same_directory(&q.path, &p.path));
+        if let Some(twin) = twin {
+            return Err(ToolError::invalid(format!(
+                "path {} is already registered as {:?}; one directory is one project",
+                p.path, twin.name
+            )));
+        }
+    }
     for p in &new {
         if let Some(existing) = registry.iter_mut().find(|r| r.name == p.name) {
-            if existing.path != p.path {
+            if !same_directory(&existing.path, &p.path) {
                 return Err(ToolError::invalid(format!(
                     "name {:?} is already registered for {}",
                     p.name, existing.path

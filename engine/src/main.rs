@@ -51,7 +51,7 @@ fn main() -> ExitCode {
             let stdin = std::io::stdin();
             let stdout = std::io::stdout();
             let mut server = mcp::Server::new(store);
-            match server.run(stdin.lock(), stdout.lock()) {
+            match server.run(stdin.lock(), stdout) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("kivgraph: {e}");
@@ -71,7 +71,7 @@ fn main() -> ExitCode {
                 }
             };
             let answer = if tool == index::INDEX_PROJECT.name {
-                index::index_project(&args, &store, None, &mut |_, _, _| {})
+                tools::within_budget(index::index_project(&args, &store, None, &mut |_, _, _| {}))
             } else {
                 tools::call_store(&tool, &args, &store)
             };

@@ -2,28 +2,63 @@
 //! and `tools/call`, and announces `notifications/tools/list_changed` when a published
 //! generation changes the tool set. stdout carries protocol bytes only; logs go to stderr.
 //!
-//! `index_project` is the one call that talks back while it runs:
+//! The protocol rules the loop keeps:
+//! - Before `initialize` only `initialize` and `ping` are served; any other request is answered
+//!   with the error -32002 ("server not initialized").
+//! - A message that is not a valid Request object (`{}`, a method that is not a string,
+//!   `jsonrpc` other than `"2.0"`, an id that is an object, an array or a boolean, params that
+//!   are neither an object nor an array) is answered with -32600 and id null, unless its id was
+//!   a valid one.
+//! - An id is echoed exactly as written: a number beyond 64 bits comes back digit for digit.
+//! - A string escape of a lone UTF-16 surrogate (`"\ud800"`) is read as U+FFFD, so the request
+//!   is served and its answer carries its id.
+//!
+//! `index_project` is the one call that talks back while it runs, and it runs beside the loop:
+//! the server keeps answering other requests during a rebuild, and writes the call's answer
+//! when it is done.
 //! 1. if the client declared the `elicitation` capability, the server sends `elicitation/create`
-//!    and reads lines until the client's answer arrives, queueing any other message it reads
-//!    meanwhile (they are answered after the call, in order);
+//!    and the call waits for the client's answer, which the loop hands over;
 //! 2. if the request carried `_meta.progressToken`, each phase is reported as
 //!    `notifications/progress` with a growing `progress`;
 //! 3. the answer follows, then `notifications/tools/list_changed` if the tool set changed.
+//!
+//! When stdin closes the server waits for a running rebuild, writes its answer and stops; a
+//! consent question still open is then answered as undeliverable.
 
-use std::collections::VecDeque;
+use std::borrow::Cow;
+use std::collections::HashMap;
 use std::io::{BufRead, Write};
+use std::sync::Mutex;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::thread::Scope;
 
 use serde_json::{Value, json};
 
 use crate::index::{self, INDEX_PROJECT};
 use crate::store::Store;
-use crate::tools::{self, Handler, INSTRUCTIONS, QUERY_TOOLS, STALE_INSTRUCTIONS, ToolDef};
+use crate::tools::{self, INSTRUCTIONS, QUERY_TOOLS, STALE_INSTRUCTIONS, ToolDef};
 
 const KNOWN_VERSIONS: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
 const DEFAULT_VERSION: &str = "2025-06-18";
 
+/// JSON-RPC error codes.
+const PARSE_ERROR: i64 = -32700;
+const INVALID_REQUEST: i64 = -32600;
+const METHOD_NOT_FOUND: i64 = -32601;
+const INVALID_PARAMS: i64 = -32602;
+const INTERNAL_ERROR: i64 = -32603;
+/// A request other than `initialize` or `ping` before `initialize`.
+const NOT_INITIALIZED: i64 = -32002;
+
 pub struct Server {
     store: Store,
+    state: Mutex<State>,
+}
+
+/// What the loop and a running `index_project` share.
+struct State {
+    /// `initialize` was answered.
+    initialized: bool,
     /// Whether the tool set last shown to the client (at `initialize` or `tools/list`)
     /// included the query tools.
     listed_query_tools: Option<bool>,
@@ -33,37 +68,79 @@ pub struct Server {
     next_request: u64,
 }
 
-/// The transport while serving: lines in, lines out, and lines read early.
-struct Io<'a> {
-    input: &'a mut dyn BufRead,
-    output: &'a mut dyn Write,
-    /// Lines read while waiting for the client's answer, as read (text or the UTF-8 error).
-    queued: VecDeque<Result<String, std::str::Utf8Error>>,
+/// A request id as the client wrote it (a JSON string, number or `null`), echoed verbatim.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Id(String);
+
+impl Id {
+    fn null() -> Id {
+        Id("null".into())
+    }
 }
 
-impl Io<'_> {
-    fn send(&mut self, message: &Value) -> std::io::Result<()> {
-        writeln!(
-            self.output,
-            "{}",
-            serde_json::to_string(message).unwrap_or_default()
-        )?;
-        self.output.flush()
+/// The output: whole lines, one writer at a time.
+struct Out<W> {
+    w: Mutex<W>,
+}
+
+impl<W: Write> Out<W> {
+    fn line(&self, text: &str) -> std::io::Result<()> {
+        let mut w = self.w.lock().unwrap_or_else(|e| e.into_inner());
+        w.write_all(text.as_bytes())?;
+        w.write_all(b"\n")?;
+        w.flush()
     }
 
-    /// The next line without its line ending: text, or the UTF-8 error of a line that is not.
-    fn next_line(&mut self) -> std::io::Result<Option<Result<String, std::str::Utf8Error>>> {
-        if let Some(l) = self.queued.pop_front() {
-            return Ok(Some(l));
+    fn send(&self, message: &Value) -> std::io::Result<()> {
+        self.line(&serde_json::to_string(message).unwrap_or_default())
+    }
+
+    /// A response: `{"jsonrpc":"2.0","id":<as written>,"result"|"error":…}`.
+    fn reply(&self, id: &Id, answer: &Result<Value, (i64, String)>) -> std::io::Result<()> {
+        let (key, body) = match answer {
+            Ok(result) => ("result", result.clone()),
+            Err((code, message)) => ("error", json!({"code": code, "message": message})),
+        };
+        self.line(&format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":{},\"{key}\":{}}}",
+            id.0,
+            serde_json::to_string(&body).unwrap_or_default()
+        ))
+    }
+}
+
+/// The consent questions waiting for the client's answer, by the id of the question.
+struct Pending {
+    waiting: Mutex<Option<HashMap<String, Sender<Value>>>>,
+}
+
+impl Pending {
+    fn new() -> Pending {
+        Pending {
+            waiting: Mutex::new(Some(HashMap::new())),
         }
-        let mut buf = Vec::new();
-        if self.input.read_until(b'\n', &mut buf)? == 0 {
-            return Ok(None);
+    }
+
+    /// Registers a question; `None` once stdin closed.
+    fn register(&self, id: &str) -> Option<Receiver<Value>> {
+        let (tx, rx) = channel();
+        let mut w = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
+        w.as_mut()?.insert(id.to_string(), tx);
+        Some(rx)
+    }
+
+    /// Hands the client's response to the question it answers; false when none waits for it.
+    fn answer(&self, id: &str, response: Value) -> bool {
+        let mut w = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
+        match w.as_mut().and_then(|m| m.remove(id)) {
+            Some(tx) => tx.send(response).is_ok(),
+            None => false,
         }
-        Ok(Some(match std::str::from_utf8(&buf) {
-            Ok(text) => Ok(text.trim_end_matches(['\n', '\r']).to_string()),
-            Err(e) => Err(e),
-        }))
+    }
+
+    /// stdin closed: every open question and every later one is undeliverable.
+    fn close(&self) {
+        *self.waiting.lock().unwrap_or_else(|e| e.into_inner()) = None;
     }
 }
 
@@ -96,106 +173,387 @@ fn tool_meta(t: &ToolDef) -> Option<Value> {
     Some(Value::Object(m))
 }
 
+/// What one line asks of the server once it is read and checked.
+enum Message {
+    /// Answer at once.
+    Answer(Id, Result<Value, (i64, String)>),
+    /// A request to serve.
+    Request {
+        id: Option<Id>,
+        method: String,
+        params: Value,
+    },
+    /// A response from the client.
+    Response(Value),
+}
+
+/// Reads one line as a JSON-RPC message (see the module comment for the rules).
+fn classify(line: &str) -> Message {
+    let text = replace_lone_surrogates(line);
+    let msg: Value = match serde_json::from_str(&text) {
+        Ok(v) => v,
+        Err(e) => {
+            return Message::Answer(Id::null(), Err((PARSE_ERROR, format!("parse error: {e}"))));
+        }
+    };
+    let Value::Object(obj) = &msg else {
+        return Message::Answer(
+            Id::null(),
+            Err((
+                INVALID_REQUEST,
+                "invalid request: a message is a JSON object".into(),
+            )),
+        );
+    };
+    if !obj.contains_key("method") && (obj.contains_key("result") || obj.contains_key("error")) {
+        return Message::Response(msg);
+    }
+    // The id as written, when it is one a request may carry.
+    let id = match obj.get("id") {
+        None => None,
+        Some(Value::String(_) | Value::Number(_) | Value::Null) => {
+            Some(raw_member(line, "id").map_or_else(Id::null, |raw| Id(raw.to_string())))
+        }
+        Some(_) => {
+            return invalid(
+                Id::null(),
+                "the id must be a string, a number or null".into(),
+            );
+        }
+    };
+    let answer_to = || id.clone().unwrap_or_else(Id::null);
+    if obj.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return invalid(answer_to(), "jsonrpc must be \"2.0\"".into());
+    }
+    let method = match obj.get("method") {
+        Some(Value::String(m)) => m.clone(),
+        Some(_) => return invalid(answer_to(), "the method must be a string".into()),
+        None => return invalid(answer_to(), "no method".into()),
+    };
+    let params = match obj.get("params") {
+        None => Value::Null,
+        Some(p @ (Value::Object(_) | Value::Array(_))) => p.clone(),
+        Some(_) => {
+            return invalid(answer_to(), "params must be an object or an array".into());
+        }
+    };
+    Message::Request { id, method, params }
+}
+
+fn invalid(id: Id, why: String) -> Message {
+    Message::Answer(
+        id,
+        Err((INVALID_REQUEST, format!("invalid request: {why}"))),
+    )
+}
+
+/// The line with every `\u` escape of an unpaired UTF-16 surrogate replaced by `\ufffd`. Only
+/// escapes are touched: raw text is UTF-8 already, and a backslash outside a string is a parse
+/// error either way.
+fn replace_lone_surrogates(line: &str) -> Cow<'_, str> {
+    if !line.contains("\\u") {
+        return Cow::Borrowed(line);
+    }
+    let b = line.as_bytes();
+    let hex = |at: usize| -> Option<u32> {
+        let h = b.get(at + 2..at + 6)?;
+        (b.get(at + 1) == Some(&b'u'))
+            .then(|| u32::from_str_radix(std::str::from_utf8(h).ok()?, 16).ok())
+            .flatten()
+    };
+    let mut out = String::with_capacity(line.len());
+    let mut copied = 0;
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        let Some(unit) = hex(i) else {
+            i += 2; // another escape: its character is never a backslash that starts one
+            continue;
+        };
+        let paired = (0xD800..0xDC00).contains(&unit)
+            && b.get(i + 6) == Some(&b'\\')
+            && hex(i + 6).is_some_and(|low| (0xDC00..0xE000).contains(&low));
+        if paired {
+            i += 12;
+        } else if (0xD800..0xE000).contains(&unit) {
+            out.push_str(&line[copied..i]);
+            out.push_str("\\ufffd");
+            i += 6;
+            copied = i;
+        } else {
+            i += 6;
+        }
+    }
+    if copied == 0 {
+        return Cow::Borrowed(line);
+    }
+    out.push_str(&line[copied..]);
+    Cow::Owned(out)
+}
+
+/// The text of the value of the last member `key` of the JSON object `text`, as written.
+/// `text` is a message that parsed (once its lone surrogates were replaced).
+fn raw_member<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+    let b = text.as_bytes();
+    let ws = |mut i: usize| {
+        while b.get(i).is_some_and(|c| c.is_ascii_whitespace()) {
+            i += 1;
+        }
+        i
+    };
+    let mut i = ws(0);
+    if b.get(i) != Some(&b'{') {
+        return None;
+    }
+    i += 1;
+    let mut found = None;
+    loop {
+        i = ws(i);
+        match b.get(i)? {
+            b'}' => return found,
+            b',' => {
+                i += 1;
+                continue;
+            }
+            b'"' => {}
+            _ => return None,
+        }
+        let end = skip_string(b, i)?;
+        let name: String = serde_json::from_str(&replace_lone_surrogates(&text[i..end])).ok()?;
+        i = ws(end);
+        if b.get(i) != Some(&b':') {
+            return None;
+        }
+        i = ws(i + 1);
+        let end = skip_value(b, i)?;
+        if name == key {
+            found = Some(&text[i..end]);
+        }
+        i = end;
+    }
+}
+
+/// The index just past the string that opens at `i`.
+fn skip_string(b: &[u8], i: usize) -> Option<usize> {
+    let mut j = i + 1;
+    loop {
+        match b.get(j)? {
+            b'\\' => j += 2,
+            b'"' => return Some(j + 1),
+            _ => j += 1,
+        }
+    }
+}
+
+/// The index just past the value that starts at `i`.
+fn skip_value(b: &[u8], i: usize) -> Option<usize> {
+    match b.get(i)? {
+        b'"' => skip_string(b, i),
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut j = i;
+            loop {
+                match b.get(j)? {
+                    b'"' => {
+                        j = skip_string(b, j)?;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(j + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                j += 1;
+            }
+        }
+        _ => {
+            let mut j = i;
+            while b
+                .get(j)
+                .is_some_and(|c| !matches!(c, b',' | b'}' | b']') && !c.is_ascii_whitespace())
+            {
+                j += 1;
+            }
+            Some(j)
+        }
+    }
+}
+
 impl Server {
     pub fn new(store: Store) -> Server {
         Server {
             store,
-            listed_query_tools: None,
-            client_elicits: false,
-            next_request: 1,
+            state: Mutex::new(State {
+                initialized: false,
+                listed_query_tools: None,
+                client_elicits: false,
+                next_request: 1,
+            }),
         }
     }
 
-    /// Serves until stdin closes. A line that is not UTF-8 is a parse error, not the end.
-    pub fn run(&mut self, mut input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
-        let mut io = Io {
-            input: &mut input,
-            output: &mut output,
-            queued: VecDeque::new(),
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Serves until stdin closes, then waits for a running `index_project` to answer. A line
+    /// that is not UTF-8 is a parse error, not the end.
+    pub fn run(
+        &mut self,
+        mut input: impl BufRead,
+        output: impl Write + Send,
+    ) -> std::io::Result<()> {
+        let out = Out {
+            w: Mutex::new(output),
         };
-        while let Some(line) = io.next_line()? {
-            let messages = match line {
-                Ok(line) => {
-                    if line.trim().is_empty() {
-                        continue;
-                    }
-                    self.handle_line(&line, &mut io)
+        let pending = Pending::new();
+        let server = &*self;
+        std::thread::scope(|scope| {
+            let served = server.serve(&mut input, &out, &pending, scope);
+            pending.close();
+            served
+        })
+    }
+
+    fn serve<'scope, 'env, W: Write + Send>(
+        &'env self,
+        input: &mut dyn BufRead,
+        out: &'env Out<W>,
+        pending: &'env Pending,
+        scope: &'scope Scope<'scope, 'env>,
+    ) -> std::io::Result<()> {
+        loop {
+            let mut buf = Vec::new();
+            if input.read_until(b'\n', &mut buf)? == 0 {
+                return Ok(());
+            }
+            let line = match std::str::from_utf8(&buf) {
+                Ok(text) => text.trim_end_matches(['\n', '\r']),
+                Err(e) => {
+                    out.reply(
+                        &Id::null(),
+                        &Err((
+                            PARSE_ERROR,
+                            format!("parse error: the line is not UTF-8: {e}"),
+                        )),
+                    )?;
+                    continue;
                 }
-                Err(e) => vec![error(
-                    Value::Null,
-                    -32700,
-                    &format!("parse error: the line is not UTF-8: {e}"),
-                )],
             };
-            for message in messages {
-                io.send(&message)?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            match classify(line) {
+                Message::Answer(id, answer) => out.reply(&id, &answer)?,
+                Message::Response(v) => {
+                    // An answer to a consent question; any other response is dropped.
+                    if let Some(id) = v.get("id").and_then(Value::as_str) {
+                        pending.answer(id, v.clone());
+                    }
+                }
+                Message::Request { id, method, params } => {
+                    self.request(id, &method, params, out, pending, scope)?
+                }
             }
         }
-        Ok(())
     }
 
-    /// Answers one line; may also emit notifications before the answer.
-    fn handle_line(&mut self, line: &str, io: &mut Io) -> Vec<Value> {
-        let msg: Value = match serde_json::from_str(line) {
-            Ok(v) => v,
-            Err(e) => return vec![error(Value::Null, -32700, &format!("parse error: {e}"))],
-        };
-        if !msg.is_object() {
-            return vec![error(
-                Value::Null,
-                -32600,
-                "invalid request: a message is a JSON object",
-            )];
+    /// Serves one request; a notification (no id) gets no answer.
+    fn request<'scope, 'env, W: Write + Send>(
+        &'env self,
+        id: Option<Id>,
+        method: &str,
+        params: Value,
+        out: &'env Out<W>,
+        pending: &'env Pending,
+        scope: &'scope Scope<'scope, 'env>,
+    ) -> std::io::Result<()> {
+        let Some(id) = id else { return Ok(()) };
+        if !self.state().initialized && !matches!(method, "initialize" | "ping") {
+            return out.reply(
+                &id,
+                &Err((
+                    NOT_INITIALIZED,
+                    format!(
+                        "server not initialized: send initialize before {:?}",
+                        clip(method)
+                    ),
+                )),
+            );
         }
-        let id = msg.get("id").cloned();
-        let Some(method) = msg.get("method").and_then(Value::as_str) else {
-            // A response from the client (we send no requests), or garbage.
-            return match id {
-                Some(id) if msg.get("result").is_none() && msg.get("error").is_none() => {
-                    vec![error(id, -32600, "invalid request: no method")]
-                }
-                _ => vec![],
-            };
-        };
-        let params = msg.get("params").cloned().unwrap_or(Value::Null);
-        let Some(id) = id else { return vec![] }; // notifications need no answer
-        let mut out = Vec::new();
-        let result = match method {
+        let answer = match method {
             "initialize" => Ok(self.initialize(&params)),
             "ping" => Ok(json!({})),
             "tools/list" => Ok(self.list_tools()),
-            "tools/call" => self.call_tool(&params, io),
-            _ => Err((-32601, format!("method {method:?} is not supported"))),
+            "tools/call" => {
+                let name = params.get("name").and_then(Value::as_str);
+                if name == Some(INDEX_PROJECT.name) {
+                    let args = params.get("arguments").cloned().unwrap_or(Value::Null);
+                    let request = match guarded(INDEX_PROJECT.name, || index::index_request(&args))
+                    {
+                        Ok(Ok(request)) => request,
+                        Ok(Err(e)) => return out.reply(&id, &Ok(tool_result(Err(e)))),
+                        Err(e) => return out.reply(&id, &Err(e)),
+                    };
+                    // Without consent to ask for or given, the answer is at hand.
+                    if !self.state().client_elicits && !request.confirmed() {
+                        let answer =
+                            index::index_requested(request, &self.store, None, &mut |_, _, _| {});
+                        return out.reply(&id, &Ok(tool_result(answer)));
+                    }
+                    // A rebuild runs beside the loop, which keeps answering meanwhile.
+                    scope.spawn(move || {
+                        let answer = self.index_project(request, &params, out, pending);
+                        // Nobody to tell when the output is gone.
+                        let _ = out.reply(&id, &answer);
+                        if let Some(n) = self.tool_set_changed() {
+                            let _ = out.send(&n);
+                        }
+                    });
+                    return Ok(());
+                }
+                self.call_tool(&params)
+            }
+            _ => Err((
+                METHOD_NOT_FOUND,
+                format!("method {:?} is not supported", clip(method)),
+            )),
         };
-        out.push(match result {
-            Ok(r) => json!({"jsonrpc": "2.0", "id": id, "result": r}),
-            Err((code, m)) => error(id, code, &m),
-        });
+        out.reply(&id, &answer)?;
         // A call that published the first generation (or lost it) changed the tool set.
         if method == "tools/call"
             && let Some(n) = self.tool_set_changed()
         {
-            out.push(n);
+            out.send(&n)?;
         }
-        out
+        Ok(())
     }
 
-    fn initialize(&mut self, params: &Value) -> Value {
+    fn initialize(&self, params: &Value) -> Value {
         let asked = params
             .get("protocolVersion")
             .and_then(Value::as_str)
             .unwrap_or(DEFAULT_VERSION);
-        self.client_elicits = params
-            .pointer("/capabilities/elicitation")
-            .is_some_and(|e| !e.is_null());
         let version = if KNOWN_VERSIONS.contains(&asked) {
             asked
         } else {
             DEFAULT_VERSION
         };
         let ready = self.store.snapshot().is_some();
+        let mut state = self.state();
+        state.client_elicits = params
+            .pointer("/capabilities/elicitation")
+            .is_some_and(|e| !e.is_null());
+        state.initialized = true;
         // The tool set the client starts with; a change from it is announced.
-        self.listed_query_tools = Some(ready);
+        state.listed_query_tools = Some(ready);
         json!({
             "protocolVersion": version,
             "capabilities": {"tools": {"listChanged": true}},
@@ -204,9 +562,9 @@ impl Server {
         })
     }
 
-    fn list_tools(&mut self) -> Value {
+    fn list_tools(&self) -> Value {
         let ready = self.store.snapshot().is_some();
-        self.listed_query_tools = Some(ready);
+        self.state().listed_query_tools = Some(ready);
         let mut list: Vec<Value> = if ready {
             QUERY_TOOLS.iter().map(tool_json).collect()
         } else {
@@ -217,130 +575,137 @@ impl Server {
     }
 
     /// `notifications/tools/list_changed` once the served tool set differs from the last listing.
-    fn tool_set_changed(&mut self) -> Option<Value> {
+    fn tool_set_changed(&self) -> Option<Value> {
         let ready = self.store.snapshot().is_some();
-        match self.listed_query_tools {
+        let mut state = self.state();
+        match state.listed_query_tools {
             Some(listed) if listed != ready => {
-                self.listed_query_tools = Some(ready);
+                state.listed_query_tools = Some(ready);
                 Some(json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}))
             }
             _ => None,
         }
     }
 
-    fn call_tool(&mut self, params: &Value, io: &mut Io) -> Result<Value, (i64, String)> {
+    /// A query tool's answer as an MCP result.
+    fn call_tool(&self, params: &Value) -> Result<Value, (i64, String)> {
         let name = params
             .get("name")
             .and_then(Value::as_str)
-            .ok_or((-32602, "tools/call needs a tool name".to_string()))?;
+            .ok_or((INVALID_PARAMS, "tools/call needs a tool name".to_string()))?;
         let args = params.get("arguments").cloned().unwrap_or(Value::Null);
         let snapshot = self.store.snapshot();
-        // index_project is always offered; the query tools once a generation is published.
-        let offered: &[ToolDef] = if snapshot.is_some() { QUERY_TOOLS } else { &[] };
-        let Some(tool) = std::iter::once(&INDEX_PROJECT)
-            .chain(offered)
-            .find(|t| t.name == name)
-        else {
+        // The query tools are offered once a generation is published.
+        let query_tool = QUERY_TOOLS.iter().any(|t| t.name == name);
+        if snapshot.is_none() || !query_tool {
             // A query tool is offered once a generation can be served; say why none can.
             let why = match self.store.problem() {
-                Some(p) if QUERY_TOOLS.iter().any(|t| t.name == name) => {
-                    format!(": {}", p.explain())
-                }
+                Some(p) if query_tool => format!(": {}", p.explain()),
                 _ => String::new(),
             };
-            return Err((-32602, format!("tool {name:?} is not registered{why}")));
-        };
+            return Err((
+                INVALID_PARAMS,
+                format!("tool {:?} is not registered{why}", clip(name)),
+            ));
+        }
+        let problem = self.store.problem();
+        let answer = guarded(name, || {
+            tools::call_with(name, &args, snapshot, problem.as_ref())
+        })?;
+        Ok(tool_result(answer))
+    }
+
+    /// `index_project` with consent asked through the client when it can elicit, and progress
+    /// reported when the request carried a token.
+    fn index_project<W: Write>(
+        &self,
+        request: index::IndexRequest,
+        params: &Value,
+        out: &Out<W>,
+        pending: &Pending,
+    ) -> Result<Value, (i64, String)> {
         let token = params
             .pointer("/_meta/progressToken")
             .cloned()
             .filter(|t| t.is_string() || t.is_number());
-        let elicits = self.client_elicits;
-        let request_id = &mut self.next_request;
-        // A panic is a bug, but it must never take the server down: it becomes an internal error.
-        let store = &self.store;
-        // Progress and consent both talk to the client during the call, one at a time.
-        let io = std::cell::RefCell::new(io);
-        let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            if let Handler::Index(index_project) = tool.handler {
-                let mut progress = |done: u64, total: u64, message: String| {
-                    if let Some(t) = &token {
-                        // An undeliverable notification is dropped; the call goes on.
-                        let _ = io.borrow_mut().send(&json!({"jsonrpc": "2.0", "method": "notifications/progress",
-                            "params": {"progressToken": t, "progress": done, "total": total, "message": message}}));
-                    }
-                };
-                if elicits {
-                    let mut ask = |message: &str| elicit(&mut io.borrow_mut(), request_id, message);
-                    index_project(&args, store, Some(&mut ask), &mut progress)
-                } else {
-                    index_project(&args, store, None, &mut progress)
+        let elicits = self.state().client_elicits;
+        let answer = guarded(INDEX_PROJECT.name, || {
+            let mut progress = |done: u64, total: u64, message: String| {
+                if let Some(t) = &token {
+                    // An undeliverable notification is dropped; the call goes on.
+                    let _ = out.send(&json!({"jsonrpc": "2.0", "method": "notifications/progress",
+                        "params": {"progressToken": t, "progress": done, "total": total, "message": message}}));
                 }
+            };
+            if elicits {
+                let mut ask = |message: &str| self.elicit(out, pending, message);
+                index::index_requested(request, &self.store, Some(&mut ask), &mut progress)
             } else {
-                tools::call_with(name, &args, snapshot, store.problem().as_ref())
+                index::index_requested(request, &self.store, None, &mut progress)
             }
-        }))
-        .map_err(|_| {
-            (
-                -32603,
-                format!("internal error while answering {name}; the server keeps running"),
-            )
         })?;
-        Ok(match answer {
-            Ok(text) => json!({"content": [{"type": "text", "text": text}]}),
-            Err(e) => {
-                json!({"content": [{"type": "text", "text": e.to_string()}], "isError": true})
-            }
-        })
+        Ok(tool_result(answer))
     }
-}
 
-/// Asks the client for consent with `elicitation/create` and waits for its answer; other
-/// messages read meanwhile are queued.
-fn elicit(io: &mut Io, next_request: &mut u64, message: &str) -> index::Consent {
-    let id = format!("kivgraph-elicit-{next_request}");
-    *next_request += 1;
-    let request = json!({"jsonrpc": "2.0", "id": id, "method": "elicitation/create", "params": {
-        "message": message,
-        "requestedSchema": {"type": "object", "properties": {"confirmed": {"type": "boolean",
-            "title": "Index the projects", "description": "Rebuild the code graph from these projects"}}, "required": ["confirmed"]}
-    }});
-    if io.send(&request).is_err() {
-        return index::Consent::Undeliverable;
-    }
-    loop {
-        let mut buf = Vec::new();
-        match io.input.read_until(b'\n', &mut buf) {
-            Ok(0) | Err(_) => return index::Consent::Undeliverable,
-            Ok(_) => {}
-        }
-        // A line that is not UTF-8 is queued as such, to be answered as a parse error later.
-        let line = match std::str::from_utf8(&buf) {
-            Ok(text) => text.trim_end_matches(['\n', '\r']).to_string(),
-            Err(e) => {
-                io.queued.push_back(Err(e));
-                continue;
-            }
+    /// Asks the client for consent with `elicitation/create` and waits for the answer the loop
+    /// hands over.
+    fn elicit<W: Write>(&self, out: &Out<W>, pending: &Pending, message: &str) -> index::Consent {
+        let id = {
+            let mut state = self.state();
+            state.next_request += 1;
+            format!("kivgraph-elicit-{}", state.next_request - 1)
         };
-        let answer = serde_json::from_str::<Value>(&line).ok().filter(|v| {
-            v.get("id").and_then(Value::as_str) == Some(id.as_str()) && v.get("method").is_none()
-        });
-        let Some(v) = answer else {
-            io.queued.push_back(Ok(line));
-            continue;
+        let Some(answer) = pending.register(&id) else {
+            return index::Consent::Undeliverable;
+        };
+        let request = json!({"jsonrpc": "2.0", "id": id, "method": "elicitation/create", "params": {
+            "message": message,
+            "requestedSchema": {"type": "object", "properties": {"confirmed": {"type": "boolean",
+                "title": "Index the projects", "description": "Rebuild the code graph from these projects"}}, "required": ["confirmed"]}
+        }});
+        if out.send(&request).is_err() {
+            return index::Consent::Undeliverable;
+        }
+        let Ok(v) = answer.recv() else {
+            return index::Consent::Undeliverable;
         };
         let r = &v["result"];
-        return match r["action"].as_str() {
+        match r["action"].as_str() {
             Some("accept") if r.pointer("/content/confirmed") == Some(&json!(true)) => {
                 index::Consent::Accepted
             }
             Some("accept" | "decline" | "cancel") => index::Consent::Declined,
             _ => index::Consent::Undeliverable,
-        };
+        }
     }
 }
 
-fn error(id: Value, code: i64, message: &str) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+/// At most the first 200 bytes of a client's string, for a message that names it.
+fn clip(s: &str) -> &str {
+    let mut cut = s.len().min(200);
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    &s[..cut]
+}
+
+/// Runs `f`. A panic is a bug, but it must never take the server down: it becomes an internal
+/// error.
+fn guarded<T>(name: &str, f: impl FnOnce() -> T) -> Result<T, (i64, String)> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|_| {
+        (
+            INTERNAL_ERROR,
+            format!("internal error while answering {name}; the server keeps running"),
+        )
+    })
+}
+
+/// A tool's answer or coded error as an MCP tool result: one text block.
+fn tool_result(answer: Result<String, crate::ToolError>) -> Value {
+    match tools::within_budget(answer) {
+        Ok(text) => json!({"content": [{"type": "text", "text": text}]}),
+        Err(e) => json!({"content": [{"type": "text", "text": e.to_string()}], "isError": true}),
+    }
 }
 
 #[cfg(test)]
@@ -348,21 +713,131 @@ mod tests {
     use super::*;
     use kivgraph_format::IndexDir;
 
-    #[test]
-    fn a_line_that_is_not_utf8_is_a_parse_error_and_serving_goes_on() {
+    /// The lines the server writes for `input`, parsed.
+    fn serve(input: &[u8]) -> Vec<Value> {
+        raw_lines(input)
+            .iter()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
+    /// The lines the server writes for `input`, as written.
+    fn raw_lines(input: &[u8]) -> Vec<String> {
         let dir = tempfile::tempdir().unwrap();
         let mut server = Server::new(Store::open(IndexDir::new(dir.path())));
-        let input: &[u8] = b"\xff\xfe{\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r\n";
         let mut output = Vec::new();
         server.run(input, &mut output).unwrap();
-        let lines: Vec<Value> = output
-            .split(|&b| b == b'\n')
-            .filter(|l| !l.is_empty())
-            .map(|l| serde_json::from_slice(l).unwrap())
-            .collect();
+        String::from_utf8(output)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_a_parse_error_and_serving_goes_on() {
+        let input: &[u8] = b"\xff\xfe{\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r\n";
+        let lines = serve(input);
         assert_eq!(lines.len(), 2, "{lines:?}");
         assert_eq!(lines[0]["id"], Value::Null);
         assert_eq!(lines[0]["error"]["code"], -32700);
         assert_eq!(lines[1], json!({"jsonrpc": "2.0", "id": 1, "result": {}}));
+    }
+
+    #[test]
+    fn only_initialize_and_ping_are_served_before_initialize() {
+        let lines = serve(
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"graph_status"}}
+{"jsonrpc":"2.0","id":3,"method":"ping"}
+{"jsonrpc":"2.0","id":4,"method":"initialize","params":{}}
+{"jsonrpc":"2.0","id":5,"method":"tools/list"}
+"#,
+        );
+        assert_eq!(lines.len(), 5, "{lines:?}");
+        for (line, id) in lines[..2].iter().zip([1, 2]) {
+            assert_eq!(line["id"], id);
+            assert_eq!(line["error"]["code"], NOT_INITIALIZED, "{line}");
+        }
+        assert_eq!(lines[2]["result"], json!({}));
+        assert!(lines[3]["result"]["protocolVersion"].is_string());
+        assert_eq!(lines[4]["result"]["tools"][0]["name"], "index_project");
+    }
+
+    #[test]
+    fn invalid_request_objects_are_answered_with_id_null() {
+        let lines = serve(
+            br#"{}
+{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}
+{"jsonrpc":"2.0","id":[1],"method":"ping"}
+{"jsonrpc":"2.0","id":true,"method":"ping"}
+{"jsonrpc":"2.0","method":7}
+{"jsonrpc":"1.0","id":9,"method":"ping"}
+{"jsonrpc":"2.0","id":10,"method":"ping","params":3}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":"c","result":{}}
+"#,
+        );
+        let got: Vec<(Value, Value)> = lines
+            .iter()
+            .map(|l| (l["id"].clone(), l["error"]["code"].clone()))
+            .collect();
+        let invalid = json!(INVALID_REQUEST);
+        assert_eq!(
+            got,
+            vec![
+                (Value::Null, invalid.clone()),
+                (Value::Null, invalid.clone()),
+                (Value::Null, invalid.clone()),
+                (Value::Null, invalid.clone()),
+                (Value::Null, invalid.clone()),
+                (json!(9), invalid.clone()),
+                (json!(10), invalid),
+            ],
+            "{lines:?}"
+        );
+    }
+
+    #[test]
+    fn ids_are_echoed_as_written() {
+        let lines = raw_lines(
+            br#"{"jsonrpc":"2.0","id":18446744073709551617,"method":"ping"}
+{"jsonrpc":"2.0","id":-0.50,"method":"ping"}
+{"jsonrpc":"2.0","id":"\u0041\ud800","method":"ping"}
+{"jsonrpc":"2.0","method":"ping","id" : null}
+"#,
+        );
+        assert_eq!(
+            lines,
+            [
+                r#"{"jsonrpc":"2.0","id":18446744073709551617,"result":{}}"#,
+                r#"{"jsonrpc":"2.0","id":-0.50,"result":{}}"#,
+                r#"{"jsonrpc":"2.0","id":"\u0041\ud800","result":{}}"#,
+                r#"{"jsonrpc":"2.0","id":null,"result":{}}"#,
+            ]
+        );
+    }
+
+    #[test]
+    fn lone_surrogates_are_read_as_replacement_characters() {
+        assert_eq!(replace_lone_surrogates(r#""\ud800""#), r#""\ufffd""#);
+        assert_eq!(replace_lone_surrogates(r#""\uDC00x""#), r#""\ufffdx""#);
+        assert_eq!(
+            replace_lone_surrogates(r#""\ud83d\ude00""#),
+            r#""\ud83d\ude00""#
+        );
+        assert_eq!(replace_lone_surrogates(r#""\\ud800""#), r#""\\ud800""#);
+        assert_eq!(
+            replace_lone_surrogates(r#""\ud800\u0041""#),
+            r#""\ufffd\u0041""#
+        );
+        assert_eq!(
+            raw_member(r#"{"id":1, "i\u0064" : "x" }"#, "id"),
+            Some(r#""x""#)
+        );
+        assert_eq!(
+            raw_member(r#"{"a":{"id":2},"b":[1,"]"],"id":3}"#, "id"),
+            Some("3")
+        );
     }
 }

@@ -1141,13 +1141,23 @@ fn expected_reply(line: &[u8]) -> Option<Value> {
     let Value::Object(m) = v else {
         return Some(Value::Null); // invalid request
     };
-    let method_is_string = m.get("method").is_some_and(Value::is_string);
-    match m.get("id") {
-        None => None, // a notification, or a client response without id
-        Some(id) if method_is_string => Some(id.clone()),
-        // No method: a client response (nothing to answer) or an invalid request.
-        Some(_) if m.contains_key("result") || m.contains_key("error") => None,
-        Some(id) => Some(id.clone()),
+    // A client response (nothing to answer).
+    if !m.contains_key("method") && (m.contains_key("result") || m.contains_key("error")) {
+        return None;
+    }
+    // An id that is not a string, a number or null makes the request invalid: answered with null.
+    let id = match m.get("id") {
+        None => None,
+        Some(id @ (Value::String(_) | Value::Number(_) | Value::Null)) => Some(id.clone()),
+        Some(_) => return Some(Value::Null),
+    };
+    let valid = m.get("jsonrpc") == Some(&json!("2.0"))
+        && m.get("method").is_some_and(Value::is_string)
+        && m.get("params")
+            .is_none_or(|p| p.is_object() || p.is_array());
+    match (valid, id) {
+        (true, id) => id,                               // a notification has no answer
+        (false, id) => Some(id.unwrap_or(Value::Null)), // an invalid request always has one
     }
 }
 

@@ -421,12 +421,13 @@ fn index_project_asks_through_elicitation_and_reports_progress() {
     );
     assert!(!dir.path().join("CURRENT").exists());
 
-    // Accepted: a ping sent while the question is open is answered after the call; progress
-    // comes before the answer, and the changed tool set is announced after it.
+    // Accepted: a ping sent while the question is open is answered at once; progress comes
+    // before the answer, and the changed tool set is announced after it.
     s.send(json!({"jsonrpc": "2.0", "id": 101, "method": "tools/call", "params": call}));
     let ask = s.read();
     assert_eq!(ask["method"], "elicitation/create");
     s.send(json!({"jsonrpc": "2.0", "id": 102, "method": "ping"}));
+    assert_eq!(s.read(), json!({"jsonrpc": "2.0", "id": 102, "result": {}}));
     s.send(json!({"jsonrpc": "2.0", "id": ask["id"], "result": {"action": "accept", "content": {"confirmed": true}}}));
     let mut progress = Vec::new();
     let answer = loop {
@@ -447,7 +448,6 @@ fn index_project_asks_through_elicitation_and_reports_progress() {
         s.read(),
         json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
     );
-    assert_eq!(s.read()["id"], 102);
     assert_eq!(s.call_json("graph_status", json!({}))["snapshot_id"], 1);
     let registry: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("projects.json")).unwrap())

@@ -70,6 +70,25 @@ pub(crate) fn object_schema(p: Map<String, Value>, required: &[&str]) -> Value {
     }
 }
 
+/// Longest string a tool argument may hold, in bytes, at any depth (a path is at most 4096
+/// bytes on Linux; names, keys and cursors are far shorter). A longer one is refused before it
+/// costs a query anything.
+pub const MAX_STRING_BYTES: usize = 4096;
+
+/// The longest string in `v`, in bytes, at any depth.
+fn longest_string(v: &Value) -> usize {
+    match v {
+        Value::String(s) => s.len(),
+        Value::Array(a) => a.iter().map(longest_string).max().unwrap_or(0),
+        Value::Object(m) => m
+            .iter()
+            .map(|(k, v)| k.len().max(longest_string(v)))
+            .max()
+            .unwrap_or(0),
+        _ => 0,
+    }
+}
+
 pub(crate) struct Args<'a> {
     pub(crate) map: &'a Map<String, Value>,
 }
@@ -83,6 +102,21 @@ impl<'a> Args<'a> {
             Value::Null => EMPTY.get_or_init(Map::new),
             _ => return Err(ToolError::invalid("arguments must be an object")),
         };
+        // Sizes first: no answer echoes a string past the bound.
+        if let Some((k, n)) = map
+            .iter()
+            .map(|(k, v)| (k, k.len().max(longest_string(v))))
+            .find(|&(_, n)| n > MAX_STRING_BYTES)
+        {
+            let k = if k.len() > MAX_STRING_BYTES {
+                "an argument name"
+            } else {
+                k.as_str()
+            };
+            return Err(ToolError::invalid(format!(
+                "{k} holds a string of {n} bytes; strings are at most {MAX_STRING_BYTES} bytes"
+            )));
+        }
         if let Some(k) = map
             .keys()
             .find(|k| !allowed.iter().any(|group| group.contains(&k.as_str())))

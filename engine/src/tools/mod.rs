@@ -95,6 +95,13 @@ pub(crate) fn not_ready(problem: Option<&Problem>) -> ToolError {
     ToolError::new(ErrorCode::IndexNotReady, message)
 }
 
+/// Longest answer a tool gives, in bytes; a longer one is refused with `INVALID_ARGUMENT`,
+/// naming the remedies (get_source trims its bodies well below it).
+pub const MAX_ANSWER_BYTES: usize = 1 << 20;
+
+/// Longest error message, in bytes; a longer one is cut at a character boundary and says so.
+pub const MAX_ERROR_BYTES: usize = 16 << 10;
+
 /// Runs one of [`QUERY_TOOLS`] on the served generation and returns the text the client
 /// receives.
 pub fn call(name: &str, args: &Value, g: Option<Arc<Generation>>) -> Result<String, ToolError> {
@@ -110,6 +117,36 @@ pub fn call_store(name: &str, args: &Value, store: &Store) -> Result<String, Too
 
 /// [`call`], with what keeps the published generation from being served, if anything.
 pub fn call_with(
+    name: &str,
+    args: &Value,
+    g: Option<Arc<Generation>>,
+    problem: Option<&Problem>,
+) -> Result<String, ToolError> {
+    within_budget(answer(name, args, g, problem))
+}
+
+/// Holds an answer to [`MAX_ANSWER_BYTES`] and an error message to [`MAX_ERROR_BYTES`].
+pub fn within_budget(answer: Result<String, ToolError>) -> Result<String, ToolError> {
+    match answer {
+        Ok(text) if text.len() > MAX_ANSWER_BYTES => Err(ToolError::invalid(format!(
+            "the answer is {} bytes, over the {MAX_ANSWER_BYTES}-byte budget; lower limit, use the compact view or narrow the query",
+            text.len()
+        ))),
+        Err(mut e) if e.message.len() > MAX_ERROR_BYTES => {
+            let mut cut = MAX_ERROR_BYTES;
+            while !e.message.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            let more = e.message.len() - cut;
+            e.message.truncate(cut);
+            e.message += &format!(" … ({more} bytes more not shown)");
+            Err(e)
+        }
+        other => other,
+    }
+}
+
+fn answer(
     name: &str,
     args: &Value,
     g: Option<Arc<Generation>>,

@@ -10,9 +10,13 @@ pub fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// The `kivgraph-compile` binary beside the `kivgraph` binary under test, built if missing (once,
-/// even when tests run in parallel).
+/// The `kivgraph-compile` binary: `$KIVGRAPH_COMPILE` when set (as the server looks it up),
+/// else the one beside the `kivgraph` binary under test, built if missing (once, even when
+/// tests run in parallel).
 pub fn compiler() -> PathBuf {
+    if let Some(p) = std::env::var_os("KIVGRAPH_COMPILE") {
+        return PathBuf::from(p);
+    }
     static BUILT: Mutex<()> = Mutex::new(());
     let _once = BUILT.lock().unwrap_or_else(|e| e.into_inner());
     let path = PathBuf::from(env!("CARGO_BIN_EXE_kivgraph")).with_file_name("kivgraph-compile");
