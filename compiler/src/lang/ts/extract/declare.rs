@@ -12,9 +12,7 @@ impl Extractor<'_> {
         prefix: &str,
         top: bool,
     ) {
-        let mut c = body.walk();
-        let stmts: Vec<Node> = body.named_children(&mut c).collect();
-        for s in stmts {
+        for s in kids(body) {
             self.declare_statement(s, parent, prefix, top, false);
         }
     }
@@ -31,9 +29,7 @@ impl Extractor<'_> {
         match s.kind() {
             // Error recovery keeps whole declarations inside an ERROR node.
             "ERROR" => {
-                let mut c = s.walk();
-                let kids: Vec<Node> = s.named_children(&mut c).collect();
-                for k in kids {
+                for k in kids(s) {
                     self.declare_statement(k, parent, prefix, top, exported);
                 }
             }
@@ -48,9 +44,7 @@ impl Extractor<'_> {
                 self.declare_import(s)
             }
             "ambient_declaration" => {
-                let mut c = s.walk();
-                let inner: Vec<Node> = s.named_children(&mut c).collect();
-                for d in inner {
+                for d in kids(s) {
                     // `declare module "x" {}` and `declare global {}` are not this module's.
                     if d.kind() == "module"
                         && d.child_by_field_name("name")
@@ -154,9 +148,7 @@ impl Extractor<'_> {
                 };
                 let qp = format!("{}.", self.file.decls[d].qn);
                 if let Some(body) = s.child_by_field_name("body") {
-                    let mut c = body.walk();
-                    let members: Vec<Node> = body.named_children(&mut c).collect();
-                    for m in members {
+                    for m in kids(body) {
                         let name_node = if m.kind() == "enum_assignment" {
                             m.child_by_field_name("name")
                         } else {
@@ -182,12 +174,10 @@ impl Extractor<'_> {
                 } else {
                     SymbolKind::Variable
                 };
-                let mut c = s.walk();
-                let decls: Vec<Node> = s
-                    .named_children(&mut c)
+                for vd in kids(s)
+                    .into_iter()
                     .filter(|d| d.kind() == "variable_declarator")
-                    .collect();
-                for vd in decls {
+                {
                     if top
                         && parent.is_none()
                         && let Some(spec) = vd
@@ -254,9 +244,7 @@ impl Extractor<'_> {
     /// The `var` declarations nested in a module-level compound statement (not in functions
     /// or classes).
     pub(super) fn declare_block_vars(&mut self, n: Node, prefix: &str) {
-        let mut c = n.walk();
-        let kids: Vec<Node> = n.named_children(&mut c).collect();
-        for k in kids {
+        for k in kids(n) {
             match k.kind() {
                 "variable_declaration" => self.declare_statement(k, None, prefix, true, false),
                 "function_declaration"
@@ -430,9 +418,7 @@ impl Extractor<'_> {
         };
         let statement = self.specifier(src);
         let spec = self.file.specifiers[statement].spec.clone();
-        let mut c = s.walk();
-        let kids: Vec<Node> = s.named_children(&mut c).collect();
-        for k in kids {
+        for k in kids(s) {
             match k.kind() {
                 "import_require_clause" => {
                     if let Some(id) = k.named_child(0).filter(|n| n.kind() == "identifier") {
@@ -440,9 +426,7 @@ impl Extractor<'_> {
                     }
                 }
                 "import_clause" => {
-                    let mut cc = k.walk();
-                    let parts: Vec<Node> = k.named_children(&mut cc).collect();
-                    for p in parts {
+                    for p in kids(k) {
                         match p.kind() {
                             "identifier" => {
                                 self.push_import(p, ImportKind::Default, &spec, statement)
@@ -453,9 +437,7 @@ impl Extractor<'_> {
                                 }
                             }
                             "named_imports" => {
-                                let mut c3 = p.walk();
-                                let specs: Vec<Node> = p.named_children(&mut c3).collect();
-                                for sp in specs {
+                                for sp in kids(p) {
                                     if sp.kind() != "import_specifier" {
                                         continue;
                                     }
@@ -527,9 +509,7 @@ impl Extractor<'_> {
         match name.kind() {
             "identifier" => self.push_import(name, ImportKind::Require, &spec, statement),
             "object_pattern" => {
-                let mut c = name.walk();
-                let props: Vec<Node> = name.named_children(&mut c).collect();
-                for p in props {
+                for p in kids(name) {
                     let (key, local) = match p.kind() {
                         "shorthand_property_identifier_pattern" => (p, p),
                         "pair_pattern" => {
@@ -688,9 +668,7 @@ impl Extractor<'_> {
         let Some(body) = s.child_by_field_name("body") else {
             return d;
         };
-        let mut c = body.walk();
-        let members: Vec<Node> = body.named_children(&mut c).collect();
-        for m in members {
+        for m in kids(body) {
             let kind = match m.kind() {
                 "method_definition" | "method_signature" | "abstract_method_signature" => {
                     if has_child(m, "get") || has_child(m, "set") {
@@ -728,9 +706,7 @@ impl Extractor<'_> {
             if mname == "constructor"
                 && let Some(params) = m.child_by_field_name("parameters")
             {
-                let mut pc = params.walk();
-                let ps: Vec<Node> = params.named_children(&mut pc).collect();
-                for p in ps {
+                for p in kids(params) {
                     let is_prop = {
                         let mut cc = p.walk();
                         p.children(&mut cc).any(|c| {
@@ -779,9 +755,7 @@ impl Extractor<'_> {
     pub(super) fn declare_type_members(&mut self, body: Node, d: usize) {
         let qp = format!("{}.", self.file.decls[d].qn);
         let exported = self.file.decls[d].exported;
-        let mut c = body.walk();
-        let members: Vec<Node> = body.named_children(&mut c).collect();
-        for m in members {
+        for m in kids(body) {
             let kind = match m.kind() {
                 "property_signature" => SymbolKind::Property,
                 "method_signature" => SymbolKind::Method,

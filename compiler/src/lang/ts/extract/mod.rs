@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
 
-use crate::lang::{Bounded, Span, collapse, parse, pos, text};
+use crate::lang::{Bounded, Span, collapse, kids, parse, pos, text};
 
 /// How a name was bound in its file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -504,9 +504,7 @@ fn collect_infers(n: Node, src: &str, out: &mut Vec<String>) {
         }
         return;
     }
-    let mut c = n.walk();
-    let kids: Vec<Node> = n.named_children(&mut c).collect();
-    for k in kids {
+    for k in kids(n) {
         collect_infers(k, src, out);
     }
 }
@@ -533,9 +531,7 @@ fn expr_depth(e: &Expr) -> usize {
 
 fn flatten_union<'t>(n: Node<'t>, out: &mut Vec<Node<'t>>) {
     if n.kind() == "union_type" {
-        let mut c = n.walk();
-        let kids: Vec<Node> = n.named_children(&mut c).collect();
-        for k in kids {
+        for k in kids(n) {
             flatten_union(k, out);
         }
     } else {
@@ -584,9 +580,7 @@ fn pattern_names<'t>(p: Node<'t>, src: &str, out: &mut Vec<(String, Node<'t>)>) 
             out.push((text(p, src).to_string(), p))
         }
         "object_pattern" | "array_pattern" => {
-            let mut c = p.walk();
-            let kids: Vec<Node> = p.named_children(&mut c).collect();
-            for k in kids {
+            for k in kids(p) {
                 match k.kind() {
                     "pair_pattern" => {
                         if let Some(v) = k.child_by_field_name("value") {

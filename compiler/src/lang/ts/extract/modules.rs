@@ -4,9 +4,7 @@ use super::*;
 
 impl Extractor<'_> {
     pub(super) fn import_refs_of_require(&mut self, pattern: Node) {
-        let mut c = pattern.walk();
-        let props: Vec<Node> = pattern.named_children(&mut c).collect();
-        for p in props {
+        for p in kids(pattern) {
             let key = match p.kind() {
                 "shorthand_property_identifier_pattern" => p,
                 "pair_pattern" => match p.child_by_field_name("key") {
@@ -55,12 +53,7 @@ impl Extractor<'_> {
 
     pub(super) fn walk_export(&mut self, n: Node) {
         if let Some(d) = n.child_by_field_name("declaration") {
-            let mut c = n.walk();
-            let decorators: Vec<Node> = n
-                .named_children(&mut c)
-                .filter(|k| k.kind() == "decorator")
-                .collect();
-            for dec in decorators {
+            for dec in kids(n).into_iter().filter(|k| k.kind() == "decorator") {
                 self.walk(dec);
             }
             self.walk(d);
@@ -117,14 +110,10 @@ impl Extractor<'_> {
             }
             return;
         }
-        let mut c = n.walk();
-        let kids: Vec<Node> = n.named_children(&mut c).collect();
-        for k in kids {
+        for k in kids(n) {
             match k.kind() {
                 "export_clause" => {
-                    let mut cc = k.walk();
-                    let specs: Vec<Node> = k.named_children(&mut cc).collect();
-                    for sp in specs {
+                    for sp in kids(k) {
                         if sp.kind() != "export_specifier" {
                             continue;
                         }
@@ -177,9 +166,7 @@ impl Extractor<'_> {
         if lt == "module.exports" {
             let r = unwrap_parens(r);
             if r.kind() == "object" {
-                let mut c = r.walk();
-                let props: Vec<Node> = r.named_children(&mut c).collect();
-                for p in props {
+                for p in kids(r) {
                     match p.kind() {
                         "shorthand_property_identifier" => {
                             let nm = self.t(p).to_string();
@@ -234,9 +221,7 @@ impl Extractor<'_> {
         if let Some(t) = n.child_by_field_name("type_arguments") {
             self.walk(t);
         }
-        let mut c = n.walk();
-        let attrs: Vec<Node> = n.named_children(&mut c).collect();
-        for a in attrs {
+        for a in kids(n) {
             match a.kind() {
                 "jsx_attribute" => {
                     let mut cc = a.walk();

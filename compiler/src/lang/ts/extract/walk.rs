@@ -107,12 +107,7 @@ impl Extractor<'_> {
                 if let Some(v) = p.child_by_field_name("value") {
                     self.walk(v);
                 }
-                let mut c = p.walk();
-                let decorators: Vec<Node> = p
-                    .named_children(&mut c)
-                    .filter(|k| k.kind() == "decorator")
-                    .collect();
-                for d in decorators {
+                for d in kids(p).into_iter().filter(|k| k.kind() == "decorator") {
                     self.walk(d);
                 }
                 if let Some(pat) = p.child_by_field_name("pattern") {
@@ -149,9 +144,7 @@ impl Extractor<'_> {
         let saved_this = self.this_class;
         self.with_owner(decl, |x| {
             x.bind_type_params(n);
-            let mut c = n.walk();
-            let kids: Vec<Node> = n.named_children(&mut c).collect();
-            for k in kids {
+            for k in kids(n) {
                 match k.kind() {
                     "decorator" => x.walk(k),
                     "class_heritage" => x.walk_heritage(k, decl),
@@ -160,9 +153,7 @@ impl Extractor<'_> {
             }
             x.this_class = Some(decl);
             if let Some(body) = n.child_by_field_name("body") {
-                let mut c = body.walk();
-                let members: Vec<Node> = body.named_children(&mut c).collect();
-                for m in members {
+                for m in kids(body) {
                     x.walk_member(m, decl);
                 }
             }
@@ -172,9 +163,7 @@ impl Extractor<'_> {
     }
 
     pub(super) fn walk_heritage(&mut self, h: Node, decl: Option<usize>) {
-        let mut c = h.walk();
-        let clauses: Vec<Node> = h.named_children(&mut c).collect();
-        for cl in clauses {
+        for cl in kids(h) {
             match cl.kind() {
                 "extends_clause" => {
                     if let Some(v) = cl.child_by_field_name("value") {
@@ -190,9 +179,7 @@ impl Extractor<'_> {
                     } else {
                         Use::Extends
                     };
-                    let mut cc = cl.walk();
-                    let ts: Vec<Node> = cl.named_children(&mut cc).collect();
-                    for t in ts {
+                    for t in kids(cl) {
                         self.heritage(t, u, decl);
                     }
                 }
@@ -319,12 +306,7 @@ impl Extractor<'_> {
             }
             "public_field_definition" => {
                 self.with_owner(decl, |x| {
-                    let mut c = m.walk();
-                    let decorators: Vec<Node> = m
-                        .named_children(&mut c)
-                        .filter(|k| k.kind() == "decorator")
-                        .collect();
-                    for d in decorators {
+                    for d in kids(m).into_iter().filter(|k| k.kind() == "decorator") {
                         x.walk(d);
                     }
                     if let Some(n) = m.child_by_field_name("name")
@@ -404,9 +386,8 @@ impl Extractor<'_> {
             }
             "index_signature" => {
                 self.scopes.push(Scope::default());
-                let mut c = n.walk();
-                let kids: Vec<Node> = n.named_children(&mut c).collect();
-                for k in &kids {
+                let parts = kids(n);
+                for k in &parts {
                     if k.kind() == "mapped_type_clause"
                         && let Some(name) = k.child_by_field_name("name")
                     {
@@ -415,11 +396,9 @@ impl Extractor<'_> {
                         self.bind(&nm, NameRes::Local(l));
                     }
                 }
-                for k in kids {
+                for k in parts {
                     if k.kind() == "mapped_type_clause" {
-                        let mut cc = k.walk();
-                        let parts: Vec<Node> = k.named_children(&mut cc).collect();
-                        for p in parts {
+                        for p in kids(k) {
                             if Some(p) != k.child_by_field_name("name") {
                                 self.walk(p);
                             }
@@ -475,9 +454,7 @@ impl Extractor<'_> {
                 self.scopes.push(Scope::default());
                 self.with_owner(decl, |x| {
                     x.bind_type_params(n);
-                    let mut c = n.walk();
-                    let kids: Vec<Node> = n.named_children(&mut c).collect();
-                    for k in kids {
+                    for k in kids(n) {
                         if k.kind() == "extends_type_clause" {
                             x.walk_heritage_clause(k, decl);
                         }
@@ -515,9 +492,7 @@ impl Extractor<'_> {
                     self.bind_members(d);
                 }
                 if let Some(body) = n.child_by_field_name("body") {
-                    let mut c = body.walk();
-                    let ms: Vec<Node> = body.named_children(&mut c).collect();
-                    for m in ms {
+                    for m in kids(body) {
                         if m.kind() == "enum_assignment"
                             && let Some(v) = m.child_by_field_name("value")
                         {
@@ -552,9 +527,7 @@ impl Extractor<'_> {
                         self.hoist(body, true);
                     }
                     self.with_owner(decl, |x| {
-                        let mut c = body.walk();
-                        let ss: Vec<Node> = body.named_children(&mut c).collect();
-                        for s in ss {
+                        for s in kids(body) {
                             if s.kind() == "export_statement" {
                                 if let Some(d) = s.child_by_field_name("declaration") {
                                     x.walk(d);
@@ -571,9 +544,7 @@ impl Extractor<'_> {
             }
             "ambient_declaration" => self.walk_children(n),
             "lexical_declaration" | "variable_declaration" => {
-                let mut c = n.walk();
-                let vds: Vec<Node> = n.named_children(&mut c).collect();
-                for vd in vds {
+                for vd in kids(n) {
                     if vd.kind() == "variable_declarator" {
                         self.walk_declarator(vd);
                     } else {
@@ -707,17 +678,13 @@ impl Extractor<'_> {
     }
 
     pub(super) fn walk_heritage_clause(&mut self, clause: Node, decl: Option<usize>) {
-        let mut c = clause.walk();
-        let ts: Vec<Node> = clause.named_children(&mut c).collect();
-        for t in ts {
+        for t in kids(clause) {
             self.heritage(t, Use::Extends, decl);
         }
     }
 
     pub(super) fn walk_type_members(&mut self, body: Node) {
-        let mut c = body.walk();
-        let ms: Vec<Node> = body.named_children(&mut c).collect();
-        for m in ms {
+        for m in kids(body) {
             let decl = self.decl_of(m);
             match m.kind() {
                 "property_signature" => {
