@@ -14,6 +14,7 @@ pub const EXTENSIONS: &[&str] = &[
 ];
 
 use crate::lang::ConfigFile;
+pub use crate::lang::shared::join;
 
 #[derive(Debug, Default)]
 pub struct PackageJson {
@@ -121,25 +122,6 @@ fn utf8_len(b: u8) -> usize {
         0xe0..=0xef => 3,
         _ => 4,
     }
-}
-
-/// Joins and normalises a repository-relative path; `None` when it leaves the repository.
-pub fn join(dir: &str, rel: &str) -> Option<String> {
-    let mut parts: Vec<&str> = if rel.starts_with('/') {
-        Vec::new()
-    } else {
-        dir.split('/').filter(|p| !p.is_empty()).collect()
-    };
-    for p in rel.split('/') {
-        match p {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            p => parts.push(p),
-        }
-    }
-    Some(parts.join("/"))
 }
 
 pub fn parent(path: &str) -> &str {

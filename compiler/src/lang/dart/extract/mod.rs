@@ -8,7 +8,8 @@ use std::collections::HashMap;
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
 
-use crate::lang::{Span, collapse, kids, parse, pos, text};
+use crate::lang::shared::extract::parse_file;
+use crate::lang::{Span, collapse, kids, pos, text};
 use syntax::{
     ClassContext, DartFile, Decl, Directive, DirectiveKind, Expr, Local, Ref, SuperKind, Target,
     TypeRef, Use,
@@ -44,19 +45,18 @@ struct Extractor<'s> {
 
 /// Extracts one file.
 pub fn extract(src: &str) -> DartFile {
-    let Some(tree) = parse(src, tree_sitter_dart::LANGUAGE.into()) else {
-        return DartFile {
-            has_error: true,
-            ..DartFile::default()
-        };
+    let (tree, file) = match parse_file(
+        src,
+        tree_sitter_dart::LANGUAGE.into(),
+        |f: &mut DartFile| &mut f.has_error,
+    ) {
+        Ok(parsed) => parsed,
+        Err(file) => return file,
     };
     let root = tree.root_node();
     let mut x = Extractor {
         src,
-        file: DartFile {
-            has_error: root.has_error(),
-            ..DartFile::default()
-        },
+        file,
         scopes: vec![HashMap::new()],
         from: None,
         ctx: None,

@@ -18,16 +18,9 @@ use std::collections::{HashMap, HashSet};
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
 
-use crate::lang::{Bounded, Span, collapse, kids, parse, pos, text};
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum NameRes {
-    Decl(usize),
-    Import(usize),
-    Local(usize),
-    /// Not bound by any scope of the file: a builtin, a star import's name, or a mistake.
-    Unbound(String),
-}
+pub use crate::lang::shared::extract::NameRes;
+use crate::lang::shared::extract::{Owned, owned_extractor, parse_file};
+use crate::lang::{Bounded, Span, collapse, kids, pos, text};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TypeRef {
@@ -240,19 +233,18 @@ fn expr_depth(e: &Expr) -> usize {
 
 /// Extracts one file.
 pub fn extract(src: &str) -> PyFile {
-    let Some(tree) = parse(src, tree_sitter_python::LANGUAGE.into()) else {
-        return PyFile {
-            has_error: true,
-            ..PyFile::default()
-        };
+    let (tree, file) = match parse_file(
+        src,
+        tree_sitter_python::LANGUAGE.into(),
+        |f: &mut PyFile| &mut f.has_error,
+    ) {
+        Ok(parsed) => parsed,
+        Err(file) => return file,
     };
     let root = tree.root_node();
     let mut x = Extractor {
         src,
-        file: PyFile {
-            has_error: root.has_error(),
-            ..PyFile::default()
-        },
+        file,
         scopes: vec![Scope::new(ScopeKind::Module)],
         decl_at: HashMap::new(),
         owner: None,
@@ -267,6 +259,7 @@ pub fn extract(src: &str) -> PyFile {
 }
 
 crate::lang::bounded_extractor!(has_error);
+owned_extractor!();
 
 impl<'s> Extractor<'s> {
     fn t(&self, n: Node) -> &'s str {

@@ -18,13 +18,14 @@ mod references;
 mod symbols;
 
 use std::cell::RefCell;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 use kivgraph_format::SymbolKind;
 
 use super::extract::PyFile;
 use super::project::{RepoLayout, add_default_roots, module_name};
 use crate::facts::{FactSet, FileId, RepoId, SymbolId};
+use crate::lang::shared::resolve::other_modules;
 use modules::ModuleTable;
 
 /// How deep chains of names, attributes and bases are followed before giving up.
@@ -225,15 +226,13 @@ impl<'f> Resolver<'f> {
         }
         r.imported = (0..r.mods.len())
             .map(|m| {
-                let set: BTreeSet<usize> = r.mods[m]
-                    .targets
-                    .iter()
-                    .filter_map(|t| match t {
-                        Target::Module(x) if *x != m => Some(*x),
+                other_modules(
+                    m,
+                    r.mods[m].targets.iter().filter_map(|t| match t {
+                        Target::Module(x) => Some(*x),
                         _ => None,
-                    })
-                    .collect();
-                set.into_iter().collect()
+                    }),
+                )
             })
             .collect();
         r

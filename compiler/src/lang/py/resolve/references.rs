@@ -8,6 +8,7 @@ use crate::emit::reason::{NAME_NOT_RESOLVED, RECEIVER_TYPE_UNKNOWN};
 use crate::emit::{self, NameOnly, ReceiverWords, Request, Site};
 use crate::facts::SymbolId;
 use crate::lang::py::extract::{Expr, ImportKind, NameRes, RefTarget, Use};
+use crate::lang::shared::resolve::name_only_candidates;
 
 /// Members every object or class has: missing from a declaration, they are not a failure.
 const OBJECT_MEMBERS: &[&str] = &[
@@ -358,14 +359,7 @@ impl Resolver<'_> {
     /// module and the modules it imports, when there are 1 to 8. Returns whether there were;
     /// with `record`, none (or too many) is recorded as `RECEIVER_TYPE_UNKNOWN`.
     fn name_only(&mut self, m: usize, at: Occurrence, name: &str, record: bool) -> bool {
-        let mut cands: Vec<(usize, usize)> = Vec::new();
-        let mut scan = vec![m];
-        scan.extend(self.imported[m].iter().copied());
-        for sm in scan {
-            if let Some(v) = self.member_index[sm].get(name) {
-                cands.extend(v.iter().map(|&d| (sm, d)));
-            }
-        }
+        let cands = name_only_candidates(&self.member_index, &self.imported, m, name);
         match emit::name_only(cands) {
             NameOnly::Candidates(cands) => {
                 for c in cands {

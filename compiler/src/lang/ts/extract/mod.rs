@@ -15,20 +15,9 @@ use std::collections::HashMap;
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
 
-use crate::lang::{Bounded, Span, collapse, kids, parse, pos, text};
-
-/// How a name was bound in its file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum NameRes {
-    /// A declaration of this file (index into [`TsFile::decls`]).
-    Decl(usize),
-    /// An import binding (index into [`TsFile::imports`]).
-    Import(usize),
-    /// A local variable, parameter, type parameter or local type (index into [`TsFile::locals`]).
-    Local(usize),
-    /// Declared nowhere in the file: a global, or a mistake.
-    Unbound(String),
-}
+pub use crate::lang::shared::extract::NameRes;
+use crate::lang::shared::extract::{Owned, owned_extractor, parse_file};
+use crate::lang::{Bounded, Span, collapse, kids, pos, text};
 
 /// A type as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -317,19 +306,14 @@ pub fn extract(src: &str, tsx: bool) -> TsFile {
     } else {
         tree_sitter_typescript::LANGUAGE_TYPESCRIPT
     };
-    let Some(tree) = parse(src, lang.into()) else {
-        return TsFile {
-            has_error: true,
-            ..TsFile::default()
-        };
+    let (tree, file) = match parse_file(src, lang.into(), |f: &mut TsFile| &mut f.has_error) {
+        Ok(parsed) => parsed,
+        Err(file) => return file,
     };
     let root = tree.root_node();
     let mut x = Extractor {
         src,
-        file: TsFile {
-            has_error: root.has_error(),
-            ..TsFile::default()
-        },
+        file,
         scopes: vec![Scope::default()],
         decl_at: HashMap::new(),
         owner: None,
@@ -347,6 +331,7 @@ pub fn extract(src: &str, tsx: bool) -> TsFile {
 }
 
 crate::lang::bounded_extractor!(has_error);
+owned_extractor!();
 
 impl<'s> Extractor<'s> {
     fn t(&self, n: Node) -> &'s str {

@@ -3,10 +3,6 @@
 use super::*;
 
 impl Extractor<'_> {
-    pub(super) fn decl_of(&self, n: Node) -> Option<usize> {
-        self.decl_at.get(&(n.start_byte(), n.kind_id())).copied()
-    }
-
     pub(super) fn push_ref(&mut self, at: Node, usage: Use, target: RefTarget) {
         self.file.refs.push(Ref::at(at, self.owner, usage, target));
     }
@@ -15,15 +11,6 @@ impl Extractor<'_> {
         for k in kids(n) {
             self.walk(k);
         }
-    }
-
-    pub(super) fn with_owner(&mut self, d: Option<usize>, f: impl FnOnce(&mut Self)) {
-        let saved = self.owner;
-        if d.is_some() {
-            self.owner = d;
-        }
-        f(self);
-        self.owner = saved;
     }
 
     /// Declares the hoisted names of a function body or block: function, class, enum,

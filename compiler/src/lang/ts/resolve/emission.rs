@@ -27,14 +27,8 @@ impl Resolver<'_> {
             m.module_sym = home.push_module(self.facts, &m.path, m.path.clone());
             m.syms = Vec::with_capacity(m.ts.decls.len());
             for d in &m.ts.decls {
-                m.syms.push(self.facts.push_symbol(home.symbol(
-                    d.name.clone(),
-                    d.qn.clone(),
-                    d.kind,
-                    d.exported,
-                    d.signature.clone(),
-                    d.span,
-                )));
+                m.syms
+                    .push(self.facts.push_symbol(decl_symbol!(home, d, d.exported)));
             }
         }
     }

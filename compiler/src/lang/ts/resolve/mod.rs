@@ -25,6 +25,7 @@ use super::extract::{
 use super::project::{Project, Resolved};
 use crate::emit::{self, NameOnly, ReceiverWords, Request, Site, reason};
 use crate::facts::{FactSet, FileId, Package, RepoId, SymbolId};
+use crate::lang::shared::resolve::{decl_symbol, name_only_candidates, other_modules};
 use crate::lang::{Home, UnionHit, UnionPart, union_hit};
 
 /// How the detail of a `RECEIVER_TYPE_UNKNOWN` record is worded.
@@ -218,15 +219,13 @@ impl<'f> Resolver<'f> {
             .iter()
             .enumerate()
             .map(|(i, m)| {
-                let set: BTreeSet<usize> = m
-                    .specs
-                    .iter()
-                    .filter_map(|r| match r {
-                        Resolved::Module(t) if *t != i => Some(*t),
+                other_modules(
+                    i,
+                    m.specs.iter().filter_map(|r| match r {
+                        Resolved::Module(t) => Some(*t),
                         _ => None,
-                    })
-                    .collect();
-                set.into_iter().collect()
+                    }),
+                )
             })
             .collect();
         let merged = mods
