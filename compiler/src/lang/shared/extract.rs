@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use tree_sitter::{Node, Tree};
+use tree_sitter::Node;
 
 use crate::lang::parse;
 
@@ -22,25 +22,23 @@ pub enum NameRes {
     Unbound(String),
 }
 
-/// Parses `src` with `language` into its tree and a new file record whose error flag
-/// (`has_error`) says whether the tree has errors. When the parser gives up, the record alone,
-/// marked as having errors: there is nothing to extract.
-pub(crate) fn parse_file<F: Default>(
+/// Parses `src` with `language` and extracts its file record with `extract`, from the root node
+/// and a new record whose error flag (`has_error`) says whether the tree has errors. When the
+/// parser gives up, the new record marked as having errors: there is nothing to extract.
+pub(crate) fn extract_file<F: Default>(
     src: &str,
     language: tree_sitter::Language,
     has_error: impl Fn(&mut F) -> &mut bool,
-) -> Result<(Tree, F), F> {
+    extract: impl FnOnce(Node, F) -> F,
+) -> F {
     let mut file = F::default();
-    match parse(src, language) {
-        Some(tree) => {
-            *has_error(&mut file) = tree.root_node().has_error();
-            Ok((tree, file))
-        }
-        None => {
-            *has_error(&mut file) = true;
-            Err(file)
-        }
-    }
+    let Some(tree) = parse(src, language) else {
+        *has_error(&mut file) = true;
+        return file;
+    };
+    let root = tree.root_node();
+    *has_error(&mut file) = root.has_error();
+    extract(root, file)
 }
 
 /// An extractor that records which declaration encloses what it walks: the owner of the

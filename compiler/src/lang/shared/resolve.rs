@@ -3,6 +3,8 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use crate::lang::{UnionHit, UnionPart, union_hit};
+
 /// The symbol of declaration `$d` (a phase 1 `Decl` with `name`, `qn`, `kind`, `signature` and
 /// `span`) declared at [`crate::lang::Home`] `$home`, exported as `$exported` says.
 macro_rules! decl_symbol {
@@ -42,4 +44,57 @@ pub(crate) fn name_only_candidates(
         }
     }
     cands
+}
+
+/// A member looked up through a type and its bases.
+pub(crate) enum Lookup {
+    /// Declaration `.1` of module `.0`.
+    Found(usize, usize),
+    /// Not declared; `closed` when every type searched is fully known (compiled, every base
+    /// followed, nothing that adds members at run time).
+    NotFound { closed: bool },
+}
+
+/// The members a receiver has of one name; `B` is what a name binds to in the language (the
+/// answer of a module receiver).
+pub(crate) enum Hit<B> {
+    /// The declarations found, and whether the binding is exact: the receiver's type leaves no
+    /// other choice (for a written union, only one member type declares the name and every
+    /// other one is fully known).
+    Decls(Vec<(usize, usize)>, bool),
+    /// What the name binds to in a module receiver.
+    Bound(B),
+    External,
+    NotFound {
+        closed: bool,
+    },
+    Unknown,
+}
+
+impl<B> From<Lookup> for Hit<B> {
+    /// A member found through a type's declarations binds exactly.
+    fn from(l: Lookup) -> Hit<B> {
+        match l {
+            Lookup::Found(m, d) => Hit::Decls(vec![(m, d)], true),
+            Lookup::NotFound { closed } => Hit::NotFound { closed },
+        }
+    }
+}
+
+impl<B> Hit<B> {
+    /// What a member name denotes on a value of a written union type, from the answer of each
+    /// member type: see [`union_hit`]; a name no member type declares, while some is not
+    /// known, is external.
+    pub(crate) fn of_union(parts: impl IntoIterator<Item = Hit<B>>) -> Hit<B> {
+        let answers = parts.into_iter().map(|h| match h {
+            Hit::Decls(v, exact) => UnionPart::Declares(v, exact),
+            Hit::NotFound { closed: true } => UnionPart::Lacks,
+            _ => UnionPart::Unknown,
+        });
+        match union_hit(answers) {
+            UnionHit::Found(v, exact) => Hit::Decls(v, exact),
+            UnionHit::Lacks => Hit::NotFound { closed: true },
+            UnionHit::Unknown => Hit::External,
+        }
+    }
 }

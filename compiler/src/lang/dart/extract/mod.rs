@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
 
-use crate::lang::shared::extract::parse_file;
+use crate::lang::shared::extract::extract_file;
 use crate::lang::{Span, collapse, kids, pos, text};
 use syntax::{
     ClassContext, DartFile, Decl, Directive, DirectiveKind, Expr, Local, Ref, SuperKind, Target,
@@ -45,26 +45,25 @@ struct Extractor<'s> {
 
 /// Extracts one file.
 pub fn extract(src: &str) -> DartFile {
-    let (tree, file) = match parse_file(
+    let language = tree_sitter_dart::LANGUAGE.into();
+    extract_file(
         src,
-        tree_sitter_dart::LANGUAGE.into(),
+        language,
         |f: &mut DartFile| &mut f.has_error,
-    ) {
-        Ok(parsed) => parsed,
-        Err(file) => return file,
-    };
-    let root = tree.root_node();
-    let mut x = Extractor {
-        src,
-        file,
-        scopes: vec![HashMap::new()],
-        from: None,
-        ctx: None,
-        depth: 0,
-        pattern_value: None,
-    };
-    x.top_level(root, 0);
-    x.file
+        |root, file| {
+            let mut x = Extractor {
+                src,
+                file,
+                scopes: vec![HashMap::new()],
+                from: None,
+                ctx: None,
+                depth: 0,
+                pattern_value: None,
+            };
+            x.top_level(root, 0);
+            x.file
+        },
+    )
 }
 
 fn uri_text(n: Node, src: &str) -> String {

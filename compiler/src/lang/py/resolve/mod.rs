@@ -25,7 +25,7 @@ use kivgraph_format::SymbolKind;
 use super::extract::PyFile;
 use super::project::{RepoLayout, add_default_roots, module_name};
 use crate::facts::{FactSet, FileId, RepoId, SymbolId};
-use crate::lang::shared::resolve::other_modules;
+use crate::lang::shared::resolve::{Lookup, other_modules};
 use modules::ModuleTable;
 
 /// How deep chains of names, attributes and bases are followed before giving up.
@@ -100,36 +100,10 @@ enum Receiver {
     Unknown,
 }
 
-/// A member looked up through a class and its bases.
-enum Lookup {
-    Found(usize, usize),
-    /// `closed`: every class searched is compiled and none has `__getattr__`.
-    NotFound {
-        closed: bool,
-    },
-}
-
-/// The members a receiver has of one name.
-enum Hit {
-    /// The declarations found, and whether the binding is exact (not name-only).
-    Decls(Vec<(usize, usize)>, bool),
-    Bound(Bound),
-    External,
-    NotFound {
-        closed: bool,
-    },
-    Unknown,
-}
-
-impl From<Lookup> for Hit {
-    /// A member found through a class's declarations binds exactly.
-    fn from(l: Lookup) -> Hit {
-        match l {
-            Lookup::Found(m, d) => Hit::Decls(vec![(m, d)], true),
-            Lookup::NotFound { closed } => Hit::NotFound { closed },
-        }
-    }
-}
+/// The members a receiver has of one name; a module's attribute is what it binds to. A class
+/// is closed (`Lookup::NotFound`) when every class searched is compiled and none has
+/// `__getattr__`.
+type Hit = crate::lang::shared::resolve::Hit<Bound>;
 
 /// Phase 2 over every Python file of the compile.
 pub struct Resolver<'f> {

@@ -16,7 +16,7 @@ use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
 
 pub use crate::lang::shared::extract::NameRes;
-use crate::lang::shared::extract::{Owned, owned_extractor, parse_file};
+use crate::lang::shared::extract::{Owned, extract_file, owned_extractor};
 use crate::lang::{Bounded, Span, collapse, kids, pos, text};
 
 /// A type as written.
@@ -306,28 +306,30 @@ pub fn extract(src: &str, tsx: bool) -> TsFile {
     } else {
         tree_sitter_typescript::LANGUAGE_TYPESCRIPT
     };
-    let (tree, file) = match parse_file(src, lang.into(), |f: &mut TsFile| &mut f.has_error) {
-        Ok(parsed) => parsed,
-        Err(file) => return file,
-    };
-    let root = tree.root_node();
-    let mut x = Extractor {
+    extract_file(
         src,
-        file,
-        scopes: vec![Scope::default()],
-        decl_at: HashMap::new(),
-        owner: None,
-        this_class: None,
-        callback: None,
-        depth: 0,
-    };
-    x.declare_statements(root, None, "", true);
-    let top = std::mem::take(&mut x.scopes[0].names);
-    x.file.scope = top.clone();
-    x.scopes[0].names = top;
-    x.walk_children(root);
-    x.mark_exported();
-    x.file
+        lang.into(),
+        |f: &mut TsFile| &mut f.has_error,
+        |root, file| {
+            let mut x = Extractor {
+                src,
+                file,
+                scopes: vec![Scope::default()],
+                decl_at: HashMap::new(),
+                owner: None,
+                this_class: None,
+                callback: None,
+                depth: 0,
+            };
+            x.declare_statements(root, None, "", true);
+            let top = std::mem::take(&mut x.scopes[0].names);
+            x.file.scope = top.clone();
+            x.scopes[0].names = top;
+            x.walk_children(root);
+            x.mark_exported();
+            x.file
+        },
+    )
 }
 
 crate::lang::bounded_extractor!(has_error);

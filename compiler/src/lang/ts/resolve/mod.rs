@@ -25,8 +25,8 @@ use super::extract::{
 use super::project::{Project, Resolved};
 use crate::emit::{self, NameOnly, ReceiverWords, Request, Site, reason};
 use crate::facts::{FactSet, FileId, Package, RepoId, SymbolId};
-use crate::lang::shared::resolve::{decl_symbol, name_only_candidates, other_modules};
-use crate::lang::{Home, UnionHit, UnionPart, union_hit};
+use crate::lang::Home;
+use crate::lang::shared::resolve::{Lookup, decl_symbol, name_only_candidates, other_modules};
 
 /// How the detail of a `RECEIVER_TYPE_UNKNOWN` record is worded.
 const RECEIVER_WORDS: ReceiverWords = ReceiverWords {
@@ -135,26 +135,9 @@ enum Recv {
     Unknown,
 }
 
-/// The declarations a member name denotes on a receiver.
-enum Hit {
-    /// `exact`: the receiver's type leaves no other choice (a union where only one member
-    /// type declares the name, and every other member type is fully known).
-    Decls(Vec<(usize, usize)>, bool),
-    Module(Bound),
-    External,
-    NotFound {
-        closed: bool,
-    },
-    Unknown,
-}
-
-enum Lookup {
-    Found(usize, usize),
-    /// Not declared; `closed` when every base type was followed.
-    NotFound {
-        closed: bool,
-    },
-}
+/// The declarations a member name denotes on a receiver; a module's export is what it binds
+/// to. A type is closed (`Lookup::NotFound`) when every base type was followed.
+type Hit = crate::lang::shared::resolve::Hit<Bound>;
 
 const MAX_DEPTH: usize = 64;
 

@@ -79,7 +79,7 @@ impl Resolver<'_> {
                             .map(|(a, b)| self.value_recv(Bound::Decl(a, b), depth + 1))
                             .collect(),
                     ),
-                    Hit::Module(b) => self.value_recv(b, depth + 1),
+                    Hit::Bound(b) => self.value_recv(b, depth + 1),
                     Hit::External | Hit::NotFound { closed: false } => Recv::External,
                     Hit::NotFound { closed: true } | Hit::Unknown => Recv::Unknown,
                 },
@@ -199,7 +199,7 @@ impl Resolver<'_> {
                     depth + 1,
                 ) {
                     Hit::Decls(v, true) => Bound::Decl(v[0].0, v[0].1),
-                    Hit::Module(b) => b,
+                    Hit::Bound(b) => b,
                     Hit::External | Hit::NotFound { closed: false } => Bound::External,
                     _ => Bound::Missing,
                 }

@@ -184,7 +184,7 @@ impl Resolver<'_> {
                 self.unresolved_here(at, reason::DECLARATION_NOT_FOUND, name, detail);
             }
             Hit::NotFound { .. } | Hit::External => {}
-            Hit::Module(b) => {
+            Hit::Bound(b) => {
                 let Recv::Module(t) = recv else { return };
                 match b {
                     Bound::Decl(a, b) => {
