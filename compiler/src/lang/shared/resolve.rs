@@ -3,7 +3,25 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use kivgraph_format::Language;
+
+use crate::emit::Site;
+use crate::facts::{FileId, RepoId};
 use crate::lang::{UnionHit, UnionPart, union_hit};
+
+/// Where something written in `language` occurs: `file` of `repo`, at `line` and `column`.
+pub(crate) fn site_in(
+    (repo, file, language): (RepoId, FileId, Language),
+    (line, column): (u32, u32),
+) -> Site {
+    Site {
+        repo,
+        file,
+        line,
+        column,
+        language,
+    }
+}
 
 /// The symbol of declaration `$d` (a phase 1 `Decl` with `name`, `qn`, `kind`, `signature` and
 /// `span`) declared at [`crate::lang::Home`] `$home`, exported as `$exported` says.

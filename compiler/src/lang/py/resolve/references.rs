@@ -8,7 +8,7 @@ use crate::emit::reason::{NAME_NOT_RESOLVED, RECEIVER_TYPE_UNKNOWN};
 use crate::emit::{self, NameOnly, ReceiverWords, Request, Site};
 use crate::facts::SymbolId;
 use crate::lang::py::extract::{Expr, ImportKind, NameRes, RefTarget, Use};
-use crate::lang::shared::resolve::name_only_candidates;
+use crate::lang::shared::resolve::{name_only_candidates, site_in};
 
 /// Members every object or class has: missing from a declaration, they are not a failure.
 const OBJECT_MEMBERS: &[&str] = &[
@@ -72,13 +72,7 @@ impl Resolver<'_> {
     /// Where in module `m` something occurs.
     pub(super) fn site(&self, m: usize, line: u32, column: u32) -> Site {
         let md = &self.mods[m];
-        Site {
-            repo: md.repo,
-            file: md.file,
-            line,
-            column,
-            language: Language::Python,
-        }
+        site_in((md.repo, md.file, Language::Python), (line, column))
     }
 
     /// Records an unresolved reference of module `m`, owned by the occurrence's source.

@@ -320,18 +320,8 @@ impl Extractor<'_> {
                         star_as = ch.named_child(0).map(|n| self.t(n).to_string());
                     }
                     "export_clause" => {
-                        let mut cc = ch.walk();
-                        for sp in ch.named_children(&mut cc) {
-                            if sp.kind() != "export_specifier" {
-                                continue;
-                            }
-                            let Some(n) = sp.child_by_field_name("name") else {
-                                continue;
-                            };
-                            let name = self.spec_name(n);
-                            let alias = sp
-                                .child_by_field_name("alias")
-                                .map_or(name.clone(), |a| self.spec_name(a));
+                        for (n, name, alias) in self.specifiers(ch, "export_specifier") {
+                            let alias = alias.map_or(name.clone(), |a| self.spec_name(a));
                             let (line, column) = pos(n);
                             items.push(ReexportItem {
                                 name: Some(name),
@@ -397,6 +387,23 @@ impl Extractor<'_> {
         }
     }
 
+    /// The specifiers of kind `kind` of an import or export list (`{ a, b as c }`): each one's
+    /// name node, name and alias node.
+    pub(super) fn specifiers<'t>(
+        &self,
+        list: Node<'t>,
+        kind: &str,
+    ) -> Vec<(Node<'t>, String, Option<Node<'t>>)> {
+        kids(list)
+            .into_iter()
+            .filter(|sp| sp.kind() == kind)
+            .filter_map(|sp| {
+                let n = sp.child_by_field_name("name")?;
+                Some((n, self.spec_name(n), sp.child_by_field_name("alias")))
+            })
+            .collect()
+    }
+
     pub(super) fn specifier(&mut self, src: Node) -> usize {
         let (line, column) = pos(src);
         self.file.specifiers.push(Specifier {
@@ -437,28 +444,11 @@ impl Extractor<'_> {
                                 }
                             }
                             "named_imports" => {
-                                for sp in kids(p) {
-                                    if sp.kind() != "import_specifier" {
-                                        continue;
-                                    }
-                                    let Some(n) = sp.child_by_field_name("name") else {
-                                        continue;
-                                    };
-                                    let name = self.spec_name(n);
-                                    let local = sp
-                                        .child_by_field_name("alias")
-                                        .map_or(name.clone(), |a| self.t(a).to_string());
-                                    let (line, column) = pos(n);
-                                    self.file.imports.push(Import {
-                                        local: local.clone(),
-                                        kind: ImportKind::Named(name),
-                                        spec: spec.clone(),
-                                        statement,
-                                        line,
-                                        column,
-                                    });
-                                    let i = self.file.imports.len() - 1;
-                                    self.bind(&local, NameRes::Import(i));
+                                for (n, name, alias) in self.specifiers(p, "import_specifier") {
+                                    let local =
+                                        alias.map_or(name.clone(), |a| self.t(a).to_string());
+                                    let kind = ImportKind::Named(name);
+                                    self.push_import_as(n, local, kind, &spec, statement);
                                 }
                             }
                             _ => {}
@@ -470,9 +460,22 @@ impl Extractor<'_> {
         }
     }
 
+    /// Records the import of identifier `id`, which binds its own name.
     pub(super) fn push_import(&mut self, id: Node, kind: ImportKind, spec: &str, statement: usize) {
-        let (line, column) = pos(id);
         let local = self.t(id).to_string();
+        self.push_import_as(id, local, kind, spec, statement);
+    }
+
+    /// Records an import written at `at` that binds `local`, and binds it.
+    fn push_import_as(
+        &mut self,
+        at: Node,
+        local: String,
+        kind: ImportKind,
+        spec: &str,
+        statement: usize,
+    ) {
+        let (line, column) = pos(at);
         self.file.imports.push(Import {
             local: local.clone(),
             kind,
@@ -520,18 +523,9 @@ impl Extractor<'_> {
                         }
                         _ => continue,
                     };
-                    let (line, column) = pos(key);
-                    let local_name = self.t(local).to_string();
-                    self.file.imports.push(Import {
-                        local: local_name.clone(),
-                        kind: ImportKind::Named(self.t(key).to_string()),
-                        spec: spec.clone(),
-                        statement,
-                        line,
-                        column,
-                    });
-                    let i = self.file.imports.len() - 1;
-                    self.bind(&local_name, NameRes::Import(i));
+                    let kind = ImportKind::Named(self.t(key).to_string());
+                    let local = self.t(local).to_string();
+                    self.push_import_as(key, local, kind, &spec, statement);
                 }
             }
             _ => {}

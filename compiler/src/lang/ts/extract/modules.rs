@@ -113,17 +113,8 @@ impl Extractor<'_> {
         for k in kids(n) {
             match k.kind() {
                 "export_clause" => {
-                    for sp in kids(k) {
-                        if sp.kind() != "export_specifier" {
-                            continue;
-                        }
-                        let Some(nn) = sp.child_by_field_name("name") else {
-                            continue;
-                        };
-                        let name = self.spec_name(nn);
-                        let alias = sp
-                            .child_by_field_name("alias")
-                            .map_or(name.clone(), |a| self.spec_name(a));
+                    for (nn, name, alias) in self.specifiers(k, "export_specifier") {
+                        let alias = alias.map_or(name.clone(), |a| self.spec_name(a));
                         let res = self.lookup_any(&name);
                         self.push_ref(nn, Use::Export, RefTarget::Name(res.clone(), name));
                         if self.scopes.len() == 1 {

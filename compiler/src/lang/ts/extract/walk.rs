@@ -2,6 +2,27 @@
 
 use super::*;
 
+/// Nodes that bind and name nothing.
+const LEAVES: &[&str] = &[
+    "comment",
+    "string",
+    "number",
+    "regex",
+    "true",
+    "false",
+    "null",
+    "undefined",
+    "hash_bang_line",
+    "html_comment",
+    "statement_identifier",
+    "predefined_type",
+    "literal_type",
+    "this_type",
+    "property_identifier",
+    "private_property_identifier",
+    "import",
+];
+
 impl Extractor<'_> {
     /// Parameters, then the body, in a new function scope.
     pub(super) fn walk_function(&mut self, n: Node, this_class: Option<Option<usize>>) {
@@ -27,10 +48,7 @@ impl Extractor<'_> {
         self.with_owner(decl, |x| {
             x.bind_type_params(n);
             let params = x.walk_params(n, callback.as_ref());
-            let ret = n.child_by_field_name("return_type").map(|r| {
-                x.walk(r);
-                x.type_ref(r)
-            });
+            let ret = x.walk_written(n, "return_type");
             if let Some(d) = decl {
                 let dd = &mut x.file.decls[d];
                 if dd.ret.is_none() {
@@ -51,6 +69,14 @@ impl Extractor<'_> {
         });
         self.this_class = saved_this;
         self.scopes.pop();
+    }
+
+    /// Walks the type written in `field` of `n` (a return type, an annotation); returns its
+    /// description.
+    fn walk_written(&mut self, n: Node, field: &str) -> Option<TypeRef> {
+        let t = n.child_by_field_name(field)?;
+        self.walk(t);
+        Some(self.type_ref(t))
     }
 
     /// Binds and walks the parameters of a function-like node; returns their written types.
@@ -292,14 +318,11 @@ impl Extractor<'_> {
                     {
                         x.file.decls[d].params = ps;
                     }
-                    if let Some(r) = m.child_by_field_name("return_type") {
-                        x.walk(r);
-                        let tr = x.type_ref(r);
-                        if let Some(d) = decl
-                            && x.file.decls[d].ret.is_none()
-                        {
-                            x.file.decls[d].ret = Some(tr);
-                        }
+                    if let Some(tr) = x.walk_written(m, "return_type")
+                        && let Some(d) = decl
+                        && x.file.decls[d].ret.is_none()
+                    {
+                        x.file.decls[d].ret = Some(tr);
                     }
                 });
                 self.scopes.pop();
@@ -346,23 +369,7 @@ impl Extractor<'_> {
 
     pub(super) fn walk_inner(&mut self, n: Node) {
         match n.kind() {
-            "comment"
-            | "string"
-            | "number"
-            | "regex"
-            | "true"
-            | "false"
-            | "null"
-            | "undefined"
-            | "hash_bang_line"
-            | "html_comment"
-            | "statement_identifier"
-            | "predefined_type"
-            | "literal_type"
-            | "this_type"
-            | "property_identifier"
-            | "private_property_identifier"
-            | "import" => {}
+            k if LEAVES.contains(&k) => {}
             "import_statement" => self.walk_import(n),
             "export_statement" => self.walk_export(n),
             "function_declaration" | "generator_function_declaration" => {
@@ -435,15 +442,12 @@ impl Extractor<'_> {
                 self.with_owner(decl, |x| {
                     x.bind_type_params(n);
                     let fp = x.walk_params(n, None);
-                    if let Some(r) = n.child_by_field_name("return_type") {
-                        x.walk(r);
-                        let tr = x.type_ref(r);
-                        if let Some(d) = decl
-                            && x.file.decls[d].ret.is_none()
-                        {
-                            x.file.decls[d].ret = Some(tr);
-                            x.file.decls[d].params = fp;
-                        }
+                    if let Some(tr) = x.walk_written(n, "return_type")
+                        && let Some(d) = decl
+                        && x.file.decls[d].ret.is_none()
+                    {
+                        x.file.decls[d].ret = Some(tr);
+                        x.file.decls[d].params = fp;
                     }
                 });
                 self.scopes.pop();
@@ -689,14 +693,11 @@ impl Extractor<'_> {
             match m.kind() {
                 "property_signature" => {
                     self.with_owner(decl, |x| {
-                        if let Some(t) = m.child_by_field_name("type") {
-                            x.walk(t);
-                            let tr = x.type_ref(t);
-                            if let Some(d) = decl
-                                && x.file.decls[d].ty.is_none()
-                            {
-                                x.file.decls[d].ty = Some(tr);
-                            }
+                        if let Some(tr) = x.walk_written(m, "type")
+                            && let Some(d) = decl
+                            && x.file.decls[d].ty.is_none()
+                        {
+                            x.file.decls[d].ty = Some(tr);
                         }
                     });
                 }

@@ -94,13 +94,7 @@ impl Resolver<'_> {
 
     fn site(&self, m: usize, line: u32, column: u32) -> Site {
         let md = &self.mods[m];
-        Site {
-            repo: md.repo,
-            file: md.file,
-            line,
-            column,
-            language: md.language,
-        }
+        site_in((md.repo, md.file, md.language), (line, column))
     }
 
     pub(super) fn sym(&self, m: usize, d: usize) -> SymbolId {

@@ -26,7 +26,9 @@ use super::project::{Project, Resolved};
 use crate::emit::{self, NameOnly, ReceiverWords, Request, Site, reason};
 use crate::facts::{FactSet, FileId, Package, RepoId, SymbolId};
 use crate::lang::Home;
-use crate::lang::shared::resolve::{Lookup, decl_symbol, name_only_candidates, other_modules};
+use crate::lang::shared::resolve::{
+    Lookup, decl_symbol, name_only_candidates, other_modules, site_in,
+};
 
 /// How the detail of a `RECEIVER_TYPE_UNKNOWN` record is worded.
 const RECEIVER_WORDS: ReceiverWords = ReceiverWords {
