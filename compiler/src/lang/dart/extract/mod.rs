@@ -102,6 +102,17 @@ fn signature(decl: Node, end: usize, src: &str) -> Option<String> {
     (!s.is_empty()).then_some(s)
 }
 
+/// Binary expressions whose operator is a member of the left operand's type, and whose value
+/// is what that member returns.
+const OPERATIONS: &[&str] = &[
+    "additive_expression",
+    "multiplicative_expression",
+    "shift_expression",
+    "bitwise_and_expression",
+    "bitwise_or_expression",
+    "bitwise_xor_expression",
+];
+
 const SIGNATURES: &[&str] = &[
     "function_signature",
     "getter_signature",

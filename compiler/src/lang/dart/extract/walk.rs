@@ -614,22 +614,11 @@ impl<'s> Extractor<'s> {
                 self.ty(n, Use::Type);
             }
             "type_arguments" => self.walk_types(n),
-            "additive_expression"
-            | "multiplicative_expression"
-            | "shift_expression"
-            | "bitwise_and_expression"
-            | "bitwise_or_expression"
-            | "bitwise_xor_expression"
-            | "relational_expression" => {
+            k if OPERATIONS.contains(&k) || k == "relational_expression" => {
                 let ks = kids(n);
-                if ks.len() == 3 {
-                    let op = self.t(ks[1]).split_whitespace().collect::<String>();
+                if let Some(op) = self.operator(&ks) {
                     let recv = self.describe(ks[0], 0);
-                    self.push_ref(
-                        ks[1],
-                        Use::Operator,
-                        Target::Member(recv, format!("operator{op}")),
-                    );
+                    self.push_ref(ks[1], Use::Operator, Target::Member(recv, op));
                 }
                 for k in ks {
                     self.expr(k, Use::Value);

@@ -116,28 +116,26 @@ impl Extractor<'_> {
                     self.declare_class(s, name, parent, prefix, exported && parent_exported);
                 }
             }
-            "interface_declaration" => {
+            "interface_declaration" | "type_alias_declaration" => {
                 let exported = exported && parent_exported;
-                let Some(d) =
-                    self.declare_named(s, SymbolKind::Interface, parent, prefix, exported)
-                else {
+                let interface = s.kind() == "interface_declaration";
+                let kind = if interface {
+                    SymbolKind::Interface
+                } else {
+                    SymbolKind::TypeAlias
+                };
+                let Some(d) = self.declare_named(s, kind, parent, prefix, exported) else {
                     return;
                 };
-                if let Some(body) = s.child_by_field_name("body") {
-                    self.declare_type_members(body, d);
-                }
-            }
-            "type_alias_declaration" => {
-                let exported = exported && parent_exported;
-                let Some(d) =
-                    self.declare_named(s, SymbolKind::TypeAlias, parent, prefix, exported)
-                else {
-                    return;
+                // The members: an interface's body, a type alias's object type.
+                let members = if interface {
+                    s.child_by_field_name("body")
+                } else {
+                    s.child_by_field_name("value")
+                        .filter(|v| v.kind() == "object_type")
                 };
-                if let Some(v) = s.child_by_field_name("value")
-                    && v.kind() == "object_type"
-                {
-                    self.declare_type_members(v, d);
+                if let Some(m) = members {
+                    self.declare_type_members(m, d);
                 }
             }
             "enum_declaration" => {

@@ -6,12 +6,12 @@ impl Extractor<'_> {
     pub(super) fn import_refs_of_require(&mut self, pattern: Node) {
         for p in kids(pattern) {
             let key = match p.kind() {
-                "shorthand_property_identifier_pattern" => p,
-                "pair_pattern" => match p.child_by_field_name("key") {
-                    Some(k) => k,
-                    None => continue,
-                },
-                _ => continue,
+                "shorthand_property_identifier_pattern" => Some(p),
+                "pair_pattern" => p.child_by_field_name("key"),
+                _ => None,
+            };
+            let Some(key) = key else {
+                continue;
             };
             let (line, column) = pos(key);
             if let Some(i) = self
@@ -23,6 +23,17 @@ impl Extractor<'_> {
                 self.push_ref(key, Use::Import, RefTarget::Imported(i));
             }
         }
+    }
+
+    /// Records a reference of the module itself (in no declaration) at `line`, `column`.
+    fn push_module_ref(&mut self, (line, column): (u32, u32), usage: Use, target: RefTarget) {
+        self.file.refs.push(Ref {
+            line,
+            column,
+            from: None,
+            usage,
+            target,
+        });
     }
 
     pub(super) fn walk_import(&mut self, n: Node) {
@@ -40,14 +51,8 @@ impl Extractor<'_> {
             .collect();
         for i in ids {
             let im = &self.file.imports[i];
-            let (line, column) = (im.line, im.column);
-            self.file.refs.push(Ref {
-                line,
-                column,
-                from: None,
-                usage: Use::Import,
-                target: RefTarget::Imported(i),
-            });
+            let at = (im.line, im.column);
+            self.push_module_ref(at, Use::Import, RefTarget::Imported(i));
         }
     }
 
@@ -77,14 +82,8 @@ impl Extractor<'_> {
                 .collect();
             for (ri, ii) in hits {
                 let it = &self.file.reexports[ri].items[ii];
-                let (line, column) = (it.line, it.column);
-                self.file.refs.push(Ref {
-                    line,
-                    column,
-                    from: None,
-                    usage: Use::Reexport,
-                    target: RefTarget::Reexported(ri, ii),
-                });
+                let at = (it.line, it.column);
+                self.push_module_ref(at, Use::Reexport, RefTarget::Reexported(ri, ii));
             }
             return;
         }
