@@ -1,7 +1,9 @@
 //! Phase 2 alike in Python, TypeScript and Dart: the symbols of declarations, the modules a
 //! module's imports reach, and the name-only candidates for a member of an unknown receiver.
 
-use std::collections::{BTreeSet, HashMap};
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::hash::Hash;
 
 use kivgraph_format::Language;
 
@@ -114,5 +116,54 @@ impl<B> Hit<B> {
             UnionHit::Lacks => Hit::NotFound { closed: true },
             UnionHit::Unknown => Hit::External,
         }
+    }
+}
+
+/// The memo of a recursive search through modules (attributes, exports) that cuts cycles and
+/// runaway chains: a key met again while it is being computed, or too deep, is `missing`, and
+/// a result computed past such a cut depends on where the search started, so it is kept only
+/// when it found something.
+pub(crate) struct CutMemo<K, V> {
+    memo: RefCell<HashMap<K, V>>,
+    busy: RefCell<HashSet<K>>,
+    cut: Cell<bool>,
+}
+
+impl<K, V> Default for CutMemo<K, V> {
+    fn default() -> Self {
+        CutMemo {
+            memo: RefCell::new(HashMap::new()),
+            busy: RefCell::new(HashSet::new()),
+            cut: Cell::new(false),
+        }
+    }
+}
+
+impl<K: Hash + Eq + Clone, V: Clone + PartialEq> CutMemo<K, V> {
+    /// Records a cut met by the search on its way to another memo's key (a chain too deep):
+    /// the result being computed is not kept unless it found something.
+    pub(crate) fn cut(&self) {
+        self.cut.set(true);
+    }
+
+    /// The value of `key`: the memo's, else `compute`'s, unless the search is `too_deep` or
+    /// already computing `key` (then `missing`, and a cut).
+    pub(crate) fn get(&self, key: K, too_deep: bool, missing: V, compute: impl FnOnce() -> V) -> V {
+        if let Some(v) = self.memo.borrow().get(&key) {
+            return v.clone();
+        }
+        if too_deep || !self.busy.borrow_mut().insert(key.clone()) {
+            self.cut.set(true);
+            return missing;
+        }
+        let outer = self.cut.replace(false);
+        let v = compute();
+        let cut = self.cut.get();
+        self.cut.set(outer || cut);
+        self.busy.borrow_mut().remove(&key);
+        if !cut || v != missing {
+            self.memo.borrow_mut().insert(key, v.clone());
+        }
+        v
     }
 }

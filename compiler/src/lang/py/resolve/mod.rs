@@ -17,7 +17,6 @@ mod receivers;
 mod references;
 mod symbols;
 
-use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
 use kivgraph_format::SymbolKind;
@@ -25,7 +24,7 @@ use kivgraph_format::SymbolKind;
 use super::extract::PyFile;
 use super::project::{RepoLayout, add_default_roots, module_name};
 use crate::facts::{FactSet, FileId, RepoId, SymbolId};
-use crate::lang::shared::resolve::{Lookup, other_modules};
+use crate::lang::shared::resolve::{CutMemo, Lookup, other_modules};
 use modules::ModuleTable;
 
 /// How deep chains of names, attributes and bases are followed before giving up.
@@ -110,9 +109,8 @@ pub struct Resolver<'f> {
     facts: &'f mut FactSet,
     mods: Vec<Module>,
     table: ModuleTable,
-    attr_memo: RefCell<HashMap<(usize, String), Bound>>,
-    attr_busy: RefCell<HashSet<(usize, String)>>,
-    attr_cut: std::cell::Cell<bool>,
+    /// Module attributes by (module, name).
+    attributes: CutMemo<(usize, String), Bound>,
     /// Per module: class members by name (the name-only candidates).
     member_index: Vec<HashMap<String, Vec<usize>>>,
     /// Per module: the other compiled modules its imports reach.
@@ -161,9 +159,7 @@ impl<'f> Resolver<'f> {
             facts,
             mods,
             table,
-            attr_memo: RefCell::new(HashMap::new()),
-            attr_busy: RefCell::new(HashSet::new()),
-            attr_cut: std::cell::Cell::new(false),
+            attributes: CutMemo::default(),
             member_index,
             imported: Vec::new(),
             layouts,

@@ -14,7 +14,6 @@ mod names;
 mod receivers;
 mod references;
 
-use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use kivgraph_format::{Confidence, EdgeKind, Language, Provenance, SymbolKind};
@@ -27,7 +26,7 @@ use crate::emit::{self, NameOnly, ReceiverWords, Request, Site, reason};
 use crate::facts::{FactSet, FileId, Package, RepoId, SymbolId};
 use crate::lang::Home;
 use crate::lang::shared::resolve::{
-    Lookup, decl_symbol, name_only_candidates, other_modules, site_in,
+    CutMemo, Lookup, decl_symbol, name_only_candidates, other_modules, site_in,
 };
 
 /// How the detail of a `RECEIVER_TYPE_UNKNOWN` record is worded.
@@ -147,10 +146,8 @@ pub struct Resolver<'f> {
     facts: &'f mut FactSet,
     mods: Vec<Module>,
     project: Project,
-    export_memo: RefCell<HashMap<(usize, String, Meaning), Bound>>,
-    /// Exports being computed, and whether a computation met one of them (a cycle).
-    export_busy: RefCell<HashSet<(usize, String, Meaning)>>,
-    export_cut: std::cell::Cell<bool>,
+    /// Exports by (module, name, meaning).
+    exports: CutMemo<(usize, String, Meaning), Bound>,
     /// Top-level declarations of script files (no import or export), visible to every file of
     /// their repository, by (repository, name).
     script_globals: HashMap<(RepoId, String), Vec<(usize, usize)>>,
@@ -250,9 +247,7 @@ impl<'f> Resolver<'f> {
             facts,
             mods,
             project,
-            export_memo: RefCell::new(HashMap::new()),
-            export_busy: RefCell::new(HashSet::new()),
-            export_cut: std::cell::Cell::new(false),
+            exports: CutMemo::default(),
             script_globals,
             member_index,
             imported,
