@@ -651,15 +651,13 @@ mod tests {
                 "./feature/*": "./src/feature/*.ts", "./package.json": "./package.json"}"#,
         )
         .unwrap();
-        assert_eq!(
-            exports_target(&ex, ".").as_deref(),
-            Some("./dist/index.d.ts")
-        );
-        assert_eq!(
-            exports_target(&ex, "./feature/x").as_deref(),
-            Some("./src/feature/x.ts")
-        );
-        assert_eq!(exports_target(&ex, "./missing"), None);
+        for (sub, want) in [
+            (".", Some("./dist/index.d.ts")),
+            ("./feature/x", Some("./src/feature/x.ts")),
+            ("./missing", None),
+        ] {
+            assert_eq!(exports_target(&ex, sub).as_deref(), want, "{sub}");
+        }
         assert_eq!(
             exports_target(&Value::String("./i.js".into()), ".").as_deref(),
             Some("./i.js")
