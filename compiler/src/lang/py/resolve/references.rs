@@ -198,16 +198,10 @@ impl Resolver<'_> {
         } else {
             (confidence.unwrap_or_else(|| self.exact(m, tm)), provenance)
         };
-        let source = self.source_of(m, at.from);
+        let ends = (self.source_of(m, at.from), target);
         let site = self.site(m, at.line, at.column);
         let kind = Self::edge_kind(at.usage, target_kind);
-        emit::edge(
-            self.facts,
-            (source, target),
-            kind,
-            (confidence, provenance),
-            site,
-        );
+        emit::edge(self.facts, ends, kind, (confidence, provenance), site);
     }
 
     pub(super) fn references(&mut self, m: usize) {
