@@ -22,22 +22,26 @@ pub enum NameRes {
     Unbound(String),
 }
 
+/// What phase 1 makes of a file; it says whether the file has syntax errors.
+pub(crate) trait FileRecord: Default {
+    fn has_error_mut(&mut self) -> &mut bool;
+}
+
 /// Parses `src` with `language` and extracts its file record with `extract`, from the root node
-/// and a new record whose error flag (`has_error`) says whether the tree has errors. When the
-/// parser gives up, the new record marked as having errors: there is nothing to extract.
-pub(crate) fn extract_file<F: Default>(
+/// and a new record that says whether the tree has errors. When the parser gives up, the new
+/// record marked as having errors: there is nothing to extract.
+pub(crate) fn extract_file<F: FileRecord>(
     src: &str,
     language: tree_sitter::Language,
-    has_error: impl Fn(&mut F) -> &mut bool,
     extract: impl FnOnce(Node, F) -> F,
 ) -> F {
     let mut file = F::default();
     let Some(tree) = parse(src, language) else {
-        *has_error(&mut file) = true;
+        *file.has_error_mut() = true;
         return file;
     };
     let root = tree.root_node();
-    *has_error(&mut file) = root.has_error();
+    *file.has_error_mut() = root.has_error();
     extract(root, file)
 }
 

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
 
-use crate::lang::shared::extract::extract_file;
+use crate::lang::shared::extract::{FileRecord, extract_file};
 use crate::lang::{Span, collapse, kids, pos, text};
 use syntax::{
     ClassContext, DartFile, Decl, Directive, DirectiveKind, Expr, Local, Ref, SuperKind, Target,
@@ -43,27 +43,28 @@ struct Extractor<'s> {
     pattern_value: Option<Expr>,
 }
 
+impl FileRecord for DartFile {
+    fn has_error_mut(&mut self) -> &mut bool {
+        &mut self.has_error
+    }
+}
+
 /// Extracts one file.
 pub fn extract(src: &str) -> DartFile {
     let language = tree_sitter_dart::LANGUAGE.into();
-    extract_file(
-        src,
-        language,
-        |f: &mut DartFile| &mut f.has_error,
-        |root, file| {
-            let mut x = Extractor {
-                src,
-                file,
-                scopes: vec![HashMap::new()],
-                from: None,
-                ctx: None,
-                depth: 0,
-                pattern_value: None,
-            };
-            x.top_level(root, 0);
-            x.file
-        },
-    )
+    extract_file(src, language, |root, file| {
+        let mut x = Extractor {
+            src,
+            file,
+            scopes: vec![HashMap::new()],
+            from: None,
+            ctx: None,
+            depth: 0,
+            pattern_value: None,
+        };
+        x.top_level(root, 0);
+        x.file
+    })
 }
 
 fn uri_text(n: Node, src: &str) -> String {

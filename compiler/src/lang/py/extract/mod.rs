@@ -19,7 +19,7 @@ use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
 
 pub use crate::lang::shared::extract::NameRes;
-use crate::lang::shared::extract::{Owned, extract_file, owned_extractor};
+use crate::lang::shared::extract::{FileRecord, Owned, extract_file, owned_extractor};
 use crate::lang::{Bounded, Span, collapse, kids, pos, text};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -231,30 +231,31 @@ fn expr_depth(e: &Expr) -> usize {
     }
 }
 
+impl FileRecord for PyFile {
+    fn has_error_mut(&mut self) -> &mut bool {
+        &mut self.has_error
+    }
+}
+
 /// Extracts one file.
 pub fn extract(src: &str) -> PyFile {
     let language = tree_sitter_python::LANGUAGE.into();
-    extract_file(
-        src,
-        language,
-        |f: &mut PyFile| &mut f.has_error,
-        |root, file| {
-            let mut x = Extractor {
-                src,
-                file,
-                scopes: vec![Scope::new(ScopeKind::Module)],
-                decl_at: HashMap::new(),
-                owner: None,
-                method: None,
-                depth: 0,
-            };
-            x.declare_block(root, None, "");
-            x.file.scope = x.scopes[0].names.clone();
-            x.walk_block(root);
-            x.mark_exported();
-            x.file
-        },
-    )
+    extract_file(src, language, |root, file| {
+        let mut x = Extractor {
+            src,
+            file,
+            scopes: vec![Scope::new(ScopeKind::Module)],
+            decl_at: HashMap::new(),
+            owner: None,
+            method: None,
+            depth: 0,
+        };
+        x.declare_block(root, None, "");
+        x.file.scope = x.scopes[0].names.clone();
+        x.walk_block(root);
+        x.mark_exported();
+        x.file
+    })
 }
 
 crate::lang::bounded_extractor!(has_error);

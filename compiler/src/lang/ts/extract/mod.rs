@@ -16,7 +16,7 @@ use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
 
 pub use crate::lang::shared::extract::NameRes;
-use crate::lang::shared::extract::{Owned, extract_file, owned_extractor};
+use crate::lang::shared::extract::{FileRecord, Owned, extract_file, owned_extractor};
 use crate::lang::{Bounded, Span, collapse, kids, pos, text};
 
 /// A type as written.
@@ -299,6 +299,12 @@ const MAX_DEPTH: usize = 400;
 /// Descriptions of receivers and types keep at most this many levels; deeper is unknown.
 const MAX_EXPR: usize = 24;
 
+impl FileRecord for TsFile {
+    fn has_error_mut(&mut self) -> &mut bool {
+        &mut self.has_error
+    }
+}
+
 /// Extracts one file. `tsx` selects the grammar that accepts JSX.
 pub fn extract(src: &str, tsx: bool) -> TsFile {
     let lang = if tsx {
@@ -306,30 +312,25 @@ pub fn extract(src: &str, tsx: bool) -> TsFile {
     } else {
         tree_sitter_typescript::LANGUAGE_TYPESCRIPT
     };
-    extract_file(
-        src,
-        lang.into(),
-        |f: &mut TsFile| &mut f.has_error,
-        |root, file| {
-            let mut x = Extractor {
-                src,
-                file,
-                scopes: vec![Scope::default()],
-                decl_at: HashMap::new(),
-                owner: None,
-                this_class: None,
-                callback: None,
-                depth: 0,
-            };
-            x.declare_statements(root, None, "", true);
-            let top = std::mem::take(&mut x.scopes[0].names);
-            x.file.scope = top.clone();
-            x.scopes[0].names = top;
-            x.walk_children(root);
-            x.mark_exported();
-            x.file
-        },
-    )
+    extract_file(src, lang.into(), |root, file| {
+        let mut x = Extractor {
+            src,
+            file,
+            scopes: vec![Scope::default()],
+            decl_at: HashMap::new(),
+            owner: None,
+            this_class: None,
+            callback: None,
+            depth: 0,
+        };
+        x.declare_statements(root, None, "", true);
+        let top = std::mem::take(&mut x.scopes[0].names);
+        x.file.scope = top.clone();
+        x.scopes[0].names = top;
+        x.walk_children(root);
+        x.mark_exported();
+        x.file
+    })
 }
 
 crate::lang::bounded_extractor!(has_error);
