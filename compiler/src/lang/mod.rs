@@ -4,6 +4,7 @@ pub mod dart;
 pub mod go;
 pub mod py;
 pub mod rs;
+pub(crate) mod shared;
 pub mod ts;
 
 /// A project file discovery found (`go.mod`, `package.json`, `tsconfig*.json`,

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::facts::{Diagnostic, FactSet, RepoId};
 use crate::lang::ConfigFile;
+pub use crate::lang::shared::join;
 
 /// A `pubspec.yaml`: the package rooted at its directory.
 #[derive(Clone, Debug)]
@@ -25,25 +26,6 @@ pub struct Packages {
 
 fn dir_of(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(d, _)| d)
-}
-
-/// Joins and normalises a `/`-separated path; `None` when it climbs above the root.
-pub fn join(dir: &str, rel: &str) -> Option<String> {
-    let mut parts: Vec<&str> = if rel.starts_with('/') {
-        Vec::new()
-    } else {
-        dir.split('/').filter(|s| !s.is_empty()).collect()
-    };
-    for seg in rel.split('/') {
-        match seg {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            s => parts.push(s),
-        }
-    }
-    Some(parts.join("/"))
 }
 
 fn diag(facts: &mut FactSet, repo: RepoId, path: &str, message: String) {

@@ -248,19 +248,14 @@ mod tests {
     #[test]
     fn module_names_under_roots() {
         let roots: BTreeSet<String> = ["".to_string(), "src".to_string()].into();
-        assert_eq!(
-            module_name(&roots, "src/shop/models/order.py").as_deref(),
-            Some("shop.models.order")
-        );
-        assert_eq!(
-            module_name(&roots, "src/shop/__init__.py").as_deref(),
-            Some("shop")
-        );
-        assert_eq!(
-            module_name(&roots, "tools/run.py").as_deref(),
-            Some("tools.run")
-        );
-        assert_eq!(module_name(&roots, "my-scripts/run.py"), None);
+        for (path, want) in [
+            ("src/shop/models/order.py", Some("shop.models.order")),
+            ("src/shop/__init__.py", Some("shop")),
+            ("tools/run.py", Some("tools.run")),
+            ("my-scripts/run.py", None),
+        ] {
+            assert_eq!(module_name(&roots, path).as_deref(), want, "{path}");
+        }
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub const EXTENSIONS: &[&str] = &[
 ];
 
 use crate::lang::ConfigFile;
+pub use crate::lang::shared::join;
 
 #[derive(Debug, Default)]
 pub struct PackageJson {
@@ -121,25 +122,6 @@ fn utf8_len(b: u8) -> usize {
         0xe0..=0xef => 3,
         _ => 4,
     }
-}
-
-/// Joins and normalises a repository-relative path; `None` when it leaves the repository.
-pub fn join(dir: &str, rel: &str) -> Option<String> {
-    let mut parts: Vec<&str> = if rel.starts_with('/') {
-        Vec::new()
-    } else {
-        dir.split('/').filter(|p| !p.is_empty()).collect()
-    };
-    for p in rel.split('/') {
-        match p {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            p => parts.push(p),
-        }
-    }
-    Some(parts.join("/"))
 }
 
 pub fn parent(path: &str) -> &str {
@@ -669,15 +651,13 @@ mod tests {
                 "./feature/*": "./src/feature/*.ts", "./package.json": "./package.json"}"#,
         )
         .unwrap();
-        assert_eq!(
-            exports_target(&ex, ".").as_deref(),
-            Some("./dist/index.d.ts")
-        );
-        assert_eq!(
-            exports_target(&ex, "./feature/x").as_deref(),
-            Some("./src/feature/x.ts")
-        );
-        assert_eq!(exports_target(&ex, "./missing"), None);
+        for (sub, want) in [
+            (".", Some("./dist/index.d.ts")),
+            ("./feature/x", Some("./src/feature/x.ts")),
+            ("./missing", None),
+        ] {
+            assert_eq!(exports_target(&ex, sub).as_deref(), want, "{sub}");
+        }
         assert_eq!(
             exports_target(&Value::String("./i.js".into()), ".").as_deref(),
             Some("./i.js")

@@ -360,36 +360,13 @@ impl<'s> Extractor<'s> {
         for k in kids(n) {
             match k.kind() {
                 "type_parameters" => self.type_params(k),
-                "superclass" => {
-                    for s in kids(k) {
-                        match s.kind() {
-                            "type" => {
-                                let t = self.ty(s, Use::Extends);
-                                self.file.decls[d].supers.push((SuperKind::Extends, t));
-                            }
-                            "mixins" => self.supers(s, d, SuperKind::With, Use::Extends),
-                            _ => {}
-                        }
-                    }
-                }
+                "superclass" => self.supertypes(k, d),
                 "mixins" => self.supers(k, d, SuperKind::With, Use::Extends),
                 "interfaces" => self.supers(k, d, SuperKind::Implements, Use::Implements),
                 "mixin_application_class" => {
                     for m in kids(k) {
                         if m.kind() == "mixin_application" {
-                            for s in kids(m) {
-                                match s.kind() {
-                                    "type" => {
-                                        let t = self.ty(s, Use::Extends);
-                                        self.file.decls[d].supers.push((SuperKind::Extends, t));
-                                    }
-                                    "mixins" => self.supers(s, d, SuperKind::With, Use::Extends),
-                                    "interfaces" => {
-                                        self.supers(s, d, SuperKind::Implements, Use::Implements)
-                                    }
-                                    _ => {}
-                                }
-                            }
+                            self.supertypes(m, d);
                         }
                     }
                 }
@@ -430,6 +407,22 @@ impl<'s> Extractor<'s> {
         self.scopes.pop();
         self.ctx = saved_ctx;
         self.from = saved_from;
+    }
+
+    /// The supertypes of declaration `d` a superclass or mixin application clause writes: the
+    /// extended type, the mixins and the interfaces.
+    fn supertypes(&mut self, clause: Node, d: usize) {
+        for s in kids(clause) {
+            match s.kind() {
+                "type" => {
+                    let t = self.ty(s, Use::Extends);
+                    self.file.decls[d].supers.push((SuperKind::Extends, t));
+                }
+                "mixins" => self.supers(s, d, SuperKind::With, Use::Extends),
+                "interfaces" => self.supers(s, d, SuperKind::Implements, Use::Implements),
+                _ => {}
+            }
+        }
     }
 
     pub(super) fn supers(&mut self, list: Node, d: usize, kind: SuperKind, usage: Use) {

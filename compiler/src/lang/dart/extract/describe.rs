@@ -95,25 +95,25 @@ impl<'s> Extractor<'s> {
             "list_literal" => Expr::Core("List"),
             "set_or_map_literal" => Expr::Core("Map"),
             "symbol_literal" => Expr::Core("Symbol"),
-            "additive_expression"
-            | "multiplicative_expression"
-            | "shift_expression"
-            | "bitwise_and_expression"
-            | "bitwise_or_expression"
-            | "bitwise_xor_expression" => {
+            k if OPERATIONS.contains(&k) => {
                 let ks = kids(n);
-                if ks.len() == 3 {
-                    let op = self.t(ks[1]).split_whitespace().collect::<String>();
-                    Expr::Op(
-                        Box::new(self.describe(ks[0], depth + 1)),
-                        format!("operator{op}"),
-                    )
-                } else {
-                    Expr::Unknown
+                match self.operator(&ks) {
+                    Some(op) => Expr::Op(Box::new(self.describe(ks[0], depth + 1)), op),
+                    None => Expr::Unknown,
                 }
             }
             _ => Expr::Unknown,
         }
+    }
+
+    /// The operator of a binary expression's parts (`a + b`), as the member that implements it
+    /// (`operator+`).
+    pub(super) fn operator(&self, parts: &[Node]) -> Option<String> {
+        let [_, op, _] = parts else {
+            return None;
+        };
+        let op = self.t(*op).split_whitespace().collect::<String>();
+        Some(format!("operator{op}"))
     }
 
     pub(super) fn object(&self, o: Node, depth: usize) -> Expr {

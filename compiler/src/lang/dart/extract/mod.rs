@@ -8,7 +8,8 @@ use std::collections::HashMap;
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
 
-use crate::lang::{Span, collapse, kids, parse, pos, text};
+use crate::lang::shared::extract::{FileRecord, extract_file};
+use crate::lang::{Span, collapse, kids, pos, text};
 use syntax::{
     ClassContext, DartFile, Decl, Directive, DirectiveKind, Expr, Local, Ref, SuperKind, Target,
     TypeRef, Use,
@@ -42,29 +43,28 @@ struct Extractor<'s> {
     pattern_value: Option<Expr>,
 }
 
+impl FileRecord for DartFile {
+    fn has_error_mut(&mut self) -> &mut bool {
+        &mut self.has_error
+    }
+}
+
 /// Extracts one file.
 pub fn extract(src: &str) -> DartFile {
-    let Some(tree) = parse(src, tree_sitter_dart::LANGUAGE.into()) else {
-        return DartFile {
-            has_error: true,
-            ..DartFile::default()
+    let language = tree_sitter_dart::LANGUAGE.into();
+    extract_file(src, language, |root, file| {
+        let mut x = Extractor {
+            src,
+            file,
+            scopes: vec![HashMap::new()],
+            from: None,
+            ctx: None,
+            depth: 0,
+            pattern_value: None,
         };
-    };
-    let root = tree.root_node();
-    let mut x = Extractor {
-        src,
-        file: DartFile {
-            has_error: root.has_error(),
-            ..DartFile::default()
-        },
-        scopes: vec![HashMap::new()],
-        from: None,
-        ctx: None,
-        depth: 0,
-        pattern_value: None,
-    };
-    x.top_level(root, 0);
-    x.file
+        x.top_level(root, 0);
+        x.file
+    })
 }
 
 fn uri_text(n: Node, src: &str) -> String {
@@ -102,6 +102,17 @@ fn signature(decl: Node, end: usize, src: &str) -> Option<String> {
     let s = collapse(src[start..end].trim_end().trim_end_matches(';'));
     (!s.is_empty()).then_some(s)
 }
+
+/// Binary expressions whose operator is a member of the left operand's type, and whose value
+/// is what that member returns.
+const OPERATIONS: &[&str] = &[
+    "additive_expression",
+    "multiplicative_expression",
+    "shift_expression",
+    "bitwise_and_expression",
+    "bitwise_or_expression",
+    "bitwise_xor_expression",
+];
 
 const SIGNATURES: &[&str] = &[
     "function_signature",

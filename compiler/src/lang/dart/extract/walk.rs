@@ -434,6 +434,23 @@ impl<'s> Extractor<'s> {
         self.depth -= 1;
     }
 
+    /// Walks the expression in field `field` of `n`, if there is one.
+    fn field_expr(&mut self, n: Node, field: &str, usage: Use) {
+        if let Some(e) = n.child_by_field_name(field) {
+            self.expr(e, usage);
+        }
+    }
+
+    /// `o.p`: walks the object `o` and records member `p` of it, used as `usage`.
+    fn member_ref(&mut self, o: Node, p: Node, usage: Use) {
+        let obj = self.object(o, 0);
+        if o.is_named() {
+            self.expr(o, Use::Value);
+        }
+        let nm = self.t(p).to_string();
+        self.push_ref(p, usage, Target::Member(obj, nm));
+    }
+
     pub(super) fn expr_inner(&mut self, n: Node, usage: Use) {
         match n.kind() {
             "identifier" | "identifier_dollar_escaped" => {
@@ -443,31 +460,21 @@ impl<'s> Extractor<'s> {
                 }
             }
             "member_expression" | "null_aware_member_expression" => {
-                let (Some(o), Some(p)) = (
+                if let (Some(o), Some(p)) = (
                     n.child_by_field_name("object"),
                     n.child_by_field_name("property"),
-                ) else {
-                    return;
-                };
-                let obj = self.object(o, 0);
-                if o.is_named() {
-                    self.expr(o, Use::Value);
+                ) {
+                    self.member_ref(o, p, usage);
                 }
-                let nm = self.t(p).to_string();
-                self.push_ref(p, usage, Target::Member(obj, nm));
             }
             "call_expression" => {
-                if let Some(f) = n.child_by_field_name("function") {
-                    self.expr(f, Use::Call);
-                }
+                self.field_expr(n, "function", Use::Call);
                 if let Some(a) = n.child_by_field_name("arguments") {
                     self.arguments(a);
                 }
             }
             "instantiation_expression" => {
-                if let Some(f) = n.child_by_field_name("function") {
-                    self.expr(f, usage);
-                }
+                self.field_expr(n, "function", usage);
                 for k in kids(n) {
                     if k.kind() == "type_arguments" {
                         self.walk_types(k);
@@ -478,14 +485,7 @@ impl<'s> Extractor<'s> {
                 let o = n.child_by_field_name("object");
                 let p = n.child_by_field_name("property");
                 match (o, p) {
-                    (Some(o), Some(p)) => {
-                        let obj = self.object(o, 0);
-                        if o.is_named() {
-                            self.expr(o, Use::Value);
-                        }
-                        let nm = self.t(p).to_string();
-                        self.push_ref(p, Use::Write, Target::Member(obj, nm));
-                    }
+                    (Some(o), Some(p)) => self.member_ref(o, p, Use::Write),
                     _ => {
                         for k in kids(n) {
                             self.expr(k, Use::Write);
@@ -494,12 +494,8 @@ impl<'s> Extractor<'s> {
                 }
             }
             "assignment_expression" => {
-                if let Some(l) = n.child_by_field_name("left") {
-                    self.expr(l, Use::Write);
-                }
-                if let Some(r) = n.child_by_field_name("right") {
-                    self.expr(r, Use::Value);
-                }
+                self.field_expr(n, "left", Use::Write);
+                self.field_expr(n, "right", Use::Value);
             }
             "cascade" => {
                 let ks = kids(n);
@@ -614,22 +610,11 @@ impl<'s> Extractor<'s> {
                 self.ty(n, Use::Type);
             }
             "type_arguments" => self.walk_types(n),
-            "additive_expression"
-            | "multiplicative_expression"
-            | "shift_expression"
-            | "bitwise_and_expression"
-            | "bitwise_or_expression"
-            | "bitwise_xor_expression"
-            | "relational_expression" => {
+            k if OPERATIONS.contains(&k) || k == "relational_expression" => {
                 let ks = kids(n);
-                if ks.len() == 3 {
-                    let op = self.t(ks[1]).split_whitespace().collect::<String>();
+                if let Some(op) = self.operator(&ks) {
                     let recv = self.describe(ks[0], 0);
-                    self.push_ref(
-                        ks[1],
-                        Use::Operator,
-                        Target::Member(recv, format!("operator{op}")),
-                    );
+                    self.push_ref(ks[1], Use::Operator, Target::Member(recv, op));
                 }
                 for k in ks {
                     self.expr(k, Use::Value);

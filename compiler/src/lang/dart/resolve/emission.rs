@@ -15,15 +15,9 @@ impl Resolver<'_> {
     }
 
     /// Where something of unit `u` occurs.
-    fn site(&self, u: usize, (line, column): (u32, u32)) -> Site {
+    fn site(&self, u: usize, at: (u32, u32)) -> Site {
         let unit = &self.units[u];
-        Site {
-            repo: unit.repo,
-            file: unit.file,
-            line,
-            column,
-            language: Language::Dart,
-        }
+        site_in((unit.repo, unit.file, Language::Dart), at)
     }
 
     fn unresolved(

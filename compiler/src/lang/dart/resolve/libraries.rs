@@ -191,14 +191,7 @@ impl Resolver<'_> {
                             let pd = &self.units[u].parsed.decls[p];
                             !pd.name.starts_with('_') && !pd.name.starts_with("extension@")
                         });
-                    syms.push(self.facts.push_symbol(home.symbol(
-                        d.name.clone(),
-                        d.qn.clone(),
-                        d.kind,
-                        exported,
-                        d.signature.clone(),
-                        d.span,
-                    )));
+                    syms.push(self.facts.push_symbol(decl_symbol!(home, d, exported)));
                 }
                 self.units[u].syms = syms;
                 self.units[u].module_sym = module_sym;

@@ -23,6 +23,7 @@ use crate::emit::reason::{
 use crate::emit::{self, NameOnly, Request, Site};
 use crate::facts::{FactSet, FileId, Package, PackageId, RepoId, SymbolId};
 use crate::lang::Home;
+use crate::lang::shared::resolve::{decl_symbol, site_in};
 
 mod emission;
 mod libraries;

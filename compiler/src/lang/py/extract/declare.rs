@@ -356,39 +356,29 @@ impl Extractor<'_> {
     pub(super) fn declare_import(&mut self, s: Node, top: bool) {
         if s.kind() == "import_statement" {
             for n in kids(s) {
-                match n.kind() {
-                    "dotted_name" => {
-                        let module = self.t(n).to_string();
-                        let first = n.named_child(0).unwrap_or(n);
-                        let last = last_part(n);
-                        let local = self.t(first).to_string();
-                        self.push_import(
-                            local,
-                            module,
-                            ImportKind::Module { alias: false },
-                            first,
-                            last,
-                            top,
-                        );
+                let (name, alias) = match n.kind() {
+                    "dotted_name" => (n, None),
+                    "aliased_import" => match aliased(n) {
+                        Some((name, alias)) => (name, Some(alias)),
+                        None => continue,
+                    },
+                    _ => continue,
+                };
+                let module = self.t(name).to_string();
+                let last = last_part(name);
+                // `import a.b.c` binds `a`, written at `a`; `import a.b as c` binds `c`, written
+                // at the module's last part.
+                let (local, at) = match alias {
+                    Some(a) => (self.t(a), last),
+                    None => {
+                        let first = name.named_child(0).unwrap_or(name);
+                        (self.t(first), first)
                     }
-                    "aliased_import" => {
-                        let Some((name, alias)) = aliased(n) else {
-                            continue;
-                        };
-                        let module = self.t(name).to_string();
-                        let last = last_part(name);
-                        let local = self.t(alias).to_string();
-                        self.push_import(
-                            local,
-                            module,
-                            ImportKind::Module { alias: true },
-                            last,
-                            last,
-                            top,
-                        );
-                    }
-                    _ => {}
-                }
+                };
+                let kind = ImportKind::Module {
+                    alias: alias.is_some(),
+                };
+                self.push_import(local.to_string(), module, kind, at, last, top);
             }
             return;
         }

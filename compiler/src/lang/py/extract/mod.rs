@@ -18,16 +18,9 @@ use std::collections::{HashMap, HashSet};
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
 
-use crate::lang::{Bounded, Span, collapse, kids, parse, pos, text};
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum NameRes {
-    Decl(usize),
-    Import(usize),
-    Local(usize),
-    /// Not bound by any scope of the file: a builtin, a star import's name, or a mistake.
-    Unbound(String),
-}
+pub use crate::lang::shared::extract::NameRes;
+use crate::lang::shared::extract::{FileRecord, Owned, extract_file, owned_extractor};
+use crate::lang::{Bounded, Span, collapse, kids, pos, text};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TypeRef {
@@ -238,35 +231,35 @@ fn expr_depth(e: &Expr) -> usize {
     }
 }
 
+impl FileRecord for PyFile {
+    fn has_error_mut(&mut self) -> &mut bool {
+        &mut self.has_error
+    }
+}
+
 /// Extracts one file.
 pub fn extract(src: &str) -> PyFile {
-    let Some(tree) = parse(src, tree_sitter_python::LANGUAGE.into()) else {
-        return PyFile {
-            has_error: true,
-            ..PyFile::default()
+    let language = tree_sitter_python::LANGUAGE.into();
+    extract_file(src, language, |root, file| {
+        let mut x = Extractor {
+            src,
+            file,
+            scopes: vec![Scope::new(ScopeKind::Module)],
+            decl_at: HashMap::new(),
+            owner: None,
+            method: None,
+            depth: 0,
         };
-    };
-    let root = tree.root_node();
-    let mut x = Extractor {
-        src,
-        file: PyFile {
-            has_error: root.has_error(),
-            ..PyFile::default()
-        },
-        scopes: vec![Scope::new(ScopeKind::Module)],
-        decl_at: HashMap::new(),
-        owner: None,
-        method: None,
-        depth: 0,
-    };
-    x.declare_block(root, None, "");
-    x.file.scope = x.scopes[0].names.clone();
-    x.walk_block(root);
-    x.mark_exported();
-    x.file
+        x.declare_block(root, None, "");
+        x.file.scope = x.scopes[0].names.clone();
+        x.walk_block(root);
+        x.mark_exported();
+        x.file
+    })
 }
 
 crate::lang::bounded_extractor!(has_error);
+owned_extractor!();
 
 impl<'s> Extractor<'s> {
     fn t(&self, n: Node) -> &'s str {

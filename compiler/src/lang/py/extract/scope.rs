@@ -174,19 +174,6 @@ impl Extractor<'_> {
         self.file.refs.push(Ref::at(at, self.owner, usage, target));
     }
 
-    pub(super) fn decl_of(&self, n: Node) -> Option<usize> {
-        self.decl_at.get(&(n.start_byte(), n.kind_id())).copied()
-    }
-
-    pub(super) fn with_owner(&mut self, d: Option<usize>, f: impl FnOnce(&mut Self)) {
-        let saved = self.owner;
-        if d.is_some() {
-            self.owner = d;
-        }
-        f(self);
-        self.owner = saved;
-    }
-
     // ---------------------------------------------------------------- walk
 
     pub(super) fn name_ref(&mut self, n: Node, usage: Use) {

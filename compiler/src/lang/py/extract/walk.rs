@@ -3,6 +3,23 @@
 
 use super::*;
 
+/// Nodes that bind and name nothing but, for strings, the expressions of f-strings.
+const LEAVES: &[&str] = &[
+    "comment",
+    "string",
+    "integer",
+    "float",
+    "true",
+    "false",
+    "none",
+    "ellipsis",
+    "pass_statement",
+    "break_statement",
+    "continue_statement",
+    "future_import_statement",
+    "concatenated_string",
+];
+
 impl Extractor<'_> {
     pub(super) fn walk_block(&mut self, n: Node) {
         for k in kids(n) {
@@ -16,19 +33,7 @@ impl Extractor<'_> {
 
     pub(super) fn walk_inner(&mut self, n: Node) {
         match n.kind() {
-            "comment"
-            | "string"
-            | "integer"
-            | "float"
-            | "true"
-            | "false"
-            | "none"
-            | "ellipsis"
-            | "pass_statement"
-            | "break_statement"
-            | "continue_statement"
-            | "future_import_statement"
-            | "concatenated_string" => {
+            k if LEAVES.contains(&k) => {
                 // f-strings hold expressions.
                 if matches!(n.kind(), "string" | "concatenated_string") {
                     self.walk_interpolations(n);

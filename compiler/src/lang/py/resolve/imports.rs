@@ -92,24 +92,10 @@ impl Resolver<'_> {
     /// re-exports, a name of one of its `*` imports, or its submodule.
     pub(super) fn attribute(&self, t: usize, name: &str, depth: usize) -> Bound {
         let key = (t, name.to_string());
-        if let Some(b) = self.attr_memo.borrow().get(&key) {
-            return b.clone();
-        }
-        // Cut cycles and runaway chains; a result computed past a cut depends on where the
-        // search started and is not kept.
-        if depth > MAX_DEPTH || !self.attr_busy.borrow_mut().insert(key.clone()) {
-            self.attr_cut.set(true);
-            return Bound::Missing;
-        }
-        let outer = self.attr_cut.replace(false);
-        let b = self.compute_attribute(t, name, depth);
-        let cut = self.attr_cut.get();
-        self.attr_cut.set(outer || cut);
-        self.attr_busy.borrow_mut().remove(&key);
-        if !cut || b != Bound::Missing {
-            self.attr_memo.borrow_mut().insert(key, b.clone());
-        }
-        b
+        self.attributes
+            .get(key, depth > MAX_DEPTH, Bound::Missing, || {
+                self.compute_attribute(t, name, depth)
+            })
     }
 
     fn compute_attribute(&self, t: usize, name: &str, depth: usize) -> Bound {

@@ -5,7 +5,6 @@ use std::collections::HashSet;
 
 use super::{Bound, Hit, Lookup, MAX_DEPTH, Receiver, Resolver};
 use crate::lang::py::extract::{Decl, NameRes, TypeRef};
-use crate::lang::{UnionHit, UnionPart, union_hit};
 
 /// A class declaring `__getattr__` or `__getattribute__` may have any attribute: it is open.
 fn has_dynamic_attributes(class: &Decl) -> bool {
@@ -167,18 +166,7 @@ impl Resolver<'_> {
             Receiver::Seq(_) | Receiver::External => Hit::External,
             Receiver::Unknown => Hit::Unknown,
             Receiver::Union(parts) => {
-                let answers = parts
-                    .iter()
-                    .map(|p| match self.members_named(p, name, depth + 1) {
-                        Hit::Decls(v, exact) => UnionPart::Declares(v, exact),
-                        Hit::NotFound { closed: true } => UnionPart::Lacks,
-                        _ => UnionPart::Unknown,
-                    });
-                match union_hit(answers) {
-                    UnionHit::Found(v, exact) => Hit::Decls(v, exact),
-                    UnionHit::Lacks => Hit::NotFound { closed: true },
-                    UnionHit::Unknown => Hit::External,
-                }
+                Hit::of_union(parts.iter().map(|p| self.members_named(p, name, depth + 1)))
             }
         }
     }

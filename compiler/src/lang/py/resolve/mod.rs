@@ -17,14 +17,14 @@ mod receivers;
 mod references;
 mod symbols;
 
-use std::cell::RefCell;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 use kivgraph_format::SymbolKind;
 
 use super::extract::PyFile;
 use super::project::{RepoLayout, add_default_roots, module_name};
 use crate::facts::{FactSet, FileId, RepoId, SymbolId};
+use crate::lang::shared::resolve::{CutMemo, Lookup, other_modules};
 use modules::ModuleTable;
 
 /// How deep chains of names, attributes and bases are followed before giving up.
@@ -99,45 +99,18 @@ enum Receiver {
     Unknown,
 }
 
-/// A member looked up through a class and its bases.
-enum Lookup {
-    Found(usize, usize),
-    /// `closed`: every class searched is compiled and none has `__getattr__`.
-    NotFound {
-        closed: bool,
-    },
-}
-
-/// The members a receiver has of one name.
-enum Hit {
-    /// The declarations found, and whether the binding is exact (not name-only).
-    Decls(Vec<(usize, usize)>, bool),
-    Bound(Bound),
-    External,
-    NotFound {
-        closed: bool,
-    },
-    Unknown,
-}
-
-impl From<Lookup> for Hit {
-    /// A member found through a class's declarations binds exactly.
-    fn from(l: Lookup) -> Hit {
-        match l {
-            Lookup::Found(m, d) => Hit::Decls(vec![(m, d)], true),
-            Lookup::NotFound { closed } => Hit::NotFound { closed },
-        }
-    }
-}
+/// The members a receiver has of one name; a module's attribute is what it binds to. A class
+/// is closed (`Lookup::NotFound`) when every class searched is compiled and none has
+/// `__getattr__`.
+type Hit = crate::lang::shared::resolve::Hit<Bound>;
 
 /// Phase 2 over every Python file of the compile.
 pub struct Resolver<'f> {
     facts: &'f mut FactSet,
     mods: Vec<Module>,
     table: ModuleTable,
-    attr_memo: RefCell<HashMap<(usize, String), Bound>>,
-    attr_busy: RefCell<HashSet<(usize, String)>>,
-    attr_cut: std::cell::Cell<bool>,
+    /// Module attributes by (module, name).
+    attributes: CutMemo<(usize, String), Bound>,
     /// Per module: class members by name (the name-only candidates).
     member_index: Vec<HashMap<String, Vec<usize>>>,
     /// Per module: the other compiled modules its imports reach.
@@ -186,9 +159,7 @@ impl<'f> Resolver<'f> {
             facts,
             mods,
             table,
-            attr_memo: RefCell::new(HashMap::new()),
-            attr_busy: RefCell::new(HashSet::new()),
-            attr_cut: std::cell::Cell::new(false),
+            attributes: CutMemo::default(),
             member_index,
             imported: Vec::new(),
             layouts,
@@ -225,15 +196,13 @@ impl<'f> Resolver<'f> {
         }
         r.imported = (0..r.mods.len())
             .map(|m| {
-                let set: BTreeSet<usize> = r.mods[m]
-                    .targets
-                    .iter()
-                    .filter_map(|t| match t {
-                        Target::Module(x) if *x != m => Some(*x),
+                other_modules(
+                    m,
+                    r.mods[m].targets.iter().filter_map(|t| match t {
+                        Target::Module(x) => Some(*x),
                         _ => None,
-                    })
-                    .collect();
-                set.into_iter().collect()
+                    }),
+                )
             })
             .collect();
         r

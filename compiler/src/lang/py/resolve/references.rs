@@ -8,6 +8,7 @@ use crate::emit::reason::{NAME_NOT_RESOLVED, RECEIVER_TYPE_UNKNOWN};
 use crate::emit::{self, NameOnly, ReceiverWords, Request, Site};
 use crate::facts::SymbolId;
 use crate::lang::py::extract::{Expr, ImportKind, NameRes, RefTarget, Use};
+use crate::lang::shared::resolve::{name_only_candidates, site_in};
 
 /// Members every object or class has: missing from a declaration, they are not a failure.
 const OBJECT_MEMBERS: &[&str] = &[
@@ -71,13 +72,7 @@ impl Resolver<'_> {
     /// Where in module `m` something occurs.
     pub(super) fn site(&self, m: usize, line: u32, column: u32) -> Site {
         let md = &self.mods[m];
-        Site {
-            repo: md.repo,
-            file: md.file,
-            line,
-            column,
-            language: Language::Python,
-        }
+        site_in((md.repo, md.file, Language::Python), (line, column))
     }
 
     /// Records an unresolved reference of module `m`, owned by the occurrence's source.
@@ -203,16 +198,10 @@ impl Resolver<'_> {
         } else {
             (confidence.unwrap_or_else(|| self.exact(m, tm)), provenance)
         };
-        let source = self.source_of(m, at.from);
+        let ends = (self.source_of(m, at.from), target);
         let site = self.site(m, at.line, at.column);
         let kind = Self::edge_kind(at.usage, target_kind);
-        emit::edge(
-            self.facts,
-            (source, target),
-            kind,
-            (confidence, provenance),
-            site,
-        );
+        emit::edge(self.facts, ends, kind, (confidence, provenance), site);
     }
 
     pub(super) fn references(&mut self, m: usize) {
@@ -358,14 +347,7 @@ impl Resolver<'_> {
     /// module and the modules it imports, when there are 1 to 8. Returns whether there were;
     /// with `record`, none (or too many) is recorded as `RECEIVER_TYPE_UNKNOWN`.
     fn name_only(&mut self, m: usize, at: Occurrence, name: &str, record: bool) -> bool {
-        let mut cands: Vec<(usize, usize)> = Vec::new();
-        let mut scan = vec![m];
-        scan.extend(self.imported[m].iter().copied());
-        for sm in scan {
-            if let Some(v) = self.member_index[sm].get(name) {
-                cands.extend(v.iter().map(|&d| (sm, d)));
-            }
-        }
+        let cands = name_only_candidates(&self.member_index, &self.imported, m, name);
         match emit::name_only(cands) {
             NameOnly::Candidates(cands) => {
                 for c in cands {

@@ -10,6 +10,7 @@ use crate::emit;
 use crate::facts::{Package, RepoId};
 use crate::lang::Home;
 use crate::lang::py::project::module_name;
+use crate::lang::shared::resolve::decl_symbol;
 
 impl Resolver<'_> {
     pub(super) fn symbols(&mut self) {
@@ -53,14 +54,7 @@ impl Resolver<'_> {
                     syms.push(module_sym);
                     continue;
                 }
-                syms.push(self.facts.push_symbol(home.symbol(
-                    d.name.clone(),
-                    d.qn.clone(),
-                    d.kind,
-                    d.exported,
-                    d.signature.clone(),
-                    d.span,
-                )));
+                syms.push(self.facts.push_symbol(decl_symbol!(home, d, d.exported)));
             }
             let m = &mut self.mods[mi];
             m.module_sym = module_sym;

@@ -10,6 +10,14 @@ mod scopes;
 
 use crate::testing::Compiled;
 
+/// The detail of the first unresolved record of `reason`.
+#[track_caller]
+pub(super) fn detail_of<'c>(c: &'c Compiled, reason: &str) -> &'c str {
+    let u = c.facts.unresolved.iter().find(|u| u.reason == reason);
+    u.and_then(|u| u.detail.as_deref())
+        .unwrap_or_else(|| panic!("no {reason} record with a detail: {:?}", c.facts.unresolved))
+}
+
 /// Asserts that nothing (edge or unresolved record) occurs at `repo/path:line`.
 #[track_caller]
 pub(super) fn quiet(c: &Compiled, repo: &str, path: &str, line: u32) {

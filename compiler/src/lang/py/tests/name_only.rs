@@ -1,6 +1,7 @@
 //! The name-only `CANDIDATE` fallback and its bound of 8.
 
-use crate::testing::check;
+use super::detail_of;
+use crate::testing::{Compiled, check};
 
 #[test]
 fn unknown_receivers_get_name_only_candidates_from_imported_modules() {
@@ -28,42 +29,31 @@ def f(x):
     );
 }
 
-/// `n` classes `K0` … declaring `run`, and a call of `run` on an unknown receiver.
-fn classes_sharing_run(n: usize, want: &str) -> String {
-    let mut s = String::from("//- shop/m.py\n");
-    for i in 0..n {
-        s.push_str(&format!(
-            "class K{i}:\n    def run(self):\n        pass\n\n"
-        ));
-    }
-    s.push_str(&format!("def f(x):\n    x.run()  {want}\n"));
-    s
+/// Compiles `n` classes `K0` … declaring `run`, and a call of `run` on an unknown receiver
+/// (line `4 n + 2` of `m.py`) annotated with `want`.
+fn classes_sharing_run(n: usize, want: &str) -> Compiled {
+    let classes: String = (0..n)
+        .map(|i| format!("class K{i}:\n    def run(self):\n        pass\n\n"))
+        .collect();
+    check(&format!(
+        "//- shop/m.py\n{classes}def f(x):\n    x.run()  {want}\n"
+    ))
 }
 
 #[test]
 fn eight_candidates_are_the_bound() {
-    let c = check(&classes_sharing_run(
-        8,
-        "#want: CALLS_DIRECT m:K0.run CANDIDATE ; #want: CALLS_DIRECT m:K7.run CANDIDATE",
-    ));
+    let want = "#want: CALLS_DIRECT m:K0.run CANDIDATE ; #want: CALLS_DIRECT m:K7.run CANDIDATE";
+    let c = classes_sharing_run(8, want);
     assert_eq!(c.edges_at("shop", "m.py", 34).len(), 8);
 }
 
 #[test]
 fn nine_candidates_are_an_unknown_receiver() {
-    let c = check(&classes_sharing_run(
-        9,
-        "#want-unresolved: RECEIVER_TYPE_UNKNOWN m ; #want-none: run",
-    ));
-    let u = c
-        .facts
-        .unresolved
-        .iter()
-        .find(|u| u.reason == "RECEIVER_TYPE_UNKNOWN")
-        .unwrap();
+    let want = "#want-unresolved: RECEIVER_TYPE_UNKNOWN m ; #want-none: run";
+    let c = classes_sharing_run(9, want);
     assert_eq!(
-        u.detail.as_deref(),
-        Some("the receiver's type is not written and 9 visible class members share the name")
+        detail_of(&c, "RECEIVER_TYPE_UNKNOWN"),
+        "the receiver's type is not written and 9 visible class members share the name"
     );
 }
 
@@ -77,8 +67,8 @@ def f(x):
 "#,
     );
     assert_eq!(
-        c.facts.unresolved[0].detail.as_deref(),
-        Some("the receiver's type is not written and no visible class declares the attribute")
+        detail_of(&c, "RECEIVER_TYPE_UNKNOWN"),
+        "the receiver's type is not written and no visible class declares the attribute"
     );
     assert_eq!(
         c.facts.unresolved[0].requested_symbol.as_deref(),

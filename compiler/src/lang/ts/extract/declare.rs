@@ -12,9 +12,7 @@ impl Extractor<'_> {
         prefix: &str,
         top: bool,
     ) {
-        let mut c = body.walk();
-        let stmts: Vec<Node> = body.named_children(&mut c).collect();
-        for s in stmts {
+        for s in kids(body) {
             self.declare_statement(s, parent, prefix, top, false);
         }
     }
@@ -31,9 +29,7 @@ impl Extractor<'_> {
         match s.kind() {
             // Error recovery keeps whole declarations inside an ERROR node.
             "ERROR" => {
-                let mut c = s.walk();
-                let kids: Vec<Node> = s.named_children(&mut c).collect();
-                for k in kids {
+                for k in kids(s) {
                     self.declare_statement(k, parent, prefix, top, exported);
                 }
             }
@@ -48,9 +44,7 @@ impl Extractor<'_> {
                 self.declare_import(s)
             }
             "ambient_declaration" => {
-                let mut c = s.walk();
-                let inner: Vec<Node> = s.named_children(&mut c).collect();
-                for d in inner {
+                for d in kids(s) {
                     // `declare module "x" {}` and `declare global {}` are not this module's.
                     if d.kind() == "module"
                         && d.child_by_field_name("name")
@@ -122,28 +116,26 @@ impl Extractor<'_> {
                     self.declare_class(s, name, parent, prefix, exported && parent_exported);
                 }
             }
-            "interface_declaration" => {
+            "interface_declaration" | "type_alias_declaration" => {
                 let exported = exported && parent_exported;
-                let Some(d) =
-                    self.declare_named(s, SymbolKind::Interface, parent, prefix, exported)
-                else {
+                let interface = s.kind() == "interface_declaration";
+                let kind = if interface {
+                    SymbolKind::Interface
+                } else {
+                    SymbolKind::TypeAlias
+                };
+                let Some(d) = self.declare_named(s, kind, parent, prefix, exported) else {
                     return;
                 };
-                if let Some(body) = s.child_by_field_name("body") {
-                    self.declare_type_members(body, d);
-                }
-            }
-            "type_alias_declaration" => {
-                let exported = exported && parent_exported;
-                let Some(d) =
-                    self.declare_named(s, SymbolKind::TypeAlias, parent, prefix, exported)
-                else {
-                    return;
+                // The members: an interface's body, a type alias's object type.
+                let members = if interface {
+                    s.child_by_field_name("body")
+                } else {
+                    s.child_by_field_name("value")
+                        .filter(|v| v.kind() == "object_type")
                 };
-                if let Some(v) = s.child_by_field_name("value")
-                    && v.kind() == "object_type"
-                {
-                    self.declare_type_members(v, d);
+                if let Some(m) = members {
+                    self.declare_type_members(m, d);
                 }
             }
             "enum_declaration" => {
@@ -154,9 +146,7 @@ impl Extractor<'_> {
                 };
                 let qp = format!("{}.", self.file.decls[d].qn);
                 if let Some(body) = s.child_by_field_name("body") {
-                    let mut c = body.walk();
-                    let members: Vec<Node> = body.named_children(&mut c).collect();
-                    for m in members {
+                    for m in kids(body) {
                         let name_node = if m.kind() == "enum_assignment" {
                             m.child_by_field_name("name")
                         } else {
@@ -182,12 +172,10 @@ impl Extractor<'_> {
                 } else {
                     SymbolKind::Variable
                 };
-                let mut c = s.walk();
-                let decls: Vec<Node> = s
-                    .named_children(&mut c)
+                for vd in kids(s)
+                    .into_iter()
                     .filter(|d| d.kind() == "variable_declarator")
-                    .collect();
-                for vd in decls {
+                {
                     if top
                         && parent.is_none()
                         && let Some(spec) = vd
@@ -254,9 +242,7 @@ impl Extractor<'_> {
     /// The `var` declarations nested in a module-level compound statement (not in functions
     /// or classes).
     pub(super) fn declare_block_vars(&mut self, n: Node, prefix: &str) {
-        let mut c = n.walk();
-        let kids: Vec<Node> = n.named_children(&mut c).collect();
-        for k in kids {
+        for k in kids(n) {
             match k.kind() {
                 "variable_declaration" => self.declare_statement(k, None, prefix, true, false),
                 "function_declaration"
@@ -332,18 +318,8 @@ impl Extractor<'_> {
                         star_as = ch.named_child(0).map(|n| self.t(n).to_string());
                     }
                     "export_clause" => {
-                        let mut cc = ch.walk();
-                        for sp in ch.named_children(&mut cc) {
-                            if sp.kind() != "export_specifier" {
-                                continue;
-                            }
-                            let Some(n) = sp.child_by_field_name("name") else {
-                                continue;
-                            };
-                            let name = self.spec_name(n);
-                            let alias = sp
-                                .child_by_field_name("alias")
-                                .map_or(name.clone(), |a| self.spec_name(a));
+                        for (n, name, alias) in self.specifiers(ch, "export_specifier") {
+                            let alias = alias.map_or(name.clone(), |a| self.spec_name(a));
                             let (line, column) = pos(n);
                             items.push(ReexportItem {
                                 name: Some(name),
@@ -409,6 +385,23 @@ impl Extractor<'_> {
         }
     }
 
+    /// The specifiers of kind `kind` of an import or export list (`{ a, b as c }`): each one's
+    /// name node, name and alias node.
+    pub(super) fn specifiers<'t>(
+        &self,
+        list: Node<'t>,
+        kind: &str,
+    ) -> Vec<(Node<'t>, String, Option<Node<'t>>)> {
+        kids(list)
+            .into_iter()
+            .filter(|sp| sp.kind() == kind)
+            .filter_map(|sp| {
+                let n = sp.child_by_field_name("name")?;
+                Some((n, self.spec_name(n), sp.child_by_field_name("alias")))
+            })
+            .collect()
+    }
+
     pub(super) fn specifier(&mut self, src: Node) -> usize {
         let (line, column) = pos(src);
         self.file.specifiers.push(Specifier {
@@ -430,9 +423,7 @@ impl Extractor<'_> {
         };
         let statement = self.specifier(src);
         let spec = self.file.specifiers[statement].spec.clone();
-        let mut c = s.walk();
-        let kids: Vec<Node> = s.named_children(&mut c).collect();
-        for k in kids {
+        for k in kids(s) {
             match k.kind() {
                 "import_require_clause" => {
                     if let Some(id) = k.named_child(0).filter(|n| n.kind() == "identifier") {
@@ -440,9 +431,7 @@ impl Extractor<'_> {
                     }
                 }
                 "import_clause" => {
-                    let mut cc = k.walk();
-                    let parts: Vec<Node> = k.named_children(&mut cc).collect();
-                    for p in parts {
+                    for p in kids(k) {
                         match p.kind() {
                             "identifier" => {
                                 self.push_import(p, ImportKind::Default, &spec, statement)
@@ -453,30 +442,11 @@ impl Extractor<'_> {
                                 }
                             }
                             "named_imports" => {
-                                let mut c3 = p.walk();
-                                let specs: Vec<Node> = p.named_children(&mut c3).collect();
-                                for sp in specs {
-                                    if sp.kind() != "import_specifier" {
-                                        continue;
-                                    }
-                                    let Some(n) = sp.child_by_field_name("name") else {
-                                        continue;
-                                    };
-                                    let name = self.spec_name(n);
-                                    let local = sp
-                                        .child_by_field_name("alias")
-                                        .map_or(name.clone(), |a| self.t(a).to_string());
-                                    let (line, column) = pos(n);
-                                    self.file.imports.push(Import {
-                                        local: local.clone(),
-                                        kind: ImportKind::Named(name),
-                                        spec: spec.clone(),
-                                        statement,
-                                        line,
-                                        column,
-                                    });
-                                    let i = self.file.imports.len() - 1;
-                                    self.bind(&local, NameRes::Import(i));
+                                for (n, name, alias) in self.specifiers(p, "import_specifier") {
+                                    let local =
+                                        alias.map_or(name.clone(), |a| self.t(a).to_string());
+                                    let kind = ImportKind::Named(name);
+                                    self.push_import_as(n, local, kind, &spec, statement);
                                 }
                             }
                             _ => {}
@@ -488,9 +458,22 @@ impl Extractor<'_> {
         }
     }
 
+    /// Records the import of identifier `id`, which binds its own name.
     pub(super) fn push_import(&mut self, id: Node, kind: ImportKind, spec: &str, statement: usize) {
-        let (line, column) = pos(id);
         let local = self.t(id).to_string();
+        self.push_import_as(id, local, kind, spec, statement);
+    }
+
+    /// Records an import written at `at` that binds `local`, and binds it.
+    fn push_import_as(
+        &mut self,
+        at: Node,
+        local: String,
+        kind: ImportKind,
+        spec: &str,
+        statement: usize,
+    ) {
+        let (line, column) = pos(at);
         self.file.imports.push(Import {
             local: local.clone(),
             kind,
@@ -527,9 +510,7 @@ impl Extractor<'_> {
         match name.kind() {
             "identifier" => self.push_import(name, ImportKind::Require, &spec, statement),
             "object_pattern" => {
-                let mut c = name.walk();
-                let props: Vec<Node> = name.named_children(&mut c).collect();
-                for p in props {
+                for p in kids(name) {
                     let (key, local) = match p.kind() {
                         "shorthand_property_identifier_pattern" => (p, p),
                         "pair_pattern" => {
@@ -540,18 +521,9 @@ impl Extractor<'_> {
                         }
                         _ => continue,
                     };
-                    let (line, column) = pos(key);
-                    let local_name = self.t(local).to_string();
-                    self.file.imports.push(Import {
-                        local: local_name.clone(),
-                        kind: ImportKind::Named(self.t(key).to_string()),
-                        spec: spec.clone(),
-                        statement,
-                        line,
-                        column,
-                    });
-                    let i = self.file.imports.len() - 1;
-                    self.bind(&local_name, NameRes::Import(i));
+                    let kind = ImportKind::Named(self.t(key).to_string());
+                    let local = self.t(local).to_string();
+                    self.push_import_as(key, local, kind, &spec, statement);
                 }
             }
             _ => {}
@@ -688,9 +660,7 @@ impl Extractor<'_> {
         let Some(body) = s.child_by_field_name("body") else {
             return d;
         };
-        let mut c = body.walk();
-        let members: Vec<Node> = body.named_children(&mut c).collect();
-        for m in members {
+        for m in kids(body) {
             let kind = match m.kind() {
                 "method_definition" | "method_signature" | "abstract_method_signature" => {
                     if has_child(m, "get") || has_child(m, "set") {
@@ -728,9 +698,7 @@ impl Extractor<'_> {
             if mname == "constructor"
                 && let Some(params) = m.child_by_field_name("parameters")
             {
-                let mut pc = params.walk();
-                let ps: Vec<Node> = params.named_children(&mut pc).collect();
-                for p in ps {
+                for p in kids(params) {
                     let is_prop = {
                         let mut cc = p.walk();
                         p.children(&mut cc).any(|c| {
@@ -779,9 +747,7 @@ impl Extractor<'_> {
     pub(super) fn declare_type_members(&mut self, body: Node, d: usize) {
         let qp = format!("{}.", self.file.decls[d].qn);
         let exported = self.file.decls[d].exported;
-        let mut c = body.walk();
-        let members: Vec<Node> = body.named_children(&mut c).collect();
-        for m in members {
+        for m in kids(body) {
             let kind = match m.kind() {
                 "property_signature" => SymbolKind::Property,
                 "method_signature" => SymbolKind::Method,

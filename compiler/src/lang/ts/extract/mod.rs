@@ -15,20 +15,9 @@ use std::collections::HashMap;
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
 
-use crate::lang::{Bounded, Span, collapse, parse, pos, text};
-
-/// How a name was bound in its file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum NameRes {
-    /// A declaration of this file (index into [`TsFile::decls`]).
-    Decl(usize),
-    /// An import binding (index into [`TsFile::imports`]).
-    Import(usize),
-    /// A local variable, parameter, type parameter or local type (index into [`TsFile::locals`]).
-    Local(usize),
-    /// Declared nowhere in the file: a global, or a mistake.
-    Unbound(String),
-}
+pub use crate::lang::shared::extract::NameRes;
+use crate::lang::shared::extract::{FileRecord, Owned, extract_file, owned_extractor};
+use crate::lang::{Bounded, Span, collapse, kids, pos, text};
 
 /// A type as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -310,6 +299,12 @@ const MAX_DEPTH: usize = 400;
 /// Descriptions of receivers and types keep at most this many levels; deeper is unknown.
 const MAX_EXPR: usize = 24;
 
+impl FileRecord for TsFile {
+    fn has_error_mut(&mut self) -> &mut bool {
+        &mut self.has_error
+    }
+}
+
 /// Extracts one file. `tsx` selects the grammar that accepts JSX.
 pub fn extract(src: &str, tsx: bool) -> TsFile {
     let lang = if tsx {
@@ -317,36 +312,29 @@ pub fn extract(src: &str, tsx: bool) -> TsFile {
     } else {
         tree_sitter_typescript::LANGUAGE_TYPESCRIPT
     };
-    let Some(tree) = parse(src, lang.into()) else {
-        return TsFile {
-            has_error: true,
-            ..TsFile::default()
+    extract_file(src, lang.into(), |root, file| {
+        let mut x = Extractor {
+            src,
+            file,
+            scopes: vec![Scope::default()],
+            decl_at: HashMap::new(),
+            owner: None,
+            this_class: None,
+            callback: None,
+            depth: 0,
         };
-    };
-    let root = tree.root_node();
-    let mut x = Extractor {
-        src,
-        file: TsFile {
-            has_error: root.has_error(),
-            ..TsFile::default()
-        },
-        scopes: vec![Scope::default()],
-        decl_at: HashMap::new(),
-        owner: None,
-        this_class: None,
-        callback: None,
-        depth: 0,
-    };
-    x.declare_statements(root, None, "", true);
-    let top = std::mem::take(&mut x.scopes[0].names);
-    x.file.scope = top.clone();
-    x.scopes[0].names = top;
-    x.walk_children(root);
-    x.mark_exported();
-    x.file
+        x.declare_statements(root, None, "", true);
+        let top = std::mem::take(&mut x.scopes[0].names);
+        x.file.scope = top.clone();
+        x.scopes[0].names = top;
+        x.walk_children(root);
+        x.mark_exported();
+        x.file
+    })
 }
 
 crate::lang::bounded_extractor!(has_error);
+owned_extractor!();
 
 impl<'s> Extractor<'s> {
     fn t(&self, n: Node) -> &'s str {
@@ -504,9 +492,7 @@ fn collect_infers(n: Node, src: &str, out: &mut Vec<String>) {
         }
         return;
     }
-    let mut c = n.walk();
-    let kids: Vec<Node> = n.named_children(&mut c).collect();
-    for k in kids {
+    for k in kids(n) {
         collect_infers(k, src, out);
     }
 }
@@ -533,9 +519,7 @@ fn expr_depth(e: &Expr) -> usize {
 
 fn flatten_union<'t>(n: Node<'t>, out: &mut Vec<Node<'t>>) {
     if n.kind() == "union_type" {
-        let mut c = n.walk();
-        let kids: Vec<Node> = n.named_children(&mut c).collect();
-        for k in kids {
+        for k in kids(n) {
             flatten_union(k, out);
         }
     } else {
@@ -584,9 +568,7 @@ fn pattern_names<'t>(p: Node<'t>, src: &str, out: &mut Vec<(String, Node<'t>)>) 
             out.push((text(p, src).to_string(), p))
         }
         "object_pattern" | "array_pattern" => {
-            let mut c = p.walk();
-            let kids: Vec<Node> = p.named_children(&mut c).collect();
-            for k in kids {
+            for k in kids(p) {
                 match k.kind() {
                     "pair_pattern" => {
                         if let Some(v) = k.child_by_field_name("value") {

@@ -4,16 +4,14 @@ use super::*;
 
 impl Extractor<'_> {
     pub(super) fn import_refs_of_require(&mut self, pattern: Node) {
-        let mut c = pattern.walk();
-        let props: Vec<Node> = pattern.named_children(&mut c).collect();
-        for p in props {
+        for p in kids(pattern) {
             let key = match p.kind() {
-                "shorthand_property_identifier_pattern" => p,
-                "pair_pattern" => match p.child_by_field_name("key") {
-                    Some(k) => k,
-                    None => continue,
-                },
-                _ => continue,
+                "shorthand_property_identifier_pattern" => Some(p),
+                "pair_pattern" => p.child_by_field_name("key"),
+                _ => None,
+            };
+            let Some(key) = key else {
+                continue;
             };
             let (line, column) = pos(key);
             if let Some(i) = self
@@ -25,6 +23,17 @@ impl Extractor<'_> {
                 self.push_ref(key, Use::Import, RefTarget::Imported(i));
             }
         }
+    }
+
+    /// Records a reference of the module itself (in no declaration) at `line`, `column`.
+    fn push_module_ref(&mut self, (line, column): (u32, u32), usage: Use, target: RefTarget) {
+        self.file.refs.push(Ref {
+            line,
+            column,
+            from: None,
+            usage,
+            target,
+        });
     }
 
     pub(super) fn walk_import(&mut self, n: Node) {
@@ -42,25 +51,14 @@ impl Extractor<'_> {
             .collect();
         for i in ids {
             let im = &self.file.imports[i];
-            let (line, column) = (im.line, im.column);
-            self.file.refs.push(Ref {
-                line,
-                column,
-                from: None,
-                usage: Use::Import,
-                target: RefTarget::Imported(i),
-            });
+            let at = (im.line, im.column);
+            self.push_module_ref(at, Use::Import, RefTarget::Imported(i));
         }
     }
 
     pub(super) fn walk_export(&mut self, n: Node) {
         if let Some(d) = n.child_by_field_name("declaration") {
-            let mut c = n.walk();
-            let decorators: Vec<Node> = n
-                .named_children(&mut c)
-                .filter(|k| k.kind() == "decorator")
-                .collect();
-            for dec in decorators {
+            for dec in kids(n).into_iter().filter(|k| k.kind() == "decorator") {
                 self.walk(dec);
             }
             self.walk(d);
@@ -84,14 +82,8 @@ impl Extractor<'_> {
                 .collect();
             for (ri, ii) in hits {
                 let it = &self.file.reexports[ri].items[ii];
-                let (line, column) = (it.line, it.column);
-                self.file.refs.push(Ref {
-                    line,
-                    column,
-                    from: None,
-                    usage: Use::Reexport,
-                    target: RefTarget::Reexported(ri, ii),
-                });
+                let at = (it.line, it.column);
+                self.push_module_ref(at, Use::Reexport, RefTarget::Reexported(ri, ii));
             }
             return;
         }
@@ -117,24 +109,11 @@ impl Extractor<'_> {
             }
             return;
         }
-        let mut c = n.walk();
-        let kids: Vec<Node> = n.named_children(&mut c).collect();
-        for k in kids {
+        for k in kids(n) {
             match k.kind() {
                 "export_clause" => {
-                    let mut cc = k.walk();
-                    let specs: Vec<Node> = k.named_children(&mut cc).collect();
-                    for sp in specs {
-                        if sp.kind() != "export_specifier" {
-                            continue;
-                        }
-                        let Some(nn) = sp.child_by_field_name("name") else {
-                            continue;
-                        };
-                        let name = self.spec_name(nn);
-                        let alias = sp
-                            .child_by_field_name("alias")
-                            .map_or(name.clone(), |a| self.spec_name(a));
+                    for (nn, name, alias) in self.specifiers(k, "export_specifier") {
+                        let alias = alias.map_or(name.clone(), |a| self.spec_name(a));
                         let res = self.lookup_any(&name);
                         self.push_ref(nn, Use::Export, RefTarget::Name(res.clone(), name));
                         if self.scopes.len() == 1 {
@@ -177,9 +156,7 @@ impl Extractor<'_> {
         if lt == "module.exports" {
             let r = unwrap_parens(r);
             if r.kind() == "object" {
-                let mut c = r.walk();
-                let props: Vec<Node> = r.named_children(&mut c).collect();
-                for p in props {
+                for p in kids(r) {
                     match p.kind() {
                         "shorthand_property_identifier" => {
                             let nm = self.t(p).to_string();
@@ -234,9 +211,7 @@ impl Extractor<'_> {
         if let Some(t) = n.child_by_field_name("type_arguments") {
             self.walk(t);
         }
-        let mut c = n.walk();
-        let attrs: Vec<Node> = n.named_children(&mut c).collect();
-        for a in attrs {
+        for a in kids(n) {
             match a.kind() {
                 "jsx_attribute" => {
                     let mut cc = a.walk();

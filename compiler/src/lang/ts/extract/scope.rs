@@ -3,38 +3,21 @@
 use super::*;
 
 impl Extractor<'_> {
-    pub(super) fn decl_of(&self, n: Node) -> Option<usize> {
-        self.decl_at.get(&(n.start_byte(), n.kind_id())).copied()
-    }
-
     pub(super) fn push_ref(&mut self, at: Node, usage: Use, target: RefTarget) {
         self.file.refs.push(Ref::at(at, self.owner, usage, target));
     }
 
     pub(super) fn walk_children(&mut self, n: Node) {
-        let mut c = n.walk();
-        let kids: Vec<Node> = n.named_children(&mut c).collect();
-        for k in kids {
+        for k in kids(n) {
             self.walk(k);
         }
-    }
-
-    pub(super) fn with_owner(&mut self, d: Option<usize>, f: impl FnOnce(&mut Self)) {
-        let saved = self.owner;
-        if d.is_some() {
-            self.owner = d;
-        }
-        f(self);
-        self.owner = saved;
     }
 
     /// Declares the hoisted names of a function body or block: function, class, enum,
     /// interface and type declarations and `let`/`const` directly in it, and, for a function
     /// body, every `var` not inside a nested function.
     pub(super) fn hoist(&mut self, body: Node, function_body: bool) {
-        let mut c = body.walk();
-        let stmts: Vec<Node> = body.named_children(&mut c).collect();
-        for s in stmts {
+        for s in kids(body) {
             let s = if s.kind() == "export_statement" {
                 match s.child_by_field_name("declaration") {
                     Some(d) => d,
@@ -86,9 +69,7 @@ impl Extractor<'_> {
             | "class" => {}
             "variable_declaration" => self.declare_locals(n),
             _ => {
-                let mut c = n.walk();
-                let kids: Vec<Node> = n.named_children(&mut c).collect();
-                for k in kids {
+                for k in kids(n) {
                     if matches!(
                         k.kind(),
                         "statement_block"
@@ -116,12 +97,10 @@ impl Extractor<'_> {
     }
 
     pub(super) fn declare_locals(&mut self, decl: Node) {
-        let mut c = decl.walk();
-        let vds: Vec<Node> = decl
-            .named_children(&mut c)
+        for vd in kids(decl)
+            .into_iter()
             .filter(|d| d.kind() == "variable_declarator")
-            .collect();
-        for vd in vds {
+        {
             if let Some(name) = vd.child_by_field_name("name") {
                 let mut names = Vec::new();
                 pattern_names(name, self.src, &mut names);
@@ -167,9 +146,7 @@ impl Extractor<'_> {
         match p.kind() {
             "identifier" => self.set_name(p, src, create),
             "object_pattern" => {
-                let mut c = p.walk();
-                let kids: Vec<Node> = p.named_children(&mut c).collect();
-                for k in kids {
+                for k in kids(p) {
                     match k.kind() {
                         "shorthand_property_identifier_pattern" => {
                             let name = self.t(k).to_string();
@@ -236,9 +213,7 @@ impl Extractor<'_> {
             }
             "array_pattern" => {
                 let elem = src.as_ref().map(|s| Expr::Elem(Box::new(s.clone())));
-                let mut c = p.walk();
-                let kids: Vec<Node> = p.named_children(&mut c).collect();
-                for k in kids {
+                for k in kids(p) {
                     match k.kind() {
                         "rest_pattern" => {
                             if let Some(x) = k.named_child(0) {
@@ -313,9 +288,7 @@ impl Extractor<'_> {
                 }
             }
             for p in ps {
-                let mut c = p.walk();
-                let kids: Vec<Node> = p.named_children(&mut c).collect();
-                for k in kids {
+                for k in kids(p) {
                     if k.kind() != "type_identifier" || p.child_by_field_name("name") != Some(k) {
                         self.walk(k);
                     }

@@ -2,6 +2,27 @@
 
 use super::*;
 
+/// Nodes that bind and name nothing.
+const LEAVES: &[&str] = &[
+    "comment",
+    "string",
+    "number",
+    "regex",
+    "true",
+    "false",
+    "null",
+    "undefined",
+    "hash_bang_line",
+    "html_comment",
+    "statement_identifier",
+    "predefined_type",
+    "literal_type",
+    "this_type",
+    "property_identifier",
+    "private_property_identifier",
+    "import",
+];
+
 impl Extractor<'_> {
     /// Parameters, then the body, in a new function scope.
     pub(super) fn walk_function(&mut self, n: Node, this_class: Option<Option<usize>>) {
@@ -27,10 +48,7 @@ impl Extractor<'_> {
         self.with_owner(decl, |x| {
             x.bind_type_params(n);
             let params = x.walk_params(n, callback.as_ref());
-            let ret = n.child_by_field_name("return_type").map(|r| {
-                x.walk(r);
-                x.type_ref(r)
-            });
+            let ret = x.walk_written(n, "return_type");
             if let Some(d) = decl {
                 let dd = &mut x.file.decls[d];
                 if dd.ret.is_none() {
@@ -51,6 +69,14 @@ impl Extractor<'_> {
         });
         self.this_class = saved_this;
         self.scopes.pop();
+    }
+
+    /// Walks the type written in `field` of `n` (a return type, an annotation); returns its
+    /// description.
+    fn walk_written(&mut self, n: Node, field: &str) -> Option<TypeRef> {
+        let t = n.child_by_field_name(field)?;
+        self.walk(t);
+        Some(self.type_ref(t))
     }
 
     /// Binds and walks the parameters of a function-like node; returns their written types.
@@ -107,12 +133,7 @@ impl Extractor<'_> {
                 if let Some(v) = p.child_by_field_name("value") {
                     self.walk(v);
                 }
-                let mut c = p.walk();
-                let decorators: Vec<Node> = p
-                    .named_children(&mut c)
-                    .filter(|k| k.kind() == "decorator")
-                    .collect();
-                for d in decorators {
+                for d in kids(p).into_iter().filter(|k| k.kind() == "decorator") {
                     self.walk(d);
                 }
                 if let Some(pat) = p.child_by_field_name("pattern") {
@@ -149,9 +170,7 @@ impl Extractor<'_> {
         let saved_this = self.this_class;
         self.with_owner(decl, |x| {
             x.bind_type_params(n);
-            let mut c = n.walk();
-            let kids: Vec<Node> = n.named_children(&mut c).collect();
-            for k in kids {
+            for k in kids(n) {
                 match k.kind() {
                     "decorator" => x.walk(k),
                     "class_heritage" => x.walk_heritage(k, decl),
@@ -160,9 +179,7 @@ impl Extractor<'_> {
             }
             x.this_class = Some(decl);
             if let Some(body) = n.child_by_field_name("body") {
-                let mut c = body.walk();
-                let members: Vec<Node> = body.named_children(&mut c).collect();
-                for m in members {
+                for m in kids(body) {
                     x.walk_member(m, decl);
                 }
             }
@@ -172,9 +189,7 @@ impl Extractor<'_> {
     }
 
     pub(super) fn walk_heritage(&mut self, h: Node, decl: Option<usize>) {
-        let mut c = h.walk();
-        let clauses: Vec<Node> = h.named_children(&mut c).collect();
-        for cl in clauses {
+        for cl in kids(h) {
             match cl.kind() {
                 "extends_clause" => {
                     if let Some(v) = cl.child_by_field_name("value") {
@@ -190,9 +205,7 @@ impl Extractor<'_> {
                     } else {
                         Use::Extends
                     };
-                    let mut cc = cl.walk();
-                    let ts: Vec<Node> = cl.named_children(&mut cc).collect();
-                    for t in ts {
+                    for t in kids(cl) {
                         self.heritage(t, u, decl);
                     }
                 }
@@ -305,26 +318,18 @@ impl Extractor<'_> {
                     {
                         x.file.decls[d].params = ps;
                     }
-                    if let Some(r) = m.child_by_field_name("return_type") {
-                        x.walk(r);
-                        let tr = x.type_ref(r);
-                        if let Some(d) = decl
-                            && x.file.decls[d].ret.is_none()
-                        {
-                            x.file.decls[d].ret = Some(tr);
-                        }
+                    if let Some(tr) = x.walk_written(m, "return_type")
+                        && let Some(d) = decl
+                        && x.file.decls[d].ret.is_none()
+                    {
+                        x.file.decls[d].ret = Some(tr);
                     }
                 });
                 self.scopes.pop();
             }
             "public_field_definition" => {
                 self.with_owner(decl, |x| {
-                    let mut c = m.walk();
-                    let decorators: Vec<Node> = m
-                        .named_children(&mut c)
-                        .filter(|k| k.kind() == "decorator")
-                        .collect();
-                    for d in decorators {
+                    for d in kids(m).into_iter().filter(|k| k.kind() == "decorator") {
                         x.walk(d);
                     }
                     if let Some(n) = m.child_by_field_name("name")
@@ -364,23 +369,7 @@ impl Extractor<'_> {
 
     pub(super) fn walk_inner(&mut self, n: Node) {
         match n.kind() {
-            "comment"
-            | "string"
-            | "number"
-            | "regex"
-            | "true"
-            | "false"
-            | "null"
-            | "undefined"
-            | "hash_bang_line"
-            | "html_comment"
-            | "statement_identifier"
-            | "predefined_type"
-            | "literal_type"
-            | "this_type"
-            | "property_identifier"
-            | "private_property_identifier"
-            | "import" => {}
+            k if LEAVES.contains(&k) => {}
             "import_statement" => self.walk_import(n),
             "export_statement" => self.walk_export(n),
             "function_declaration" | "generator_function_declaration" => {
@@ -404,9 +393,8 @@ impl Extractor<'_> {
             }
             "index_signature" => {
                 self.scopes.push(Scope::default());
-                let mut c = n.walk();
-                let kids: Vec<Node> = n.named_children(&mut c).collect();
-                for k in &kids {
+                let parts = kids(n);
+                for k in &parts {
                     if k.kind() == "mapped_type_clause"
                         && let Some(name) = k.child_by_field_name("name")
                     {
@@ -415,11 +403,9 @@ impl Extractor<'_> {
                         self.bind(&nm, NameRes::Local(l));
                     }
                 }
-                for k in kids {
+                for k in parts {
                     if k.kind() == "mapped_type_clause" {
-                        let mut cc = k.walk();
-                        let parts: Vec<Node> = k.named_children(&mut cc).collect();
-                        for p in parts {
+                        for p in kids(k) {
                             if Some(p) != k.child_by_field_name("name") {
                                 self.walk(p);
                             }
@@ -456,15 +442,12 @@ impl Extractor<'_> {
                 self.with_owner(decl, |x| {
                     x.bind_type_params(n);
                     let fp = x.walk_params(n, None);
-                    if let Some(r) = n.child_by_field_name("return_type") {
-                        x.walk(r);
-                        let tr = x.type_ref(r);
-                        if let Some(d) = decl
-                            && x.file.decls[d].ret.is_none()
-                        {
-                            x.file.decls[d].ret = Some(tr);
-                            x.file.decls[d].params = fp;
-                        }
+                    if let Some(tr) = x.walk_written(n, "return_type")
+                        && let Some(d) = decl
+                        && x.file.decls[d].ret.is_none()
+                    {
+                        x.file.decls[d].ret = Some(tr);
+                        x.file.decls[d].params = fp;
                     }
                 });
                 self.scopes.pop();
@@ -475,9 +458,7 @@ impl Extractor<'_> {
                 self.scopes.push(Scope::default());
                 self.with_owner(decl, |x| {
                     x.bind_type_params(n);
-                    let mut c = n.walk();
-                    let kids: Vec<Node> = n.named_children(&mut c).collect();
-                    for k in kids {
+                    for k in kids(n) {
                         if k.kind() == "extends_type_clause" {
                             x.walk_heritage_clause(k, decl);
                         }
@@ -515,9 +496,7 @@ impl Extractor<'_> {
                     self.bind_members(d);
                 }
                 if let Some(body) = n.child_by_field_name("body") {
-                    let mut c = body.walk();
-                    let ms: Vec<Node> = body.named_children(&mut c).collect();
-                    for m in ms {
+                    for m in kids(body) {
                         if m.kind() == "enum_assignment"
                             && let Some(v) = m.child_by_field_name("value")
                         {
@@ -552,9 +531,7 @@ impl Extractor<'_> {
                         self.hoist(body, true);
                     }
                     self.with_owner(decl, |x| {
-                        let mut c = body.walk();
-                        let ss: Vec<Node> = body.named_children(&mut c).collect();
-                        for s in ss {
+                        for s in kids(body) {
                             if s.kind() == "export_statement" {
                                 if let Some(d) = s.child_by_field_name("declaration") {
                                     x.walk(d);
@@ -571,9 +548,7 @@ impl Extractor<'_> {
             }
             "ambient_declaration" => self.walk_children(n),
             "lexical_declaration" | "variable_declaration" => {
-                let mut c = n.walk();
-                let vds: Vec<Node> = n.named_children(&mut c).collect();
-                for vd in vds {
+                for vd in kids(n) {
                     if vd.kind() == "variable_declarator" {
                         self.walk_declarator(vd);
                     } else {
@@ -707,29 +682,22 @@ impl Extractor<'_> {
     }
 
     pub(super) fn walk_heritage_clause(&mut self, clause: Node, decl: Option<usize>) {
-        let mut c = clause.walk();
-        let ts: Vec<Node> = clause.named_children(&mut c).collect();
-        for t in ts {
+        for t in kids(clause) {
             self.heritage(t, Use::Extends, decl);
         }
     }
 
     pub(super) fn walk_type_members(&mut self, body: Node) {
-        let mut c = body.walk();
-        let ms: Vec<Node> = body.named_children(&mut c).collect();
-        for m in ms {
+        for m in kids(body) {
             let decl = self.decl_of(m);
             match m.kind() {
                 "property_signature" => {
                     self.with_owner(decl, |x| {
-                        if let Some(t) = m.child_by_field_name("type") {
-                            x.walk(t);
-                            let tr = x.type_ref(t);
-                            if let Some(d) = decl
-                                && x.file.decls[d].ty.is_none()
-                            {
-                                x.file.decls[d].ty = Some(tr);
-                            }
+                        if let Some(tr) = x.walk_written(m, "type")
+                            && let Some(d) = decl
+                            && x.file.decls[d].ty.is_none()
+                        {
+                            x.file.decls[d].ty = Some(tr);
                         }
                     });
                 }

@@ -27,14 +27,8 @@ impl Resolver<'_> {
             m.module_sym = home.push_module(self.facts, &m.path, m.path.clone());
             m.syms = Vec::with_capacity(m.ts.decls.len());
             for d in &m.ts.decls {
-                m.syms.push(self.facts.push_symbol(home.symbol(
-                    d.name.clone(),
-                    d.qn.clone(),
-                    d.kind,
-                    d.exported,
-                    d.signature.clone(),
-                    d.span,
-                )));
+                m.syms
+                    .push(self.facts.push_symbol(decl_symbol!(home, d, d.exported)));
             }
         }
     }
@@ -100,13 +94,7 @@ impl Resolver<'_> {
 
     fn site(&self, m: usize, line: u32, column: u32) -> Site {
         let md = &self.mods[m];
-        Site {
-            repo: md.repo,
-            file: md.file,
-            line,
-            column,
-            language: md.language,
-        }
+        site_in((md.repo, md.file, md.language), (line, column))
     }
 
     pub(super) fn sym(&self, m: usize, d: usize) -> SymbolId {

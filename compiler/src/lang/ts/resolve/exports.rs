@@ -8,31 +8,12 @@ impl Resolver<'_> {
 
     /// What export `name` of module `m` is, in the wanted meaning.
     pub(super) fn export_of(&self, m: usize, name: &str, meaning: Meaning, depth: usize) -> Bound {
+        // A module that re-exports itself, directly or not, finds nothing the second time round.
         let key = (m, name.to_string(), meaning);
-        if let Some(b) = self.export_memo.borrow().get(&key) {
-            return *b;
-        }
-        if depth > MAX_DEPTH {
-            // Cut: what is computed above this point must not be kept.
-            self.export_cut.set(true);
-            return Bound::Missing;
-        }
-        // Cut cycles: a module that re-exports itself, directly or not, finds nothing the
-        // second time round. A result that met a cut is not kept, since it depends on where the
-        // search started.
-        if !self.export_busy.borrow_mut().insert(key.clone()) {
-            self.export_cut.set(true);
-            return Bound::Missing;
-        }
-        let outer_cut = self.export_cut.replace(false);
-        let b = self.compute_export(m, name, meaning, depth);
-        let cut = self.export_cut.get();
-        self.export_cut.set(outer_cut || cut);
-        self.export_busy.borrow_mut().remove(&key);
-        if !cut || b != Bound::Missing {
-            self.export_memo.borrow_mut().insert(key, b);
-        }
-        b
+        self.exports
+            .get(key, depth > MAX_DEPTH, Bound::Missing, || {
+                self.compute_export(m, name, meaning, depth)
+            })
     }
 
     /// The first of `found` that has the wanted meaning, else the first found at all.

@@ -22,11 +22,8 @@ impl Resolver<'_> {
             {
                 Hit::External
             }
-            Recv::Members(tm, td) => match self.lookup_member(*tm, *td, name, depth + 1) {
-                Lookup::Found(a, b) => Hit::Decls(vec![(a, b)], true),
-                Lookup::NotFound { closed } => Hit::NotFound { closed },
-            },
-            Recv::Module(t) => Hit::Module(self.export_of(*t, name, meaning, depth + 1)),
+            Recv::Members(tm, td) => self.lookup_member(*tm, *td, name, depth + 1).into(),
+            Recv::Module(t) => Hit::Bound(self.export_of(*t, name, meaning, depth + 1)),
             Recv::External | Recv::Array(_) | Recv::Promise(_) | Recv::Object(..) => Hit::External,
             Recv::Unknown => Hit::Unknown,
             Recv::All(parts) => {
@@ -35,7 +32,7 @@ impl Resolver<'_> {
                 let mut unknown = false;
                 for p in parts {
                     match self.members_named(p, name, meaning, depth + 1) {
-                        h @ (Hit::Decls(..) | Hit::Module(_)) => return h,
+                        h @ (Hit::Decls(..) | Hit::Bound(_)) => return h,
                         Hit::NotFound { closed: c } => closed &= c,
                         Hit::External => external = true,
                         Hit::Unknown => unknown = true,
@@ -50,21 +47,11 @@ impl Resolver<'_> {
                     Hit::NotFound { closed }
                 }
             }
-            Recv::Union(parts) => {
-                let answers =
-                    parts
-                        .iter()
-                        .map(|p| match self.members_named(p, name, meaning, depth + 1) {
-                            Hit::Decls(v, exact) => UnionPart::Declares(v, exact),
-                            Hit::NotFound { closed: true } => UnionPart::Lacks,
-                            _ => UnionPart::Unknown,
-                        });
-                match union_hit(answers) {
-                    UnionHit::Found(v, exact) => Hit::Decls(v, exact),
-                    UnionHit::Lacks => Hit::NotFound { closed: true },
-                    UnionHit::Unknown => Hit::External,
-                }
-            }
+            Recv::Union(parts) => Hit::of_union(
+                parts
+                    .iter()
+                    .map(|p| self.members_named(p, name, meaning, depth + 1)),
+            ),
         }
     }
 

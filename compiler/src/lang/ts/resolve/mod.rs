@@ -14,7 +14,6 @@ mod names;
 mod receivers;
 mod references;
 
-use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use kivgraph_format::{Confidence, EdgeKind, Language, Provenance, SymbolKind};
@@ -25,7 +24,10 @@ use super::extract::{
 use super::project::{Project, Resolved};
 use crate::emit::{self, NameOnly, ReceiverWords, Request, Site, reason};
 use crate::facts::{FactSet, FileId, Package, RepoId, SymbolId};
-use crate::lang::{Home, UnionHit, UnionPart, union_hit};
+use crate::lang::Home;
+use crate::lang::shared::resolve::{
+    CutMemo, Lookup, decl_symbol, name_only_candidates, other_modules, site_in,
+};
 
 /// How the detail of a `RECEIVER_TYPE_UNKNOWN` record is worded.
 const RECEIVER_WORDS: ReceiverWords = ReceiverWords {
@@ -134,26 +136,9 @@ enum Recv {
     Unknown,
 }
 
-/// The declarations a member name denotes on a receiver.
-enum Hit {
-    /// `exact`: the receiver's type leaves no other choice (a union where only one member
-    /// type declares the name, and every other member type is fully known).
-    Decls(Vec<(usize, usize)>, bool),
-    Module(Bound),
-    External,
-    NotFound {
-        closed: bool,
-    },
-    Unknown,
-}
-
-enum Lookup {
-    Found(usize, usize),
-    /// Not declared; `closed` when every base type was followed.
-    NotFound {
-        closed: bool,
-    },
-}
+/// The declarations a member name denotes on a receiver; a module's export is what it binds
+/// to. A type is closed (`Lookup::NotFound`) when every base type was followed.
+type Hit = crate::lang::shared::resolve::Hit<Bound>;
 
 const MAX_DEPTH: usize = 64;
 
@@ -161,10 +146,8 @@ pub struct Resolver<'f> {
     facts: &'f mut FactSet,
     mods: Vec<Module>,
     project: Project,
-    export_memo: RefCell<HashMap<(usize, String, Meaning), Bound>>,
-    /// Exports being computed, and whether a computation met one of them (a cycle).
-    export_busy: RefCell<HashSet<(usize, String, Meaning)>>,
-    export_cut: std::cell::Cell<bool>,
+    /// Exports by (module, name, meaning).
+    exports: CutMemo<(usize, String, Meaning), Bound>,
     /// Top-level declarations of script files (no import or export), visible to every file of
     /// their repository, by (repository, name).
     script_globals: HashMap<(RepoId, String), Vec<(usize, usize)>>,
@@ -218,15 +201,13 @@ impl<'f> Resolver<'f> {
             .iter()
             .enumerate()
             .map(|(i, m)| {
-                let set: BTreeSet<usize> = m
-                    .specs
-                    .iter()
-                    .filter_map(|r| match r {
-                        Resolved::Module(t) if *t != i => Some(*t),
+                other_modules(
+                    i,
+                    m.specs.iter().filter_map(|r| match r {
+                        Resolved::Module(t) => Some(*t),
                         _ => None,
-                    })
-                    .collect();
-                set.into_iter().collect()
+                    }),
+                )
             })
             .collect();
         let merged = mods
@@ -266,9 +247,7 @@ impl<'f> Resolver<'f> {
             facts,
             mods,
             project,
-            export_memo: RefCell::new(HashMap::new()),
-            export_busy: RefCell::new(HashSet::new()),
-            export_cut: std::cell::Cell::new(false),
+            exports: CutMemo::default(),
             script_globals,
             member_index,
             imported,

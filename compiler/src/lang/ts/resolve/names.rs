@@ -11,7 +11,7 @@ impl Resolver<'_> {
         depth: usize,
     ) -> Bound {
         if depth > MAX_DEPTH {
-            self.export_cut.set(true);
+            self.exports.cut();
             return Bound::Missing;
         }
         match res {

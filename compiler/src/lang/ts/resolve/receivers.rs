@@ -79,7 +79,7 @@ impl Resolver<'_> {
                             .map(|(a, b)| self.value_recv(Bound::Decl(a, b), depth + 1))
                             .collect(),
                     ),
-                    Hit::Module(b) => self.value_recv(b, depth + 1),
+                    Hit::Bound(b) => self.value_recv(b, depth + 1),
                     Hit::External | Hit::NotFound { closed: false } => Recv::External,
                     Hit::NotFound { closed: true } | Hit::Unknown => Recv::Unknown,
                 },
@@ -199,7 +199,7 @@ impl Resolver<'_> {
                     depth + 1,
                 ) {
                     Hit::Decls(v, true) => Bound::Decl(v[0].0, v[0].1),
-                    Hit::Module(b) => b,
+                    Hit::Bound(b) => b,
                     Hit::External | Hit::NotFound { closed: false } => Bound::External,
                     _ => Bound::Missing,
                 }
@@ -322,23 +322,24 @@ impl Resolver<'_> {
                     };
                 }
                 match b {
-                    Bound::Decl(bm, bd) => {
-                        let d = &self.mods[bm].ts.decls[bd];
-                        match d.kind {
-                            SymbolKind::Class | SymbolKind::Interface | SymbolKind::Enum => {
-                                Recv::Members(bm, bd)
-                            }
-                            SymbolKind::TypeAlias => match &d.ty {
-                                Some(t) => self.type_recv(bm, t, depth + 1),
-                                None => Recv::Members(bm, bd),
-                            },
-                            _ => Recv::Unknown,
-                        }
-                    }
+                    Bound::Decl(bm, bd) => self.declared_type_recv(bm, bd, depth),
                     Bound::External => Recv::External,
                     _ => Recv::Unknown,
                 }
             }
+        }
+    }
+
+    /// The members a value of the type declaration `d` of module `m` declares has.
+    fn declared_type_recv(&self, m: usize, d: usize, depth: usize) -> Recv {
+        let decl = &self.mods[m].ts.decls[d];
+        match decl.kind {
+            SymbolKind::Class | SymbolKind::Interface | SymbolKind::Enum => Recv::Members(m, d),
+            SymbolKind::TypeAlias => match &decl.ty {
+                Some(t) => self.type_recv(m, t, depth + 1),
+                None => Recv::Members(m, d),
+            },
+            _ => Recv::Unknown,
         }
     }
 }

@@ -184,7 +184,7 @@ impl Resolver<'_> {
                 self.unresolved_here(at, reason::DECLARATION_NOT_FOUND, name, detail);
             }
             Hit::NotFound { .. } | Hit::External => {}
-            Hit::Module(b) => {
+            Hit::Bound(b) => {
                 let Recv::Module(t) = recv else { return };
                 match b {
                     Bound::Decl(a, b) => {
@@ -219,14 +219,6 @@ impl Resolver<'_> {
     /// The members named `name` of the classes, interfaces and type aliases of module `m` and
     /// of the modules it imports: what a member of an unknown receiver may be.
     fn name_only_candidates(&self, m: usize, name: &str) -> Vec<(usize, usize)> {
-        let mut cands: Vec<(usize, usize)> = Vec::new();
-        let mut scan = vec![m];
-        scan.extend(self.imported[m].iter().copied());
-        for sm in scan {
-            if let Some(v) = self.member_index[sm].get(name) {
-                cands.extend(v.iter().map(|&d| (sm, d)));
-            }
-        }
-        cands
+        name_only_candidates(&self.member_index, &self.imported, m, name)
     }
 }

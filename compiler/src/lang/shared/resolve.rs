@@ -1,0 +1,169 @@
+//! Phase 2 alike in Python, TypeScript and Dart: the symbols of declarations, the modules a
+//! module's imports reach, and the name-only candidates for a member of an unknown receiver.
+
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::hash::Hash;
+
+use kivgraph_format::Language;
+
+use crate::emit::Site;
+use crate::facts::{FileId, RepoId};
+use crate::lang::{UnionHit, UnionPart, union_hit};
+
+/// Where something written in `language` occurs: `file` of `repo`, at `line` and `column`.
+pub(crate) fn site_in(
+    (repo, file, language): (RepoId, FileId, Language),
+    (line, column): (u32, u32),
+) -> Site {
+    Site {
+        repo,
+        file,
+        line,
+        column,
+        language,
+    }
+}
+
+/// The symbol of declaration `$d` (a phase 1 `Decl` with `name`, `qn`, `kind`, `signature` and
+/// `span`) declared at [`crate::lang::Home`] `$home`, exported as `$exported` says.
+macro_rules! decl_symbol {
+    ($home:expr, $d:expr, $exported:expr) => {
+        $home.symbol(
+            $d.name.clone(),
+            $d.qn.clone(),
+            $d.kind,
+            $exported,
+            $d.signature.clone(),
+            $d.span,
+        )
+    };
+}
+pub(crate) use decl_symbol;
+
+/// The other modules than `m` among `targets` (what module `m`'s imports resolve to), each
+/// once, in order.
+pub(crate) fn other_modules(m: usize, targets: impl IntoIterator<Item = usize>) -> Vec<usize> {
+    let set: BTreeSet<usize> = targets.into_iter().filter(|&t| t != m).collect();
+    set.into_iter().collect()
+}
+
+/// What a member `name` of an unknown receiver in module `m` may be, by name only: the members
+/// of that name `member_index` lists for module `m`, then for each module it imports
+/// (`imported`), as (module, declaration).
+pub(crate) fn name_only_candidates(
+    member_index: &[HashMap<String, Vec<usize>>],
+    imported: &[Vec<usize>],
+    m: usize,
+    name: &str,
+) -> Vec<(usize, usize)> {
+    let mut cands: Vec<(usize, usize)> = Vec::new();
+    for sm in std::iter::once(m).chain(imported[m].iter().copied()) {
+        if let Some(v) = member_index[sm].get(name) {
+            cands.extend(v.iter().map(|&d| (sm, d)));
+        }
+    }
+    cands
+}
+
+/// A member looked up through a type and its bases.
+pub(crate) enum Lookup {
+    /// Declaration `.1` of module `.0`.
+    Found(usize, usize),
+    /// Not declared; `closed` when every type searched is fully known (compiled, every base
+    /// followed, nothing that adds members at run time).
+    NotFound { closed: bool },
+}
+
+/// The members a receiver has of one name; `B` is what a name binds to in the language (the
+/// answer of a module receiver).
+pub(crate) enum Hit<B> {
+    /// The declarations found, and whether the binding is exact: the receiver's type leaves no
+    /// other choice (for a written union, only one member type declares the name and every
+    /// other one is fully known).
+    Decls(Vec<(usize, usize)>, bool),
+    /// What the name binds to in a module receiver.
+    Bound(B),
+    External,
+    NotFound {
+        closed: bool,
+    },
+    Unknown,
+}
+
+impl<B> From<Lookup> for Hit<B> {
+    /// A member found through a type's declarations binds exactly.
+    fn from(l: Lookup) -> Hit<B> {
+        match l {
+            Lookup::Found(m, d) => Hit::Decls(vec![(m, d)], true),
+            Lookup::NotFound { closed } => Hit::NotFound { closed },
+        }
+    }
+}
+
+impl<B> Hit<B> {
+    /// What a member name denotes on a value of a written union type, from the answer of each
+    /// member type: see [`union_hit`]; a name no member type declares, while some is not
+    /// known, is external.
+    pub(crate) fn of_union(parts: impl IntoIterator<Item = Hit<B>>) -> Hit<B> {
+        let answers = parts.into_iter().map(|h| match h {
+            Hit::Decls(v, exact) => UnionPart::Declares(v, exact),
+            Hit::NotFound { closed: true } => UnionPart::Lacks,
+            _ => UnionPart::Unknown,
+        });
+        match union_hit(answers) {
+            UnionHit::Found(v, exact) => Hit::Decls(v, exact),
+            UnionHit::Lacks => Hit::NotFound { closed: true },
+            UnionHit::Unknown => Hit::External,
+        }
+    }
+}
+
+/// The memo of a recursive search through modules (attributes, exports) that cuts cycles and
+/// runaway chains: a key met again while it is being computed, or too deep, is `missing`, and
+/// a result computed past such a cut depends on where the search started, so it is kept only
+/// when it found something.
+pub(crate) struct CutMemo<K, V> {
+    memo: RefCell<HashMap<K, V>>,
+    busy: RefCell<HashSet<K>>,
+    cut: Cell<bool>,
+}
+
+impl<K, V> Default for CutMemo<K, V> {
+    fn default() -> Self {
+        CutMemo {
+            memo: RefCell::new(HashMap::new()),
+            busy: RefCell::new(HashSet::new()),
+            cut: Cell::new(false),
+        }
+    }
+}
+
+impl<K: Hash + Eq + Clone, V: Clone + PartialEq> CutMemo<K, V> {
+    /// Records a cut met by the search on its way to another memo's key (a chain too deep):
+    /// the result being computed is not kept unless it found something.
+    pub(crate) fn cut(&self) {
+        self.cut.set(true);
+    }
+
+    /// The value of `key`: the memo's, else `compute`'s, unless the search is `too_deep` or
+    /// already computing `key` (then `missing`, and a cut).
+    pub(crate) fn get(&self, key: K, too_deep: bool, missing: V, compute: impl FnOnce() -> V) -> V {
+        if let Some(v) = self.memo.borrow().get(&key) {
+            return v.clone();
+        }
+        if too_deep || !self.busy.borrow_mut().insert(key.clone()) {
+            self.cut.set(true);
+            return missing;
+        }
+        let outer = self.cut.replace(false);
+        let v = compute();
+        let cut = self.cut.get();
+        self.cut.set(outer || cut);
+        self.busy.borrow_mut().remove(&key);
+        if !cut || v != missing {
+            self.memo.borrow_mut().insert(key, v.clone());
+        }
+        v
+    }
+}
