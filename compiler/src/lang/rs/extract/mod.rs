@@ -333,6 +333,13 @@ impl<'s> Walker<'s> {
         r
     }
 
+    /// Walks the child in field `name` of `n`, if there is one, with `walk` one level deeper.
+    fn walk_field(&mut self, n: Node, name: &str, walk: impl FnOnce(&mut Self, Node)) {
+        if let Some(k) = field(n, name) {
+            self.deeper(|w| walk(w, k));
+        }
+    }
+
     fn deep(&mut self) -> bool {
         if self.depth.get() > MAX_DEPTH {
             self.too_deep = true;
