@@ -8,6 +8,7 @@ use tree_sitter::Node;
 use super::{
     Decl, Extractor, Import, Span, Ty, Use, collect_kind, count_field, named, nearest_ancestor,
 };
+use crate::lang::kids;
 
 /// A method's receiver `(r *T[K, V])`.
 struct Receiver {
@@ -252,9 +253,7 @@ impl Extractor<'_> {
     /// body, never in the signature (`func F(url string, v url.Values)` names the package).
     pub(super) fn parameters(&mut self, list: Node) -> Vec<(String, Option<Ty>)> {
         let mut pending = Vec::new();
-        let mut c = list.walk();
-        let params: Vec<Node> = list.named_children(&mut c).collect();
-        for p in params {
+        for p in kids(list) {
             if !matches!(
                 p.kind(),
                 "parameter_declaration" | "variadic_parameter_declaration"
@@ -402,9 +401,7 @@ impl Extractor<'_> {
     }
 
     pub(super) fn interface_methods(&mut self, it: Node, owner: &str, owner_idx: usize) {
-        let mut c = it.walk();
-        let elems: Vec<Node> = it.named_children(&mut c).collect();
-        for e in elems {
+        for e in kids(it) {
             match e.kind() {
                 "method_elem" => {
                     let Some(n) = e.child_by_field_name("name") else {

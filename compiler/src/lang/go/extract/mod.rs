@@ -251,6 +251,11 @@ impl<'s> Extractor<'s> {
     }
 }
 
+/// Two fields of `n`, when both are there.
+pub(super) fn fields<'t>(n: Node<'t>, a: &str, b: &str) -> Option<(Node<'t>, Node<'t>)> {
+    Some((n.child_by_field_name(a)?, n.child_by_field_name(b)?))
+}
+
 pub(super) fn named(n: Node) -> Vec<Node> {
     let mut c = n.walk();
     n.named_children(&mut c)

@@ -1,14 +1,12 @@
 //! Members: receivers typed by written types, promotion, keyed literals, and the name-only
 //! fallback with its bound.
 
-use super::{check, unresolved};
+use super::{check, check_m, unresolved};
 
 #[test]
 fn a_parameters_written_type_binds_its_members() {
-    check(
+    check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/p/p.go
 package p
 
@@ -25,10 +23,8 @@ func Use(c *Circle) int {
 
 #[test]
 fn declared_results_type_what_a_call_returns() {
-    check(
+    check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/p/p.go
 package p
 
@@ -54,10 +50,8 @@ func Use() {
 
 #[test]
 fn ranging_over_a_written_container_types_the_element() {
-    check(
+    check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/p/p.go
 package p
 
@@ -80,10 +74,8 @@ func Names(xs []Item, ys Items, zs map[string]*Item) {
 
 #[test]
 fn a_type_switch_types_its_alias_per_case() {
-    check(
+    check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/p/p.go
 package p
 
@@ -103,10 +95,8 @@ func Use(x any) {
 
 #[test]
 fn a_package_level_operand_is_a_value_use_and_types_its_member() {
-    check(
+    check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/p/p.go
 package p
 
@@ -125,10 +115,8 @@ func Use() {
 
 #[test]
 fn members_promote_through_embedded_fields() {
-    check(
+    check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/p/p.go
 package p
 
@@ -151,10 +139,8 @@ func Use(u User) {
 
 #[test]
 fn an_ambiguous_promotion_is_not_exact() {
-    check(
+    check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/p/p.go
 package p
 
@@ -180,10 +166,8 @@ func Use(x Both) {
 
 #[test]
 fn keyed_literal_fields_bind_through_the_literal_type() {
-    let c = check(
+    let c = check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/p/p.go
 package p
 
@@ -266,10 +250,8 @@ fn a_member_no_visible_type_declares_is_an_unknown_receiver() {
 
 #[test]
 fn name_only_candidates_come_from_imported_packages_only() {
-    let c = check(
+    let c = check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/a/a.go
 package a
 
