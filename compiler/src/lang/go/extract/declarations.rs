@@ -402,34 +402,33 @@ impl Extractor<'_> {
 
     pub(super) fn interface_methods(&mut self, it: Node, owner: &str, owner_idx: usize) {
         for e in kids(it) {
-            match e.kind() {
-                "method_elem" => {
-                    let Some(n) = e.child_by_field_name("name") else {
-                        continue;
-                    };
-                    let mname = self.text(n).to_string();
-                    let mut d = self.decl(
-                        &mname,
-                        format!("{owner}.{mname}"),
-                        SymbolKind::Method,
-                        Span::of(e),
-                    );
-                    d.owner = Some(owner.to_string());
-                    d.signature = Some(format!("func {}", self.compact(e)));
-                    d.results = e
-                        .child_by_field_name("result")
-                        .map(|r| self.result_types(r))
-                        .unwrap_or_default();
-                    let i = self.push_decl(d);
-                    self.source = Some(i);
-                    self.with_scope(|x| {
-                        let pending = x.signature_params(e);
-                        x.declare_all(pending);
-                    });
-                    self.source = Some(owner_idx);
-                }
-                _ => self.type_refs(e),
+            if e.kind() != "method_elem" {
+                self.type_refs(e);
+                continue;
             }
+            let Some(n) = e.child_by_field_name("name") else {
+                continue;
+            };
+            let mname = self.text(n).to_string();
+            let mut d = self.decl(
+                &mname,
+                format!("{owner}.{mname}"),
+                SymbolKind::Method,
+                Span::of(e),
+            );
+            d.owner = Some(owner.to_string());
+            d.signature = Some(format!("func {}", self.compact(e)));
+            d.results = e
+                .child_by_field_name("result")
+                .map(|r| self.result_types(r))
+                .unwrap_or_default();
+            let i = self.push_decl(d);
+            self.source = Some(i);
+            self.with_scope(|x| {
+                let pending = x.signature_params(e);
+                x.declare_all(pending);
+            });
+            self.source = Some(owner_idx);
         }
     }
 

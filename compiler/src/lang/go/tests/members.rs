@@ -2,6 +2,7 @@
 //! fallback with its bound.
 
 use super::{check, check_m, unresolved};
+use crate::testing;
 
 #[test]
 fn a_parameters_written_type_binds_its_members() {
@@ -190,16 +191,12 @@ var Many = []Point{{X: 1}} //want: REFERENCES example.com/m/p:Point.X EXACT_DECL
 /// A fixture with `n` types that each declare a method `Run`, and a call of `Run` on a value
 /// whose type is not written.
 fn runners(n: usize, want: &str) -> String {
-    let mut s = String::from("//- m/go.mod\nmodule example.com/m\n//- m/p/p.go\npackage p\n\n");
-    for i in 0..n {
-        s.push_str(&format!(
-            "type T{i} struct{{}}\n\nfunc (T{i}) Run() {{}}\n\n"
-        ));
-    }
-    s.push_str(&format!(
-        "func Use(x interface{{}}) {{\n\tx.Run() {want}\n}}\n"
-    ));
-    s
+    testing::repeated(
+        "//- m/go.mod\nmodule example.com/m\n//- m/p/p.go\npackage p\n\n",
+        n,
+        |i| format!("type T{i} struct{{}}\n\nfunc (T{i}) Run() {{}}\n\n"),
+        &format!("func Use(x interface{{}}) {{\n\tx.Run() {want}\n}}\n"),
+    )
 }
 
 #[test]

@@ -182,12 +182,7 @@ import "example.com/m/win"
 func main() { win.Only() } //want-unresolved: MODULE_PROVIDER_NOT_FOUND example.com/m/win
 "#,
     );
-    let record = c
-        .facts
-        .unresolved
-        .iter()
-        .find(|u| u.reason == "PACKAGE_NOT_BUILDABLE")
-        .expect("a PACKAGE_NOT_BUILDABLE record");
+    let record = c.unresolved_where(|u| u.reason == "PACKAGE_NOT_BUILDABLE");
     assert_eq!(record.requested_package, "example.com/m/win");
     assert_eq!((record.file, record.line, record.source), (None, 0, None));
     assert!(

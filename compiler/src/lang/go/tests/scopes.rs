@@ -243,12 +243,7 @@ func main() {
         ),
         "{all:?}"
     );
-    let import_record = c
-        .facts
-        .unresolved
-        .iter()
-        .find(|u| u.requested_package == "github.com/lib/pq")
-        .unwrap();
+    let import_record = c.unresolved_where(|u| u.requested_package == "github.com/lib/pq");
     assert_eq!(import_record.source, None);
 }
 

@@ -2,7 +2,7 @@
 //! tree, `use` paths, scopes, receivers with written types, the name-only fallback, every
 //! unresolved reason, cross-repository and standard-library bindings, structural edges).
 
-use crate::testing::check;
+use crate::testing::{self, check};
 
 /// A library crate `geo` (edition 2021); fixtures append `//- geo/src/…` files.
 const GEO: &str = "//- geo/Cargo.toml\n[package]\nname = \"geo\"\nedition = \"2021\"\n";
@@ -352,14 +352,12 @@ pub fn f() -> u32 { <Square as Shape>::sides() } //want: CALLS_DIRECT "geo:<Squa
 
 /// `n` structs, each with a method `go`, and a call of `go` on a receiver of unknown type.
 fn many_go(n: usize, want: &str) -> String {
-    let mut s = String::from("//- geo/src/lib.rs\n");
-    for i in 0..n {
-        s.push_str(&format!(
-            "pub struct S{i};\nimpl S{i} {{ pub fn go(&self) {{}} }}\n"
-        ));
-    }
-    s.push_str(&format!("pub fn f(x: u32) {{ x.go() }} {want}\n"));
-    geo(&s)
+    geo(&testing::repeated(
+        "//- geo/src/lib.rs\n",
+        n,
+        |i| format!("pub struct S{i};\nimpl S{i} {{ pub fn go(&self) {{}} }}\n"),
+        &format!("pub fn f(x: u32) {{ x.go() }} {want}\n"),
+    ))
 }
 
 #[test]
