@@ -304,6 +304,14 @@ fn check_item(
     }
 }
 
+/// `items` sorted, without duplicates.
+fn sorted_set<T: Ord>(items: impl IntoIterator<Item = T>) -> Vec<T> {
+    let mut v: Vec<T> = items.into_iter().collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
 fn reorder<T: Clone>(items: &[T], order: &[usize]) -> Vec<T> {
     order.iter().map(|&i| items[i].clone()).collect()
 }
@@ -329,8 +337,9 @@ impl FactSet {
                 ("package", f.package.map(|p| p.0), np),
             ];
             check_item("file", i, &refs, || {
-                let foreign = f.package.is_some_and(|p| self.packages[p].repo != f.repo);
-                foreign.then(|| "its package belongs to another repository".into())
+                f.package
+                    .filter(|&p| self.packages[p].repo != f.repo)
+                    .map(|_| "its package belongs to another repository".into())
             })?;
         }
         for (i, s) in self.symbols.iter().enumerate() {
@@ -470,44 +479,24 @@ impl FactSet {
         let keys = keyed.into_iter().map(|k| k.0).collect();
         let symbols = reorder(&symbols, &sym_order);
 
-        let mut edges: Vec<Edge> = self
-            .edges
-            .iter()
-            .map(|e| Edge {
-                source: SymbolId(sym_new[e.source.0]),
-                target: SymbolId(sym_new[e.target.0]),
-                file: e.file.map(|f| FileId(file_new[f.0])),
-                ..*e
-            })
-            .collect();
-        edges.sort();
-        edges.dedup();
-        let mut unresolved: Vec<Unresolved> = self
-            .unresolved
-            .iter()
-            .map(|u| Unresolved {
-                repo: RepoId(repo_new[u.repo.0]),
-                file: u.file.map(|f| FileId(file_new[f.0])),
-                source: u.source.map(|s| SymbolId(sym_new[s.0])),
-                ..u.clone()
-            })
-            .collect();
-        unresolved.sort();
-        unresolved.dedup();
-        let mut package_edges: Vec<PackageEdge> = self
-            .package_edges
-            .iter()
-            .map(|e| PackageEdge {
-                source: PackageId(pkg_new[e.source.0]),
-                target: PackageId(pkg_new[e.target.0]),
-                ..*e
-            })
-            .collect();
-        package_edges.sort();
-        package_edges.dedup();
-        let mut diagnostics = self.diagnostics;
-        diagnostics.sort();
-        diagnostics.dedup();
+        let edges = sorted_set(self.edges.iter().map(|e| Edge {
+            source: SymbolId(sym_new[e.source.0]),
+            target: SymbolId(sym_new[e.target.0]),
+            file: e.file.map(|f| FileId(file_new[f.0])),
+            ..*e
+        }));
+        let unresolved = sorted_set(self.unresolved.iter().map(|u| Unresolved {
+            repo: RepoId(repo_new[u.repo.0]),
+            file: u.file.map(|f| FileId(file_new[f.0])),
+            source: u.source.map(|s| SymbolId(sym_new[s.0])),
+            ..u.clone()
+        }));
+        let package_edges = sorted_set(self.package_edges.iter().map(|e| PackageEdge {
+            source: PackageId(pkg_new[e.source.0]),
+            target: PackageId(pkg_new[e.target.0]),
+            ..*e
+        }));
+        let diagnostics = sorted_set(self.diagnostics);
         Ok(Finished {
             facts: FactSet {
                 repos,

@@ -224,9 +224,7 @@ impl Extractor<'_> {
             }
         }
         for d in decls {
-            if let Some(t) = d.child_by_field_name("type") {
-                self.type_refs(t);
-            }
+            self.type_refs_field(d, "type");
         }
     }
 

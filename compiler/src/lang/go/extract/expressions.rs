@@ -108,9 +108,7 @@ impl Extractor<'_> {
                 if let Some(f) = n.child_by_field_name("function") {
                     self.callee(f);
                 }
-                if let Some(t) = n.child_by_field_name("type_arguments") {
-                    self.type_refs(t);
-                }
+                self.type_refs_field(n, "type_arguments");
                 if let Some(a) = n.child_by_field_name("arguments") {
                     for arg in named(a) {
                         self.expr(arg, Use::Arg);
@@ -187,9 +185,7 @@ impl Extractor<'_> {
                 if let Some(t) = f.child_by_field_name("type") {
                     self.type_name_as(t, Use::Call);
                 }
-                if let Some(a) = f.child_by_field_name("type_arguments") {
-                    self.type_refs(a);
-                }
+                self.type_refs_field(f, "type_arguments");
             }
             "index_expression" => {
                 self.expr_field(f, "operand", Use::Call);
@@ -318,6 +314,13 @@ impl Extractor<'_> {
     }
 
     /// Records every named type inside a type expression as a type use.
+    /// The type references of the type in field `name` of `n`, if there is one.
+    pub(super) fn type_refs_field(&mut self, n: Node, name: &str) {
+        if let Some(t) = n.child_by_field_name(name) {
+            self.type_refs(t);
+        }
+    }
+
     pub(super) fn type_refs(&mut self, t: Node) {
         self.nested(|x| x.type_refs_inner(t));
     }
@@ -345,9 +348,7 @@ impl Extractor<'_> {
             }
             "array_type" => {
                 self.expr_field(t, "length", Use::Value);
-                if let Some(e) = t.child_by_field_name("element") {
-                    self.type_refs(e);
-                }
+                self.type_refs_field(t, "element");
             }
             _ => {
                 for k in kids(t) {
