@@ -17,9 +17,10 @@ use kivgraph_format::{Confidence, EdgeKind, FileStatus, Language, Provenance, Sy
 
 /// Declares an id newtype for one collection of the fact set, with `Index`/`IndexMut` on that
 /// collection's `Vec`, so that `facts.symbols[sid]` reads naturally while a file id passed where
-/// a symbol id is expected does not compile.
+/// a symbol id is expected does not compile, and the `FactSet` method that appends to the
+/// collection.
 macro_rules! fact_id {
-    ($(#[$doc:meta])* $id:ident => $item:ty) => {
+    ($(#[$doc:meta])* $id:ident => $item:ident in $field:ident, $push:ident) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub struct $id(pub usize);
@@ -55,24 +56,35 @@ macro_rules! fact_id {
                 &mut self[id.0]
             }
         }
+
+        impl FactSet {
+            #[doc = concat!(
+                "Appends a [`", stringify!($item), "`] to [`FactSet::", stringify!($field),
+                "`] and returns its id."
+            )]
+            pub fn $push(&mut self, item: $item) -> $id {
+                self.$field.push(item);
+                $id(self.$field.len() - 1)
+            }
+        }
     };
 }
 
 fact_id!(
     /// Index into [`FactSet::repos`].
-    RepoId => Repo
+    RepoId => Repo in repos, push_repo
 );
 fact_id!(
     /// Index into [`FactSet::packages`].
-    PackageId => Package
+    PackageId => Package in packages, push_package
 );
 fact_id!(
     /// Index into [`FactSet::files`].
-    FileId => SourceFile
+    FileId => SourceFile in files, push_file
 );
 fact_id!(
     /// Index into [`FactSet::symbols`].
-    SymbolId => Symbol
+    SymbolId => Symbol in symbols, push_symbol
 );
 
 /// One repository: a row of `repositories.parquet` and an entry of the manifest.
@@ -224,19 +236,21 @@ pub struct FactSet {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// The canonical fact set: every collection sorted, ids dense and final.
+/// The canonical fact set: every collection sorted (symbols by stable key), ids dense and final,
+/// with the symbols' stable keys. It reads as the [`FactSet`] it holds.
 #[derive(Debug)]
 pub(crate) struct Finished {
-    pub repos: Vec<Repo>,
-    pub packages: Vec<Package>,
-    pub files: Vec<SourceFile>,
-    /// Sorted by stable key; parallel to `keys` and `canonical`.
-    pub symbols: Vec<Symbol>,
+    facts: FactSet,
+    /// Parallel to `symbols`.
     pub keys: Vec<String>,
-    pub edges: Vec<Edge>,
-    pub unresolved: Vec<Unresolved>,
-    pub package_edges: Vec<PackageEdge>,
-    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl std::ops::Deref for Finished {
+    type Target = FactSet;
+
+    fn deref(&self) -> &FactSet {
+        &self.facts
+    }
 }
 
 impl Finished {
@@ -264,35 +278,45 @@ fn permutation<T>(
     (order, new_of_old)
 }
 
+/// Checks item `index` of collection `what`: each of its references `refs` (the field, the index
+/// it holds if any, the length of the collection it points into) must be in range, the first
+/// that is not fails the check; then `problem`, called only when they all are, says what
+/// disagrees, if anything.
+fn check_item(
+    what: &'static str,
+    index: usize,
+    refs: &[(&'static str, Option<usize>, usize)],
+    problem: impl FnOnce() -> Option<String>,
+) -> Result<(), FactsError> {
+    if let Some(&(field, _, _)) = refs
+        .iter()
+        .find(|(_, to, len)| to.is_some_and(|to| to >= *len))
+    {
+        return Err(FactsError::OutOfRange { what, index, field });
+    }
+    match problem() {
+        Some(problem) => Err(FactsError::Inconsistent {
+            what,
+            index,
+            problem,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// `items` sorted, without duplicates.
+fn sorted_set<T: Ord>(items: impl IntoIterator<Item = T>) -> Vec<T> {
+    let mut v: Vec<T> = items.into_iter().collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
 fn reorder<T: Clone>(items: &[T], order: &[usize]) -> Vec<T> {
     order.iter().map(|&i| items[i].clone()).collect()
 }
 
 impl FactSet {
-    /// Appends a repository and returns its id.
-    pub fn push_repo(&mut self, repo: Repo) -> RepoId {
-        self.repos.push(repo);
-        RepoId(self.repos.len() - 1)
-    }
-
-    /// Appends a package and returns its id.
-    pub fn push_package(&mut self, package: Package) -> PackageId {
-        self.packages.push(package);
-        PackageId(self.packages.len() - 1)
-    }
-
-    /// Appends a file and returns its id.
-    pub fn push_file(&mut self, file: SourceFile) -> FileId {
-        self.files.push(file);
-        FileId(self.files.len() - 1)
-    }
-
-    /// Appends a symbol and returns its id.
-    pub fn push_symbol(&mut self, symbol: Symbol) -> SymbolId {
-        self.symbols.push(symbol);
-        SymbolId(self.symbols.len() - 1)
-    }
-
     /// Checks that every reference is in range and agrees with what it points at, so that a
     /// fact set from outside the compiler fails with a message instead of a panic in `finish`.
     pub(crate) fn check(&self) -> Result<(), FactsError> {
@@ -302,105 +326,63 @@ impl FactSet {
             self.files.len(),
             self.symbols.len(),
         );
-        let bad = |what: &'static str, index: usize, field: &'static str| {
-            Err(FactsError::OutOfRange { what, index, field })
-        };
-        let inconsistent = |what: &'static str, index: usize, problem: String| {
-            Err(FactsError::Inconsistent {
-                what,
-                index,
-                problem,
-            })
-        };
+        let between_packages =
+            |kind| matches!(kind, EdgeKind::PackageDependsOn | EdgeKind::ModuleDependsOn);
         for (i, p) in self.packages.iter().enumerate() {
-            if p.repo.0 >= nr {
-                return bad("package", i, "repo");
-            }
+            check_item("package", i, &[("repo", Some(p.repo.0), nr)], || None)?;
         }
         for (i, f) in self.files.iter().enumerate() {
-            if f.repo.0 >= nr {
-                return bad("file", i, "repo");
-            }
-            if let Some(p) = f.package {
-                if p.0 >= np {
-                    return bad("file", i, "package");
-                }
-                if self.packages[p].repo != f.repo {
-                    return inconsistent(
-                        "file",
-                        i,
-                        "its package belongs to another repository".into(),
-                    );
-                }
-            }
+            let refs = [
+                ("repo", Some(f.repo.0), nr),
+                ("package", f.package.map(|p| p.0), np),
+            ];
+            check_item("file", i, &refs, || {
+                f.package
+                    .filter(|&p| self.packages[p].repo != f.repo)
+                    .map(|_| "its package belongs to another repository".into())
+            })?;
         }
         for (i, s) in self.symbols.iter().enumerate() {
-            if s.repo.0 >= nr {
-                return bad("symbol", i, "repo");
-            }
-            if s.package.0 >= np {
-                return bad("symbol", i, "package");
-            }
-            if s.file.0 >= nf {
-                return bad("symbol", i, "file");
-            }
-            if self.packages[s.package].repo != s.repo || self.files[s.file].repo != s.repo {
-                return inconsistent(
-                    "symbol",
-                    i,
-                    "its package or file belongs to another repository".into(),
-                );
-            }
+            let refs = [
+                ("repo", Some(s.repo.0), nr),
+                ("package", Some(s.package.0), np),
+                ("file", Some(s.file.0), nf),
+            ];
+            check_item("symbol", i, &refs, || {
+                let foreign =
+                    self.packages[s.package].repo != s.repo || self.files[s.file].repo != s.repo;
+                foreign.then(|| "its package or file belongs to another repository".into())
+            })?;
         }
         for (i, e) in self.edges.iter().enumerate() {
-            if e.source.0 >= ns {
-                return bad("edge", i, "source");
-            }
-            if e.target.0 >= ns {
-                return bad("edge", i, "target");
-            }
-            if e.file.is_some_and(|f| f.0 >= nf) {
-                return bad("edge", i, "file");
-            }
-            if matches!(
-                e.kind,
-                EdgeKind::PackageDependsOn | EdgeKind::ModuleDependsOn
-            ) {
-                return inconsistent(
-                    "edge",
-                    i,
+            let refs = [
+                ("source", Some(e.source.0), ns),
+                ("target", Some(e.target.0), ns),
+                ("file", e.file.map(|f| f.0), nf),
+            ];
+            check_item("edge", i, &refs, || {
+                between_packages(e.kind).then(|| {
                     format!(
                         "{} connects packages, so it belongs in package_edges",
                         e.kind
-                    ),
-                );
-            }
+                    )
+                })
+            })?;
         }
         for (i, e) in self.package_edges.iter().enumerate() {
-            if e.source.0 >= np || e.target.0 >= np {
-                return bad("package edge", i, "source or target");
-            }
-            if !matches!(
-                e.kind,
-                EdgeKind::PackageDependsOn | EdgeKind::ModuleDependsOn
-            ) {
-                return inconsistent(
-                    "package edge",
-                    i,
-                    format!("{} is not a package edge kind", e.kind),
-                );
-            }
+            let ends = Some(e.source.0.max(e.target.0));
+            check_item("package edge", i, &[("source or target", ends, np)], || {
+                (!between_packages(e.kind))
+                    .then(|| format!("{} is not a package edge kind", e.kind))
+            })?;
         }
         for (i, u) in self.unresolved.iter().enumerate() {
-            if u.repo.0 >= nr {
-                return bad("unresolved record", i, "repo");
-            }
-            if u.file.is_some_and(|f| f.0 >= nf) {
-                return bad("unresolved record", i, "file");
-            }
-            if u.source.is_some_and(|s| s.0 >= ns) {
-                return bad("unresolved record", i, "source");
-            }
+            let refs = [
+                ("repo", Some(u.repo.0), nr),
+                ("file", u.file.map(|f| f.0), nf),
+                ("source", u.source.map(|s| s.0), ns),
+            ];
+            check_item("unresolved record", i, &refs, || None)?;
         }
         Ok(())
     }
@@ -497,54 +479,36 @@ impl FactSet {
         let keys = keyed.into_iter().map(|k| k.0).collect();
         let symbols = reorder(&symbols, &sym_order);
 
-        let mut edges: Vec<Edge> = self
-            .edges
-            .iter()
-            .map(|e| Edge {
-                source: SymbolId(sym_new[e.source.0]),
-                target: SymbolId(sym_new[e.target.0]),
-                file: e.file.map(|f| FileId(file_new[f.0])),
-                ..*e
-            })
-            .collect();
-        edges.sort();
-        edges.dedup();
-        let mut unresolved: Vec<Unresolved> = self
-            .unresolved
-            .iter()
-            .map(|u| Unresolved {
-                repo: RepoId(repo_new[u.repo.0]),
-                file: u.file.map(|f| FileId(file_new[f.0])),
-                source: u.source.map(|s| SymbolId(sym_new[s.0])),
-                ..u.clone()
-            })
-            .collect();
-        unresolved.sort();
-        unresolved.dedup();
-        let mut package_edges: Vec<PackageEdge> = self
-            .package_edges
-            .iter()
-            .map(|e| PackageEdge {
-                source: PackageId(pkg_new[e.source.0]),
-                target: PackageId(pkg_new[e.target.0]),
-                ..*e
-            })
-            .collect();
-        package_edges.sort();
-        package_edges.dedup();
-        let mut diagnostics = self.diagnostics;
-        diagnostics.sort();
-        diagnostics.dedup();
+        let edges = sorted_set(self.edges.iter().map(|e| Edge {
+            source: SymbolId(sym_new[e.source.0]),
+            target: SymbolId(sym_new[e.target.0]),
+            file: e.file.map(|f| FileId(file_new[f.0])),
+            ..*e
+        }));
+        let unresolved = sorted_set(self.unresolved.iter().map(|u| Unresolved {
+            repo: RepoId(repo_new[u.repo.0]),
+            file: u.file.map(|f| FileId(file_new[f.0])),
+            source: u.source.map(|s| SymbolId(sym_new[s.0])),
+            ..u.clone()
+        }));
+        let package_edges = sorted_set(self.package_edges.iter().map(|e| PackageEdge {
+            source: PackageId(pkg_new[e.source.0]),
+            target: PackageId(pkg_new[e.target.0]),
+            ..*e
+        }));
+        let diagnostics = sorted_set(self.diagnostics);
         Ok(Finished {
-            repos,
-            packages,
-            files,
-            symbols,
+            facts: FactSet {
+                repos,
+                packages,
+                files,
+                symbols,
+                edges,
+                unresolved,
+                package_edges,
+                diagnostics,
+            },
             keys,
-            edges,
-            unresolved,
-            package_edges,
-            diagnostics,
         })
     }
 }

@@ -22,7 +22,7 @@ use std::path::PathBuf;
 use kivgraph_format::Language;
 
 use crate::annotations::{Want, comment_marker, parse_annotations};
-use crate::facts::{FileId, Finished};
+use crate::facts::{FileId, Finished, Unresolved};
 use crate::{RepoSpec, RustSysroot, gather_and_resolve};
 
 /// A compiled fixture: the canonical facts and the files they came from.
@@ -134,6 +134,16 @@ impl Compiled {
             .collect()
     }
 
+    /// The first unresolved record that `which` picks; panics when there is none.
+    #[track_caller]
+    pub fn unresolved_where(&self, which: impl Fn(&Unresolved) -> bool) -> &Unresolved {
+        self.facts
+            .unresolved
+            .iter()
+            .find(|u| which(u))
+            .expect("no unresolved record is the one looked for")
+    }
+
     /// Checks one claim made at `repo/path:line`.
     fn holds(&self, repo: &str, path: &str, line: u32, want: &Want) -> Result<(), String> {
         if self.file_id(repo, path).is_none() {
@@ -190,6 +200,17 @@ impl Compiled {
         self.file_id(repo, path)
             .and_then(|f| self.facts.files[f].language)
     }
+}
+
+/// The text of a fixture file holding `n` declarations, `decl(0)` to `decl(n - 1)`, between
+/// `head` and `tail`: the many same-named members of the name-only bound's tests.
+pub(crate) fn repeated(head: &str, n: usize, decl: impl Fn(usize) -> String, tail: &str) -> String {
+    let mut s = head.to_string();
+    for i in 0..n {
+        s.push_str(&decl(i));
+    }
+    s.push_str(tail);
+    s
 }
 
 /// Compiles `fixture` and panics, listing every failure, unless each of its annotations holds.

@@ -252,6 +252,11 @@ impl Interner {
             self.ids.insert(s.to_string(), 0);
         }
     }
+    fn add_opt(&mut self, s: Option<&str>) {
+        if let Some(s) = s {
+            self.add(s);
+        }
+    }
     fn seal(&mut self) -> StringTable {
         let mut t = StringTable::default();
         for (i, (s, id)) in self.ids.iter_mut().enumerate() {
@@ -272,49 +277,31 @@ impl Interner {
 fn graph_blob(f: &Finished) -> Result<(GraphBlob, Vec<u8>), FormatError> {
     let mut it = Interner::default();
     for r in &f.repos {
-        for s in [
-            Some(r.name.as_str()),
-            Some(r.root.as_str()),
-            r.commit.as_deref(),
-            r.branch.as_deref(),
-        ]
-        .into_iter()
-        .flatten()
-        {
-            it.add(s);
-        }
+        it.add(&r.name);
+        it.add(&r.root);
+        it.add_opt(r.commit.as_deref());
+        it.add_opt(r.branch.as_deref());
     }
     for (i, p) in f.packages.iter().enumerate() {
         it.add(&f.package_key(PackageId(i)));
         it.add(&p.name);
         it.add(&p.path);
-        if let Some(m) = &p.module {
-            it.add(m);
-        }
+        it.add_opt(p.module.as_deref());
     }
     for file in &f.files {
         it.add(&file.path);
     }
-    for (i, s) in f.symbols.iter().enumerate() {
-        it.add(&f.keys[i]);
+    for (s, key) in f.symbols.iter().zip(&f.keys) {
+        it.add(key);
         it.add(&s.name);
         it.add(&s.qualified_name);
-        if let Some(sig) = &s.signature {
-            it.add(sig);
-        }
+        it.add_opt(s.signature.as_deref());
     }
     for u in &f.unresolved {
-        for s in [
-            Some(u.reason.as_str()),
-            Some(u.requested_package.as_str()),
-            u.requested_symbol.as_deref(),
-            u.detail.as_deref(),
-        ]
-        .into_iter()
-        .flatten()
-        {
-            it.add(s);
-        }
+        it.add(&u.reason);
+        it.add(&u.requested_package);
+        it.add_opt(u.requested_symbol.as_deref());
+        it.add_opt(u.detail.as_deref());
     }
     let strings = it.seal();
 
@@ -365,9 +352,9 @@ fn graph_blob(f: &Finished) -> Result<(GraphBlob, Vec<u8>), FormatError> {
     let symbols = f
         .symbols
         .iter()
-        .enumerate()
-        .map(|(i, s)| SymbolRec {
-            key: it.id(&f.keys[i]),
+        .zip(&f.keys)
+        .map(|(s, key)| SymbolRec {
+            key: it.id(key),
             name: it.id(&s.name),
             qualified_name: it.id(&s.qualified_name),
             kind: s.kind.code(),

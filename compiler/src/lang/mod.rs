@@ -41,6 +41,27 @@ pub(crate) fn parse(src: &str, language: tree_sitter::Language) -> Option<Tree> 
     parser.parse(src, None)
 }
 
+/// What phase 1 makes of one file; its default is a file with nothing extracted.
+pub(crate) trait Extraction: Default {
+    /// Records that the file has syntax errors.
+    fn set_has_errors(&mut self);
+}
+
+/// Parses `src` with `language` and extracts from the tree's root with `walk`; a file the
+/// parser gives up on has nothing extracted, and errors.
+pub(crate) fn extract_with<F: Extraction>(
+    src: &str,
+    language: tree_sitter::Language,
+    walk: impl FnOnce(Node) -> F,
+) -> F {
+    let Some(tree) = parse(src, language) else {
+        let mut f = F::default();
+        f.set_has_errors();
+        return f;
+    };
+    walk(tree.root_node())
+}
+
 /// An extractor whose recursive walks are bounded in depth, so that no input overflows a stack.
 pub(crate) trait Bounded: Sized {
     /// How deep the walks may nest.

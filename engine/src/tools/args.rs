@@ -136,6 +136,28 @@ impl<'a> Args<'a> {
         }
     }
 
+    /// The list of strings under `k`, `None` when it is absent or null. Each string is checked
+    /// with `check` as it is read, so the first fault in the list's order is the one reported.
+    pub(crate) fn strings(
+        &self,
+        k: &str,
+        check: impl Fn(&str) -> Result<(), ToolError>,
+    ) -> Result<Option<Vec<&'a str>>, ToolError> {
+        let not_strings = || ToolError::invalid(format!("{k} must be a list of strings"));
+        let items = match self.map.get(k) {
+            None | Some(Value::Null) => return Ok(None),
+            Some(Value::Array(items)) => items,
+            Some(_) => return Err(not_strings()),
+        };
+        let mut out = Vec::new();
+        for it in items {
+            let s = it.as_str().ok_or_else(not_strings)?;
+            check(s)?;
+            out.push(s);
+        }
+        Ok(Some(out))
+    }
+
     /// The string under `k`, which must be present, not empty and not padded.
     pub(crate) fn required(&self, k: &str) -> Result<String, ToolError> {
         let v = self

@@ -40,61 +40,51 @@ pub(crate) fn parse_edge_kinds(
     a: &Args,
     default_excludes_exports: bool,
 ) -> Result<(Vec<EdgeKind>, bool, Value), ToolError> {
-    match a.map.get("edge_kinds") {
-        None | Some(Value::Null) => {
-            let kinds: Vec<EdgeKind> = reference_kinds()
-                .into_iter()
-                .filter(|k| {
-                    !default_excludes_exports
-                        || !matches!(k, EdgeKind::Exports | EdgeKind::Reexports)
-                })
-                .collect();
-            Ok((kinds, default_excludes_exports, Value::Null))
+    let non_empty = |s: &str| {
+        if s.trim().is_empty() {
+            return Err(ToolError::invalid(
+                "edge_kinds must contain non-empty canonical values",
+            ));
         }
-        Some(Value::Array(items)) => {
-            let mut names = Vec::new();
-            for it in items {
-                let s = it
-                    .as_str()
-                    .ok_or_else(|| ToolError::invalid("edge_kinds must be a list of strings"))?;
-                if s.trim().is_empty() {
-                    return Err(ToolError::invalid(
-                        "edge_kinds must contain non-empty canonical values",
-                    ));
-                }
-                names.push(s);
-            }
-            if names.contains(&"*") {
-                if names.len() != 1 {
-                    return Err(ToolError::invalid(
-                        "edge_kinds must be \"*\" alone or a list of canonical kinds",
-                    ));
-                }
-                return Ok((reference_kinds(), false, json!(["*"])));
-            }
-            let mut kinds = Vec::new();
-            for s in names {
-                match EdgeKind::parse(s).filter(|k| k.is_reference()) {
-                    Some(k) => kinds.push(k),
-                    None => {
-                        return Err(ToolError::invalid(format!(
-                            "edge kind {s:?} is unsupported for symbol references"
-                        )));
-                    }
-                }
-            }
-            kinds.sort();
-            kinds.dedup();
-            if kinds.is_empty() {
-                return Err(ToolError::invalid(
-                    "edge_kinds must contain non-empty canonical values",
-                ));
-            }
-            let echo = json!(kinds.iter().map(|k| k.as_str()).collect::<Vec<_>>());
-            Ok((kinds, false, echo))
+        Ok(())
+    };
+    let Some(names) = a.strings("edge_kinds", non_empty)? else {
+        let kinds: Vec<EdgeKind> = reference_kinds()
+            .into_iter()
+            .filter(|k| {
+                !default_excludes_exports || !matches!(k, EdgeKind::Exports | EdgeKind::Reexports)
+            })
+            .collect();
+        return Ok((kinds, default_excludes_exports, Value::Null));
+    };
+    if names.contains(&"*") {
+        if names.len() != 1 {
+            return Err(ToolError::invalid(
+                "edge_kinds must be \"*\" alone or a list of canonical kinds",
+            ));
         }
-        Some(_) => Err(ToolError::invalid("edge_kinds must be a list of strings")),
+        return Ok((reference_kinds(), false, json!(["*"])));
     }
+    let mut kinds = Vec::new();
+    for s in names {
+        match EdgeKind::parse(s).filter(|k| k.is_reference()) {
+            Some(k) => kinds.push(k),
+            None => {
+                return Err(ToolError::invalid(format!(
+                    "edge kind {s:?} is unsupported for symbol references"
+                )));
+            }
+        }
+    }
+    kinds.sort();
+    kinds.dedup();
+    if kinds.is_empty() {
+        return Err(ToolError::invalid(
+            "edge_kinds must contain non-empty canonical values",
+        ));
+    }
+    let echo = json!(kinds.iter().map(|k| k.as_str()).collect::<Vec<_>>());
+    Ok((kinds, false, echo))
 }
 
 pub(crate) fn parse_confidence(a: &Args) -> Result<Option<Confidence>, ToolError> {

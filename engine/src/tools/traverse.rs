@@ -61,50 +61,38 @@ const DEFAULT_EXCLUDED_KINDS: &[&str] = &["field", "var", "variable"];
 
 /// `kinds`: which symbol kinds a blast radius lists (never what it walks).
 fn parse_kinds(a: &Args) -> Result<(Option<Vec<String>>, Value), ToolError> {
-    match a.map.get("kinds") {
-        None | Some(Value::Null) => Ok((
-            Some(
-                SymbolKind::ALL
-                    .iter()
-                    .map(|k| k.as_str().to_string())
-                    .filter(|k| !DEFAULT_EXCLUDED_KINDS.contains(&k.as_str()))
-                    .collect(),
-            ),
-            json!({"kinds_default_excluded": DEFAULT_EXCLUDED_KINDS}),
-        )),
-        Some(Value::Array(items)) => {
-            let mut kinds = Vec::new();
-            for it in items {
-                let s = it
-                    .as_str()
-                    .ok_or_else(|| ToolError::invalid("kinds must be a list of strings"))?;
-                kinds.push(s.to_string());
-            }
-            if kinds.iter().any(|k| k == "*") {
-                if kinds.len() != 1 {
-                    return Err(ToolError::invalid(
-                        "kinds must be \"*\" alone or a list of symbol kinds",
-                    ));
-                }
-                return Ok((None, json!({"kinds": ["*"]})));
-            }
-            for k in &kinds {
-                if SymbolKind::parse(k).is_none() {
-                    return Err(ToolError::invalid(format!("kind {k:?} is unsupported")));
-                }
-            }
-            kinds.sort();
-            kinds.dedup();
-            if kinds.is_empty() {
-                return Err(ToolError::invalid(
-                    "kinds must name at least one symbol kind",
-                ));
-            }
-            let echo = json!({"kinds": kinds});
-            Ok((Some(kinds), echo))
+    let Some(kinds) = a.strings("kinds", |_| Ok(()))? else {
+        let kinds = SymbolKind::ALL
+            .iter()
+            .map(|k| k.as_str().to_string())
+            .filter(|k| !DEFAULT_EXCLUDED_KINDS.contains(&k.as_str()))
+            .collect();
+        let echo = json!({"kinds_default_excluded": DEFAULT_EXCLUDED_KINDS});
+        return Ok((Some(kinds), echo));
+    };
+    let mut kinds: Vec<String> = kinds.into_iter().map(str::to_string).collect();
+    if kinds.iter().any(|k| k == "*") {
+        if kinds.len() != 1 {
+            return Err(ToolError::invalid(
+                "kinds must be \"*\" alone or a list of symbol kinds",
+            ));
         }
-        Some(_) => Err(ToolError::invalid("kinds must be a list of strings")),
+        return Ok((None, json!({"kinds": ["*"]})));
     }
+    for k in &kinds {
+        if SymbolKind::parse(k).is_none() {
+            return Err(ToolError::invalid(format!("kind {k:?} is unsupported")));
+        }
+    }
+    kinds.sort();
+    kinds.dedup();
+    if kinds.is_empty() {
+        return Err(ToolError::invalid(
+            "kinds must name at least one symbol kind",
+        ));
+    }
+    let echo = json!({"kinds": kinds});
+    Ok((Some(kinds), echo))
 }
 
 pub(crate) fn get_blast_radius(args: &Value, g: &Generation) -> Result<Value, ToolError> {

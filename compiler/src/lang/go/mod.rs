@@ -36,13 +36,9 @@ impl FrontEnd for Go {
 
     fn extract(input: &SourceInput) -> GoFile {
         let src = input.text.as_str();
-        match crate::lang::parse(src, tree_sitter_go::LANGUAGE.into()) {
-            Some(tree) => extract::extract(&tree, src.as_bytes()),
-            None => GoFile {
-                has_errors: true,
-                ..Default::default()
-            },
-        }
+        crate::lang::extract_with(src, tree_sitter_go::LANGUAGE.into(), |root| {
+            extract::extract(root, src.as_bytes())
+        })
     }
 
     fn partial(go: &GoFile) -> bool {

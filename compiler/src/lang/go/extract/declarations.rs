@@ -8,6 +8,7 @@ use tree_sitter::Node;
 use super::{
     Decl, Extractor, Import, Span, Ty, Use, collect_kind, count_field, named, nearest_ancestor,
 };
+use crate::lang::kids;
 
 /// A method's receiver `(r *T[K, V])`.
 struct Receiver {
@@ -223,9 +224,7 @@ impl Extractor<'_> {
             }
         }
         for d in decls {
-            if let Some(t) = d.child_by_field_name("type") {
-                self.type_refs(t);
-            }
+            self.type_refs_field(d, "type");
         }
     }
 
@@ -252,9 +251,7 @@ impl Extractor<'_> {
     /// body, never in the signature (`func F(url string, v url.Values)` names the package).
     pub(super) fn parameters(&mut self, list: Node) -> Vec<(String, Option<Ty>)> {
         let mut pending = Vec::new();
-        let mut c = list.walk();
-        let params: Vec<Node> = list.named_children(&mut c).collect();
-        for p in params {
+        for p in kids(list) {
             if !matches!(
                 p.kind(),
                 "parameter_declaration" | "variadic_parameter_declaration"
@@ -402,37 +399,34 @@ impl Extractor<'_> {
     }
 
     pub(super) fn interface_methods(&mut self, it: Node, owner: &str, owner_idx: usize) {
-        let mut c = it.walk();
-        let elems: Vec<Node> = it.named_children(&mut c).collect();
-        for e in elems {
-            match e.kind() {
-                "method_elem" => {
-                    let Some(n) = e.child_by_field_name("name") else {
-                        continue;
-                    };
-                    let mname = self.text(n).to_string();
-                    let mut d = self.decl(
-                        &mname,
-                        format!("{owner}.{mname}"),
-                        SymbolKind::Method,
-                        Span::of(e),
-                    );
-                    d.owner = Some(owner.to_string());
-                    d.signature = Some(format!("func {}", self.compact(e)));
-                    d.results = e
-                        .child_by_field_name("result")
-                        .map(|r| self.result_types(r))
-                        .unwrap_or_default();
-                    let i = self.push_decl(d);
-                    self.source = Some(i);
-                    self.with_scope(|x| {
-                        let pending = x.signature_params(e);
-                        x.declare_all(pending);
-                    });
-                    self.source = Some(owner_idx);
-                }
-                _ => self.type_refs(e),
+        for e in kids(it) {
+            if e.kind() != "method_elem" {
+                self.type_refs(e);
+                continue;
             }
+            let Some(n) = e.child_by_field_name("name") else {
+                continue;
+            };
+            let mname = self.text(n).to_string();
+            let mut d = self.decl(
+                &mname,
+                format!("{owner}.{mname}"),
+                SymbolKind::Method,
+                Span::of(e),
+            );
+            d.owner = Some(owner.to_string());
+            d.signature = Some(format!("func {}", self.compact(e)));
+            d.results = e
+                .child_by_field_name("result")
+                .map(|r| self.result_types(r))
+                .unwrap_or_default();
+            let i = self.push_decl(d);
+            self.source = Some(i);
+            self.with_scope(|x| {
+                let pending = x.signature_params(e);
+                x.declare_all(pending);
+            });
+            self.source = Some(owner_idx);
         }
     }
 

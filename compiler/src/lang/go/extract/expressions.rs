@@ -4,7 +4,8 @@
 
 use tree_sitter::Node;
 
-use super::{Extractor, Target, Ty, Use, collect_kind, named, nearest_ancestor};
+use super::{Extractor, Target, Ty, Use, collect_kind, fields, named, nearest_ancestor};
+use crate::lang::{kids, pos};
 
 /// What a composite literal's written type says about it.
 #[derive(Clone)]
@@ -28,6 +29,13 @@ enum Keys<'t> {
 
 impl Extractor<'_> {
     /// Records the references of expression `n`, used as `usage`.
+    /// Walks the expression in field `name` of `n`, if there is one, as `usage`.
+    pub(super) fn expr_field(&mut self, n: Node, name: &str, usage: Use) {
+        if let Some(e) = n.child_by_field_name(name) {
+            self.expr(e, usage);
+        }
+    }
+
     pub(super) fn expr(&mut self, n: Node, usage: Use) {
         self.nested(|x| x.expr_inner(n, usage));
     }
@@ -54,10 +62,7 @@ impl Extractor<'_> {
             | "generic_type"
             | "implicit_length_array_type" => self.type_refs(n),
             "selector_expression" => {
-                let (Some(operand), Some(field)) = (
-                    n.child_by_field_name("operand"),
-                    n.child_by_field_name("field"),
-                ) else {
+                let Some((operand, field)) = fields(n, "operand", "field") else {
                     return;
                 };
                 let name = self.text(field).to_string();
@@ -69,8 +74,7 @@ impl Extractor<'_> {
                             self.add_ref(Target::Member { recv, name }, usage, field);
                         }
                         None => {
-                            let pos = operand.start_position();
-                            let operand_at = (pos.row as u32 + 1, pos.column as u32);
+                            let operand_at = pos(operand);
                             let operand = op.to_string();
                             self.add_ref(
                                 Target::Selector {
@@ -98,17 +102,13 @@ impl Extractor<'_> {
                 if let Some(t) = n.child_by_field_name("type") {
                     self.callee(t);
                 }
-                if let Some(o) = n.child_by_field_name("operand") {
-                    self.expr(o, Use::Arg);
-                }
+                self.expr_field(n, "operand", Use::Arg);
             }
             "call_expression" => {
                 if let Some(f) = n.child_by_field_name("function") {
                     self.callee(f);
                 }
-                if let Some(t) = n.child_by_field_name("type_arguments") {
-                    self.type_refs(t);
-                }
+                self.type_refs_field(n, "type_arguments");
                 if let Some(a) = n.child_by_field_name("arguments") {
                     for arg in named(a) {
                         self.expr(arg, Use::Arg);
@@ -185,17 +185,11 @@ impl Extractor<'_> {
                 if let Some(t) = f.child_by_field_name("type") {
                     self.type_name_as(t, Use::Call);
                 }
-                if let Some(a) = f.child_by_field_name("type_arguments") {
-                    self.type_refs(a);
-                }
+                self.type_refs_field(f, "type_arguments");
             }
             "index_expression" => {
-                if let Some(o) = f.child_by_field_name("operand") {
-                    self.expr(o, Use::Call);
-                }
-                if let Some(i) = f.child_by_field_name("index") {
-                    self.expr(i, Use::Value);
-                }
+                self.expr_field(f, "operand", Use::Call);
+                self.expr_field(f, "index", Use::Value);
             }
             _ => self.expr(f, Use::Call),
         }
@@ -211,10 +205,7 @@ impl Extractor<'_> {
                 }
             }
             "qualified_type" => {
-                let (Some(p), Some(n)) = (
-                    t.child_by_field_name("package"),
-                    t.child_by_field_name("name"),
-                ) else {
+                let Some((p, n)) = fields(t, "package", "name") else {
                     return;
                 };
                 let pkg = self.text(p).to_string();
@@ -222,10 +213,7 @@ impl Extractor<'_> {
                     return;
                 }
                 let name = self.text(n).to_string();
-                let at = (
-                    p.start_position().row as u32 + 1,
-                    p.start_position().column as u32,
-                );
+                let at = pos(p);
                 self.add_ref(
                     Target::Selector {
                         operand: pkg,
@@ -326,6 +314,13 @@ impl Extractor<'_> {
     }
 
     /// Records every named type inside a type expression as a type use.
+    /// The type references of the type in field `name` of `n`, if there is one.
+    pub(super) fn type_refs_field(&mut self, n: Node, name: &str) {
+        if let Some(t) = n.child_by_field_name(name) {
+            self.type_refs(t);
+        }
+    }
+
     pub(super) fn type_refs(&mut self, t: Node) {
         self.nested(|x| x.type_refs_inner(t));
     }
@@ -352,17 +347,11 @@ impl Extractor<'_> {
                 });
             }
             "array_type" => {
-                if let Some(len) = t.child_by_field_name("length") {
-                    self.expr(len, Use::Value);
-                }
-                if let Some(e) = t.child_by_field_name("element") {
-                    self.type_refs(e);
-                }
+                self.expr_field(t, "length", Use::Value);
+                self.type_refs_field(t, "element");
             }
             _ => {
-                let mut c = t.walk();
-                let kids: Vec<Node> = t.named_children(&mut c).collect();
-                for k in kids {
+                for k in kids(t) {
                     if k.kind() == "field_identifier" {
                         continue;
                     }

@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
 
-use crate::lang::Bounded;
+use crate::lang::{Bounded, Extraction, kids};
 
 pub use crate::lang::Span;
 
@@ -136,9 +136,8 @@ pub struct GoFile {
 /// pathological file can never overflow the stack).
 pub const MAX_DEPTH: usize = 1000;
 
-/// Extracts one parsed file.
-pub fn extract(tree: &tree_sitter::Tree, src: &[u8]) -> GoFile {
-    let root = tree.root_node();
+/// Extracts one parsed file, whose syntax tree is `root`.
+pub fn extract(root: Node, src: &[u8]) -> GoFile {
     let mut x = Extractor {
         src,
         file: GoFile {
@@ -150,11 +149,16 @@ pub fn extract(tree: &tree_sitter::Tree, src: &[u8]) -> GoFile {
         depth: 0,
         typing_depth: Cell::new(0),
     };
-    let mut cursor = root.walk();
-    for child in root.named_children(&mut cursor) {
+    for child in kids(root) {
         x.top_level(child);
     }
     x.file
+}
+
+impl Extraction for GoFile {
+    fn set_has_errors(&mut self) {
+        self.has_errors = true;
+    }
 }
 
 /// The walk over one file: what it found so far, and the local scopes at the current node.
@@ -249,6 +253,11 @@ impl<'s> Extractor<'s> {
         f(self);
         self.scopes.pop();
     }
+}
+
+/// Two fields of `n`, when both are there.
+pub(super) fn fields<'t>(n: Node<'t>, a: &str, b: &str) -> Option<(Node<'t>, Node<'t>)> {
+    Some((n.child_by_field_name(a)?, n.child_by_field_name(b)?))
 }
 
 pub(super) fn named(n: Node) -> Vec<Node> {

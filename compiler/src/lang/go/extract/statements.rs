@@ -5,6 +5,7 @@
 use tree_sitter::Node;
 
 use super::{Extractor, Ty, Use, has_token, named};
+use crate::lang::kids;
 
 impl Extractor<'_> {
     pub(super) fn block(&mut self, b: Node) {
@@ -12,9 +13,7 @@ impl Extractor<'_> {
     }
 
     pub(super) fn statements(&mut self, parent: Node) {
-        let mut c = parent.walk();
-        let kids: Vec<Node> = parent.named_children(&mut c).collect();
-        for k in kids {
+        for k in kids(parent) {
             self.stmt(k);
         }
     }
@@ -54,23 +53,17 @@ impl Extractor<'_> {
             }
             "var_declaration" | "const_declaration" => self.value_decl(n, false),
             "type_declaration" => {
-                let mut c = n.walk();
-                let specs: Vec<Node> = n.named_children(&mut c).collect();
-                for s in specs {
+                for s in kids(n) {
                     if matches!(s.kind(), "type_spec" | "type_alias") {
                         self.type_spec(s, false);
                     }
                 }
             }
             "for_statement" => self.with_scope(|x| {
-                let mut c = n.walk();
-                let kids: Vec<Node> = n.named_children(&mut c).collect();
-                for k in kids {
+                for k in kids(n) {
                     match k.kind() {
                         "range_clause" => {
-                            if let Some(r) = k.child_by_field_name("right") {
-                                x.expr(r, Use::Value);
-                            }
+                            x.expr_field(k, "right", Use::Value);
                             let defines = has_token(k, ":=");
                             let elem = k
                                 .child_by_field_name("right")
@@ -106,9 +99,7 @@ impl Extractor<'_> {
                 if let Some(i) = n.child_by_field_name("initializer") {
                     x.stmt(i);
                 }
-                if let Some(c) = n.child_by_field_name("condition") {
-                    x.expr(c, Use::Value);
-                }
+                x.expr_field(n, "condition", Use::Value);
                 if let Some(c) = n.child_by_field_name("consequence") {
                     x.block(c);
                 }
@@ -121,16 +112,12 @@ impl Extractor<'_> {
                     if let Some(i) = n.child_by_field_name("initializer") {
                         x.stmt(i);
                     }
-                    if let Some(v) = n.child_by_field_name("value") {
-                        x.expr(v, Use::Value);
-                    }
+                    x.expr_field(n, "value", Use::Value);
                     let alias = n
                         .child_by_field_name("alias")
                         .and_then(|a| named(a).first().copied())
                         .map(|a| x.text(a).to_string());
-                    let mut c = n.walk();
-                    let cases: Vec<Node> = n.named_children(&mut c).collect();
-                    for case in cases {
+                    for case in kids(n) {
                         match case.kind() {
                             "expression_case" | "default_case" | "type_case"
                             | "communication_case" => x.with_scope(|x| {
@@ -156,18 +143,14 @@ impl Extractor<'_> {
                                 {
                                     x.declare_local(a, None);
                                 }
-                                if let Some(v) = case.child_by_field_name("value") {
-                                    x.expr(v, Use::Value);
-                                }
+                                x.expr_field(case, "value", Use::Value);
                                 if let Some(comm) = case.child_by_field_name("communication") {
                                     x.stmt(comm);
                                 }
-                                let mut c = case.walk();
-                                let body: Vec<Node> = case
-                                    .named_children(&mut c)
+                                for b in kids(case)
+                                    .into_iter()
                                     .filter(|k| k.kind() == "statement_list")
-                                    .collect();
-                                for b in body {
+                                {
                                     x.statements(b);
                                 }
                             }),
@@ -176,9 +159,7 @@ impl Extractor<'_> {
                     }
                 }),
             "receive_statement" => {
-                if let Some(r) = n.child_by_field_name("right") {
-                    self.expr(r, Use::Value);
-                }
+                self.expr_field(n, "right", Use::Value);
                 if let Some(l) = n.child_by_field_name("left") {
                     let defines = has_token(n, ":=");
                     for id in named(l) {
@@ -192,12 +173,7 @@ impl Extractor<'_> {
                 }
             }
             "labeled_statement" => {
-                let mut c = n.walk();
-                let kids: Vec<Node> = n
-                    .named_children(&mut c)
-                    .filter(|k| k.kind() != "label_name")
-                    .collect();
-                for k in kids {
+                for k in kids(n).into_iter().filter(|k| k.kind() != "label_name") {
                     self.stmt(k);
                 }
             }
@@ -215,9 +191,7 @@ impl Extractor<'_> {
                 }
             }
             "assignment_statement" => {
-                if let Some(l) = n.child_by_field_name("left") {
-                    self.expr(l, Use::Value);
-                }
+                self.expr_field(n, "left", Use::Value);
                 if let Some(r) = n.child_by_field_name("right") {
                     for e in named(r) {
                         self.expr(e, Use::Assign);

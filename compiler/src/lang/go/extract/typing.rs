@@ -3,7 +3,7 @@
 
 use tree_sitter::Node;
 
-use super::{Extractor, MAX_DEPTH, Ty};
+use super::{Extractor, MAX_DEPTH, Ty, fields};
 
 impl Extractor<'_> {
     /// The named type a type expression denotes, looking through pointers and instantiation,
@@ -101,21 +101,17 @@ impl Extractor<'_> {
                     }),
                 }
             }
-            "selector_expression" => {
-                let operand = n.child_by_field_name("operand")?;
-                let field = self.text(n.child_by_field_name("field")?).to_string();
-                if let Some(qual) = self.non_local_operand(operand) {
-                    // pkg.Var, or a package-level value's field: decided in phase 2.
-                    return Some(Ty::Value {
-                        qual: Some(qual),
-                        name: field,
-                    });
-                }
-                Some(Ty::Field {
+            "selector_expression" => match self.selector(n)? {
+                // pkg.Var, or a package-level value's field: decided in phase 2.
+                (Ok(qual), name) => Some(Ty::Value {
+                    qual: Some(qual),
+                    name,
+                }),
+                (Err(operand), name) => Some(Ty::Field {
                     base: Box::new(self.ty_of_expr(operand)?),
-                    name: field,
-                })
-            }
+                    name,
+                }),
+            },
             "call_expression" => self.ty_of_call(n, 0),
             "type_conversion_expression" => {
                 let t = n.child_by_field_name("type")?;
@@ -194,23 +190,19 @@ impl Extractor<'_> {
                     index,
                 })
             }
-            "selector_expression" => {
-                let operand = f.child_by_field_name("operand")?;
-                let name = self.text(f.child_by_field_name("field")?).to_string();
-                if let Some(qual) = self.non_local_operand(operand) {
-                    // pkg.F(), or a method on a package-level value: decided in phase 2.
-                    return Some(Ty::Call {
-                        qual: Some(qual),
-                        name,
-                        index,
-                    });
-                }
-                Some(Ty::MethodCall {
+            "selector_expression" => match self.selector(f)? {
+                // pkg.F(), or a method on a package-level value: decided in phase 2.
+                (Ok(qual), name) => Some(Ty::Call {
+                    qual: Some(qual),
+                    name,
+                    index,
+                }),
+                (Err(operand), name) => Some(Ty::MethodCall {
                     recv: Box::new(self.ty_of_expr(operand)?),
                     name,
                     index,
-                })
-            }
+                }),
+            },
             "parenthesized_type" | "pointer_type" | "qualified_type" | "type_identifier" => {
                 self.ty_of_type(f)
             }
@@ -218,11 +210,15 @@ impl Extractor<'_> {
         }
     }
 
-    /// The operand of a selector when it is a bare identifier that is not a local: a package
-    /// name or a package-level value, which phase 2 tells apart.
-    fn non_local_operand(&self, operand: Node) -> Option<String> {
-        let name = self.text(operand);
-        (operand.kind() == "identifier" && self.lookup_local(name).is_none())
-            .then(|| name.to_string())
+    /// A selector `x.name`: the qualifier `x` when it is a bare identifier that is not a local (a
+    /// package name or a package-level value, which phase 2 tells apart), else the operand node;
+    /// and the name.
+    fn selector<'t>(&self, n: Node<'t>) -> Option<(Result<String, Node<'t>>, String)> {
+        let (operand, field) = fields(n, "operand", "field")?;
+        let name = self.text(field).to_string();
+        let text = self.text(operand);
+        let qual = (operand.kind() == "identifier" && self.lookup_local(text).is_none())
+            .then(|| text.to_string());
+        Some((qual.ok_or(operand), name))
     }
 }

@@ -130,13 +130,8 @@ impl Resolver<'_> {
             Confidence::Candidate
         };
         let site = self.site(scope, r);
-        emit::edge(
-            self.facts,
-            (source, target),
-            kind,
-            (confidence, provenance),
-            site,
-        );
+        let how = (confidence, provenance);
+        emit::edge(self.facts, (source, target), kind, how, site);
     }
 
     /// A name in a package's scope: exactly one symbol binds exactly; several (broken code) are

@@ -1,13 +1,11 @@
 //! Edge kinds by use, and the structural edges read off declarations.
 
-use super::check;
+use super::check_m;
 
 #[test]
 fn a_function_value_is_a_callback_an_assignment_or_a_return() {
-    check(
+    check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/p/p.go
 package p
 
@@ -27,10 +25,8 @@ func Use() func() {
 
 #[test]
 fn types_in_type_positions_and_conversions_are_type_uses() {
-    check(
+    check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/p/p.go
 package p
 
@@ -51,10 +47,8 @@ func Convert(x float64) Celsius { //want: TYPE_USES example.com/m/p:Celsius
 
 #[test]
 fn methods_belong_to_their_receivers_type_unless_it_is_an_interface() {
-    check(
+    check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/p/p.go
 package p
 
@@ -71,10 +65,8 @@ func (s *Square) Area() int { return 0 } //want: METHOD_OF example.com/m/p:Squar
 
 #[test]
 fn an_embedded_field_embeds_its_type() {
-    check(
+    check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/p/p.go
 package p
 
@@ -92,10 +84,8 @@ type Other struct{}
 
 #[test]
 fn a_type_implements_an_interface_whose_methods_it_has_with_the_same_signatures() {
-    check(
+    check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/p/p.go
 package p
 

@@ -1,14 +1,13 @@
 //! Members: receivers typed by written types, promotion, keyed literals, and the name-only
 //! fallback with its bound.
 
-use super::{check, unresolved};
+use super::{check, check_m, unresolved};
+use crate::testing;
 
 #[test]
 fn a_parameters_written_type_binds_its_members() {
-    check(
+    check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/p/p.go
 package p
 
@@ -25,10 +24,8 @@ func Use(c *Circle) int {
 
 #[test]
 fn declared_results_type_what_a_call_returns() {
-    check(
+    check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/p/p.go
 package p
 
@@ -54,10 +51,8 @@ func Use() {
 
 #[test]
 fn ranging_over_a_written_container_types_the_element() {
-    check(
+    check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/p/p.go
 package p
 
@@ -80,10 +75,8 @@ func Names(xs []Item, ys Items, zs map[string]*Item) {
 
 #[test]
 fn a_type_switch_types_its_alias_per_case() {
-    check(
+    check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/p/p.go
 package p
 
@@ -103,10 +96,8 @@ func Use(x any) {
 
 #[test]
 fn a_package_level_operand_is_a_value_use_and_types_its_member() {
-    check(
+    check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/p/p.go
 package p
 
@@ -125,10 +116,8 @@ func Use() {
 
 #[test]
 fn members_promote_through_embedded_fields() {
-    check(
+    check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/p/p.go
 package p
 
@@ -151,10 +140,8 @@ func Use(u User) {
 
 #[test]
 fn an_ambiguous_promotion_is_not_exact() {
-    check(
+    check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/p/p.go
 package p
 
@@ -180,10 +167,8 @@ func Use(x Both) {
 
 #[test]
 fn keyed_literal_fields_bind_through_the_literal_type() {
-    let c = check(
+    let c = check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/p/p.go
 package p
 
@@ -206,16 +191,12 @@ var Many = []Point{{X: 1}} //want: REFERENCES example.com/m/p:Point.X EXACT_DECL
 /// A fixture with `n` types that each declare a method `Run`, and a call of `Run` on a value
 /// whose type is not written.
 fn runners(n: usize, want: &str) -> String {
-    let mut s = String::from("//- m/go.mod\nmodule example.com/m\n//- m/p/p.go\npackage p\n\n");
-    for i in 0..n {
-        s.push_str(&format!(
-            "type T{i} struct{{}}\n\nfunc (T{i}) Run() {{}}\n\n"
-        ));
-    }
-    s.push_str(&format!(
-        "func Use(x interface{{}}) {{\n\tx.Run() {want}\n}}\n"
-    ));
-    s
+    testing::repeated(
+        "//- m/go.mod\nmodule example.com/m\n//- m/p/p.go\npackage p\n\n",
+        n,
+        |i| format!("type T{i} struct{{}}\n\nfunc (T{i}) Run() {{}}\n\n"),
+        &format!("func Use(x interface{{}}) {{\n\tx.Run() {want}\n}}\n"),
+    )
 }
 
 #[test]
@@ -266,10 +247,8 @@ fn a_member_no_visible_type_declares_is_an_unknown_receiver() {
 
 #[test]
 fn name_only_candidates_come_from_imported_packages_only() {
-    let c = check(
+    let c = check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/a/a.go
 package a
 

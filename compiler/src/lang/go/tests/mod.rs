@@ -40,6 +40,12 @@ fn check(fixture: &str) -> Compiled {
     c
 }
 
+/// [`check`] with the fixture's repository `m` holding the module `example.com/m` at its root.
+#[track_caller]
+fn check_m(fixture: &str) -> Compiled {
+    check(&format!("\n//- m/go.mod\nmodule example.com/m{fixture}"))
+}
+
 /// The unresolved records of the fixture as `REASON package symbol detail`.
 fn unresolved(c: &Compiled) -> Vec<String> {
     c.facts

@@ -3,7 +3,7 @@
 
 use kivgraph_format::FileStatus;
 
-use super::check;
+use super::{check, check_m};
 
 #[test]
 fn a_call_in_the_package_scope_binds_exactly() {
@@ -91,10 +91,8 @@ func Sprint() string {
 
 #[test]
 fn an_external_test_package_is_a_package_of_its_own() {
-    let c = check(
+    let c = check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/geo/geo.go
 package geo
 
@@ -113,10 +111,8 @@ func TestArea() { geo.Area() } //want: CALLS_DIRECT example.com/m/geo:Area EXACT
 
 #[test]
 fn an_import_falls_back_to_the_modules_vendor_directory() {
-    check(
+    check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/vendor/github.com/x/y/y.go
 package y
 
@@ -135,10 +131,8 @@ func main() { y.Do() } //want: CALLS_DIRECT example.com/m/vendor/github.com/x/y:
 
 #[test]
 fn files_excluded_by_build_constraints_declare_nothing() {
-    let c = check(
+    let c = check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/p/p.go
 package p
 
@@ -174,10 +168,8 @@ func ignored() {}
 
 #[test]
 fn a_directory_without_buildable_files_is_not_buildable() {
-    let c = check(
+    let c = check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/win/win_windows.go
 package win
 
@@ -190,12 +182,7 @@ import "example.com/m/win"
 func main() { win.Only() } //want-unresolved: MODULE_PROVIDER_NOT_FOUND example.com/m/win
 "#,
     );
-    let record = c
-        .facts
-        .unresolved
-        .iter()
-        .find(|u| u.reason == "PACKAGE_NOT_BUILDABLE")
-        .expect("a PACKAGE_NOT_BUILDABLE record");
+    let record = c.unresolved_where(|u| u.reason == "PACKAGE_NOT_BUILDABLE");
     assert_eq!(record.requested_package, "example.com/m/win");
     assert_eq!((record.file, record.line, record.source), (None, 0, None));
     assert!(

@@ -2,14 +2,12 @@
 //! selectors, aliases, dot and blank imports, and every reason of a reference into a package
 //! outside the graph.
 
-use super::{check, unresolved};
+use super::{check, check_m, unresolved};
 
 #[test]
 fn two_declarations_of_one_name_are_candidates() {
-    check(
+    check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/p/a.go
 package p
 
@@ -26,10 +24,8 @@ func Use() { Dup() } //want: CALLS_DIRECT example.com/m/p:Dup CANDIDATE
 
 #[test]
 fn locals_and_parameters_shadow_package_names() {
-    check(
+    check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/p/p.go
 package p
 
@@ -51,10 +47,8 @@ package geo
 
 #[test]
 fn predeclared_identifiers_are_neither_edges_nor_unresolved() {
-    let c = check(
+    let c = check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/p/p.go
 package p
 
@@ -72,10 +66,8 @@ func Use(xs []int) int {
 
 #[test]
 fn an_undeclared_name_is_declaration_not_found() {
-    let c = check(
+    let c = check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/p/p.go
 package p
 
@@ -98,10 +90,8 @@ func Use() {
 
 #[test]
 fn a_reference_outside_declarations_belongs_to_the_files_module_symbol() {
-    let c = check(
+    let c = check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/p/p.go
 package p
 
@@ -128,10 +118,8 @@ var _ = Area() //want: CALLS_DIRECT example.com/m/p:Area
 
 #[test]
 fn an_import_selector_binds_through_the_imported_package() {
-    let c = check(
+    let c = check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/geo/geo.go
 package geo
 
@@ -170,10 +158,8 @@ func main() {
 
 #[test]
 fn an_aliased_import_binds_by_its_alias() {
-    check(
+    check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/geo/geo.go
 package geo
 
@@ -190,10 +176,8 @@ func main() { g.Area() } //want: CALLS_DIRECT example.com/m/geo:Area
 
 #[test]
 fn an_import_is_named_by_the_package_clause_not_the_directory() {
-    check(
+    check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/geo-utils/geo.go
 package geometry
 
@@ -210,10 +194,8 @@ func main() { geometry.Area() } //want: CALLS_DIRECT example.com/m/geo-utils:Are
 
 #[test]
 fn a_dot_import_puts_names_in_the_file_scope() {
-    check(
+    check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/geo/geo.go
 package geo
 
@@ -238,10 +220,8 @@ func main() {
 
 #[test]
 fn blank_and_dot_imports_outside_the_graph_are_recorded_at_the_import() {
-    let c = check(
+    let c = check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/main.go
 package main
 
@@ -263,21 +243,14 @@ func main() {
         ),
         "{all:?}"
     );
-    let import_record = c
-        .facts
-        .unresolved
-        .iter()
-        .find(|u| u.requested_package == "github.com/lib/pq")
-        .unwrap();
+    let import_record = c.unresolved_where(|u| u.requested_package == "github.com/lib/pq");
     assert_eq!(import_record.source, None);
 }
 
 #[test]
 fn references_into_the_standard_library_are_not_indexed() {
-    check(
+    check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/main.go
 package main
 
@@ -292,10 +265,8 @@ func main() {
 
 #[test]
 fn a_module_no_repository_provides_is_not_found_under_its_conventional_name() {
-    check(
+    check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/main.go
 package main
 
@@ -314,10 +285,8 @@ func main() {
 
 #[test]
 fn uses_of_cgo_are_not_indexed() {
-    check(
+    check_m(
         r#"
-//- m/go.mod
-module example.com/m
 //- m/main.go
 package main
 

@@ -66,34 +66,7 @@ impl Walker<'_> {
             return;
         }
         match n.kind() {
-            "let_declaration" => {
-                if let Some(v) = field(n, "value") {
-                    self.deeper(|w| w.expr(v));
-                }
-                if let Some(alt) = field(n, "alternative") {
-                    self.deeper(|w| w.block(alt));
-                }
-                let ty = field(n, "type").map(|t| {
-                    self.deeper(|w| w.ty(t));
-                    self.deeper(|w| w.ty_of(t))
-                });
-                if let Some(p) = field(n, "pattern") {
-                    let recv = match (ty, field(n, "value")) {
-                        (Some(t), _) => Recv::Ty(t),
-                        (None, Some(v)) => self.deeper(|w| w.recv_of(v)),
-                        _ => Recv::Unknown,
-                    };
-                    let mut scope = Scope::default();
-                    if p.kind() == "identifier" {
-                        scope.vals.insert(self.t(p).to_string(), recv);
-                    } else {
-                        self.deeper(|w| w.pattern(p, &mut scope));
-                    }
-                    // A `let` opens a scope for the rest of the block.
-                    let last = self.scopes.last_mut().unwrap();
-                    last.vals.extend(scope.vals);
-                }
-            }
+            "let_declaration" => self.let_declaration(n),
             "expression_statement" => {
                 for k in kids(n) {
                     self.deeper(|w| w.expr(k));
@@ -101,6 +74,55 @@ impl Walker<'_> {
             }
             "line_comment" | "block_comment" | "empty_statement" => {}
             _ => self.deeper(|w| w.expr(n)),
+        }
+    }
+
+    /// A `let`: its value, `else` block and type are walked, and its pattern binds for the rest
+    /// of the block (a lone name to the written type, else to what the value's type is made of).
+    fn let_declaration(&mut self, n: Node) {
+        self.walk_field(n, "value", Self::expr);
+        self.walk_field(n, "alternative", Self::block);
+        let ty = field(n, "type").map(|t| {
+            self.deeper(|w| w.ty(t));
+            self.deeper(|w| w.ty_of(t))
+        });
+        if let Some(p) = field(n, "pattern") {
+            let recv = match (ty, field(n, "value")) {
+                (Some(t), _) => Recv::Ty(t),
+                (None, Some(v)) => self.deeper(|w| w.recv_of(v)),
+                _ => Recv::Unknown,
+            };
+            let mut scope = Scope::default();
+            if p.kind() == "identifier" {
+                scope.vals.insert(self.t(p).to_string(), recv);
+            } else {
+                self.deeper(|w| w.pattern(p, &mut scope));
+            }
+            // A `let` opens a scope for the rest of the block.
+            let last = self.scopes.last_mut().unwrap();
+            last.vals.extend(scope.vals);
+        }
+    }
+
+    /// A `parameter` node: its type is walked, and its pattern binds in `scope`, a lone name (or
+    /// with `typed_self`, a method's `self: T`) to the written type.
+    pub(super) fn parameter(&mut self, p: Node, scope: &mut Scope, typed_self: bool) {
+        let ty = field(p, "type").map(|t| {
+            self.deeper(|w| w.ty(t));
+            self.deeper(|w| w.ty_of(t))
+        });
+        let Some(pat) = field(p, "pattern") else {
+            return;
+        };
+        let recv = ty.map_or(Recv::Unknown, Recv::Ty);
+        match pat.kind() {
+            "identifier" => {
+                scope.vals.insert(self.t(pat).to_string(), recv);
+            }
+            "self" if typed_self => {
+                scope.vals.insert("self".into(), recv);
+            }
+            _ => self.deeper(|w| w.pattern(pat, scope)),
         }
     }
 
@@ -132,11 +154,7 @@ impl Walker<'_> {
                 if let Some(t) = field(p, "type")
                     && let Some(segs) = self.deeper(|w| w.path_segs(t))
                 {
-                    let at = if t.kind() == "scoped_identifier" {
-                        self.name_at(t)
-                    } else {
-                        self.at(t)
-                    };
+                    let at = self.name_at(t);
                     self.push_ref(RefKind::Ref, What::Path(segs, Ns::Value), at);
                 }
                 for k in kids(p).into_iter().skip(1) {
@@ -147,11 +165,7 @@ impl Walker<'_> {
                 let ty = field(p, "type");
                 let segs = ty.and_then(|t| self.deeper(|w| w.path_segs(t)));
                 if let (Some(t), Some(segs)) = (ty, &segs) {
-                    let at = if t.kind() == "scoped_type_identifier" {
-                        self.name_at(t)
-                    } else {
-                        self.at(t)
-                    };
+                    let at = self.name_at(t);
                     self.push_ref(RefKind::Ref, What::Path(segs.clone(), Ns::Type), at);
                 }
                 for k in kids(p).into_iter().skip(1) {
@@ -211,9 +225,7 @@ impl Walker<'_> {
         }
         match c.kind() {
             "let_condition" => {
-                if let Some(v) = field(c, "value") {
-                    self.deeper(|w| w.expr(v));
-                }
+                self.walk_field(c, "value", Self::expr);
                 if let Some(p) = field(c, "pattern") {
                     let mut scope = Scope::default();
                     self.deeper(|w| w.pattern(p, &mut scope));

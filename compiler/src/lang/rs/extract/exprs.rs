@@ -12,6 +12,33 @@ impl Walker<'_> {
         self.depth.fresh(|| self.recv(e))
     }
 
+    /// What `member` makes of the receiver and the field name of field expression `f`: a method
+    /// call's result or a field.
+    fn recv_member(&self, f: Node, member: fn(Box<Recv>, String) -> Recv) -> Recv {
+        let (Some(v), Some(nm)) = (field(f, "value"), field(f, "field")) else {
+            return Recv::Unknown;
+        };
+        member(
+            Box::new(self.depth.nested(|| self.recv(v))),
+            self.t(nm).to_string(),
+        )
+    }
+
+    /// Field expression `fe`: its value is walked, and its field is a member reference of `kind`
+    /// on the value's type (a method's when `kind` is a call).
+    fn member_ref(&mut self, fe: Node, kind: RefKind) {
+        if let (Some(v), Some(nm)) = (field(fe, "value"), field(fe, "field")) {
+            self.deeper(|w| w.expr(v));
+            let r = self.deeper(|w| w.recv_of(v));
+            let method = kind == RefKind::Call;
+            self.push_ref(
+                kind,
+                What::Member(r, self.t(nm).to_string(), method),
+                self.at(nm),
+            );
+        }
+    }
+
     pub(super) fn recv(&self, e: Node) -> Recv {
         if self.depth.get() > 32 {
             return Recv::Unknown;
@@ -31,15 +58,7 @@ impl Walker<'_> {
                     return Recv::Unknown;
                 };
                 match f.kind() {
-                    "field_expression" => {
-                        let (Some(v), Some(nm)) = (field(f, "value"), field(f, "field")) else {
-                            return Recv::Unknown;
-                        };
-                        Recv::Method(
-                            Box::new(self.depth.nested(|| self.recv(v))),
-                            self.t(nm).to_string(),
-                        )
-                    }
+                    "field_expression" => self.recv_member(f, Recv::Method),
                     "identifier" if self.is_local(self.t(f)).is_some() => Recv::Unknown,
                     _ => self
                         .depth
@@ -50,15 +69,7 @@ impl Walker<'_> {
             "struct_expression" => field(e, "name")
                 .and_then(|n| self.depth.nested(|| self.path_segs(n)))
                 .map_or(Recv::Unknown, |s| Recv::Ty(Ty::Path(s, Vec::new()))),
-            "field_expression" => {
-                let (Some(v), Some(nm)) = (field(e, "value"), field(e, "field")) else {
-                    return Recv::Unknown;
-                };
-                Recv::Field(
-                    Box::new(self.depth.nested(|| self.recv(v))),
-                    self.t(nm).to_string(),
-                )
-            }
+            "field_expression" => self.recv_member(e, Recv::Field),
             "reference_expression" | "parenthesized_expression" => kids(e)
                 .into_iter()
                 .rfind(|k| k.kind() != "mutable_specifier")
@@ -106,9 +117,7 @@ impl Walker<'_> {
                 }
             }
             "generic_function" => {
-                if let Some(a) = field(n, "type_arguments") {
-                    self.deeper(|w| w.ty(a));
-                }
+                self.walk_field(n, "type_arguments", Self::ty);
                 if let Some(f) = field(n, "function") {
                     if f.kind() == "field_expression" {
                         self.deeper(|w| w.expr(f));
@@ -138,22 +147,12 @@ impl Walker<'_> {
                                     .is_some_and(|x| x.kind() == "field_expression") =>
                         {
                             let fe = if f.kind() == "generic_function" {
-                                if let Some(a) = field(f, "type_arguments") {
-                                    self.deeper(|w| w.ty(a));
-                                }
+                                self.walk_field(f, "type_arguments", Self::ty);
                                 field(f, "function").unwrap()
                             } else {
                                 f
                             };
-                            if let (Some(v), Some(nm)) = (field(fe, "value"), field(fe, "field")) {
-                                self.deeper(|w| w.expr(v));
-                                let r = self.deeper(|w| w.recv_of(v));
-                                self.push_ref(
-                                    RefKind::Call,
-                                    What::Member(r, self.t(nm).to_string(), true),
-                                    self.at(nm),
-                                );
-                            }
+                            self.member_ref(fe, RefKind::Call);
                         }
                         "identifier" | "scoped_identifier" | "generic_function" => {
                             self.deeper(|w| w.value_path(f, RefKind::Call))
@@ -172,26 +171,12 @@ impl Walker<'_> {
                     }
                 }
             }
-            "field_expression" => {
-                if let (Some(v), Some(nm)) = (field(e, "value"), field(e, "field")) {
-                    self.deeper(|w| w.expr(v));
-                    let r = self.deeper(|w| w.recv_of(v));
-                    self.push_ref(
-                        RefKind::Ref,
-                        What::Member(r, self.t(nm).to_string(), false),
-                        self.at(nm),
-                    );
-                }
-            }
+            "field_expression" => self.member_ref(e, RefKind::Ref),
             "macro_invocation" => {
                 if let Some(m) = field(e, "macro")
                     && let Some(segs) = self.deeper(|w| w.path_segs(m))
                 {
-                    let at = if m.kind() == "scoped_identifier" {
-                        self.name_at(m)
-                    } else {
-                        self.at(m)
-                    };
+                    let at = self.name_at(m);
                     self.push_ref(RefKind::Call, What::Path(segs, Ns::Macro), at);
                 }
                 if let Some(tt) = kids(e).into_iter().find(|k| k.kind() == "token_tree") {
@@ -209,9 +194,7 @@ impl Walker<'_> {
                     let at = match n.kind() {
                         "scoped_type_identifier" => self.name_at(n),
                         "generic_type_with_turbofish" => {
-                            if let Some(a) = field(n, "type_arguments") {
-                                self.deeper(|w| w.ty(a));
-                            }
+                            self.walk_field(n, "type_arguments", Self::ty);
                             self.at(n)
                         }
                         _ => self.at(n),
@@ -230,9 +213,7 @@ impl Walker<'_> {
                                         self.at(nm),
                                     );
                                 }
-                                if let Some(v) = field(fi, "value") {
-                                    self.deeper(|w| w.expr(v));
-                                }
+                                self.walk_field(fi, "value", Self::expr);
                             }
                             "shorthand_field_initializer" => {
                                 if let Some(nm) =
@@ -266,61 +247,36 @@ impl Walker<'_> {
                 if let Some(ps) = field(e, "parameters") {
                     for p in kids(ps) {
                         if p.kind() == "parameter" {
-                            let ty = field(p, "type").map(|t| {
-                                self.deeper(|w| w.ty(t));
-                                self.deeper(|w| w.ty_of(t))
-                            });
-                            if let Some(pat) = field(p, "pattern") {
-                                if pat.kind() == "identifier" {
-                                    scope.vals.insert(
-                                        self.t(pat).to_string(),
-                                        ty.map_or(Recv::Unknown, Recv::Ty),
-                                    );
-                                } else {
-                                    self.deeper(|w| w.pattern(pat, &mut scope));
-                                }
-                            }
+                            self.parameter(p, &mut scope, false);
                         } else {
                             self.deeper(|w| w.pattern(p, &mut scope));
                         }
                     }
                 }
-                if let Some(r) = field(e, "return_type") {
-                    self.deeper(|w| w.ty(r));
-                }
+                self.walk_field(e, "return_type", Self::ty);
                 self.scopes.push(scope);
-                if let Some(b) = field(e, "body") {
-                    self.deeper(|w| w.expr(b));
-                }
+                self.walk_field(e, "body", Self::expr);
                 self.scopes.pop();
             }
             "for_expression" => {
-                if let Some(v) = field(e, "value") {
-                    self.deeper(|w| w.expr(v));
-                }
+                self.walk_field(e, "value", Self::expr);
                 let mut scope = Scope::default();
                 if let Some(p) = field(e, "pattern") {
                     self.deeper(|w| w.pattern(p, &mut scope));
                 }
                 self.scopes.push(scope);
-                if let Some(b) = field(e, "body") {
-                    self.deeper(|w| w.block(b));
-                }
+                self.walk_field(e, "body", Self::block);
                 self.scopes.pop();
             }
             "if_expression" | "while_expression" => {
                 // `if let` bindings are visible in the consequence.
                 self.scopes.push(Scope::default());
-                if let Some(c) = field(e, "condition") {
-                    self.deeper(|w| w.condition(c));
-                }
+                self.walk_field(e, "condition", Self::condition);
                 if let Some(b) = field(e, "consequence").or_else(|| field(e, "body")) {
                     self.deeper(|w| w.block(b));
                 }
                 self.scopes.pop();
-                if let Some(a) = field(e, "alternative") {
-                    self.deeper(|w| w.expr(a));
-                }
+                self.walk_field(e, "alternative", Self::expr);
             }
             "else_clause" => {
                 for k in kids(e) {
@@ -328,9 +284,7 @@ impl Walker<'_> {
                 }
             }
             "match_expression" => {
-                if let Some(v) = field(e, "value") {
-                    self.deeper(|w| w.expr(v));
-                }
+                self.walk_field(e, "value", Self::expr);
                 if let Some(b) = field(e, "body") {
                     for arm in kids(b) {
                         if arm.kind() != "match_arm" {
@@ -347,15 +301,11 @@ impl Walker<'_> {
                                 self.deeper(|w| w.pattern(k, &mut scope));
                             }
                             self.scopes.push(scope);
-                            if let Some(c) = field(p, "condition") {
-                                self.deeper(|w| w.condition(c));
-                            }
+                            self.walk_field(p, "condition", Self::condition);
                         } else {
                             self.scopes.push(scope);
                         }
-                        if let Some(v) = field(arm, "value") {
-                            self.deeper(|w| w.expr(v));
-                        }
+                        self.walk_field(arm, "value", Self::expr);
                         self.scopes.pop();
                     }
                 }
@@ -365,17 +315,11 @@ impl Walker<'_> {
                 if self.shift.is_some()
                     && field(e, "left").is_some_and(|l| l.kind() == "identifier") =>
             {
-                if let Some(r) = field(e, "right") {
-                    self.deeper(|w| w.expr(r));
-                }
+                self.walk_field(e, "right", Self::expr);
             }
             "type_cast_expression" => {
-                if let Some(v) = field(e, "value") {
-                    self.deeper(|w| w.expr(v));
-                }
-                if let Some(t) = field(e, "type") {
-                    self.deeper(|w| w.ty(t));
-                }
+                self.walk_field(e, "value", Self::expr);
+                self.walk_field(e, "type", Self::ty);
             }
             "let_condition" | "let_chain" => self.deeper(|w| w.condition(e)),
             "string_literal" | "raw_string_literal" | "integer_literal" | "float_literal"

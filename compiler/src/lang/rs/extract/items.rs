@@ -78,6 +78,18 @@ impl Walker<'_> {
         collapse(&self.src[n.start_byte()..end.max(n.start_byte())])
     }
 
+    /// The signature of `n` up to the `=` before `value` (a const's value, an alias's type), or
+    /// all of `n` without one.
+    pub(super) fn sig_before(&self, n: Node, value: Option<Node>) -> String {
+        match value {
+            Some(v) => {
+                let s = &self.src[n.start_byte()..v.start_byte()];
+                collapse(s.trim_end().trim_end_matches('=').trim_end())
+            }
+            None => self.sig(n, None),
+        }
+    }
+
     pub(super) fn add_item(&mut self, it: Item) -> usize {
         self.f.items.push(it);
         self.f.items.len() - 1
@@ -135,6 +147,21 @@ impl Walker<'_> {
         sig: String,
     ) -> usize {
         self.item(n, name.into(), name.into(), kind, exported, Some(sig), None)
+    }
+
+    /// A module item with a body (an enum, a trait): its name, its body and its id, with the
+    /// signature up to the body.
+    fn item_with_body<'t>(
+        &mut self,
+        n: Node<'t>,
+        kind: SymbolKind,
+        exported: bool,
+    ) -> (String, Option<Node<'t>>, usize) {
+        let name = self.name_of(n);
+        let body = field(n, "body");
+        let sig = self.sig(n, body);
+        let id = self.module_item(n, &name, kind, exported, sig);
+        (name, body, id)
     }
 
     /// The items of a module body (source file, declaration list, block).
@@ -225,10 +252,7 @@ impl Walker<'_> {
                 self.source = s;
             }
             "enum_item" => {
-                let name = self.name_of(n);
-                let body = field(n, "body");
-                let sig = self.sig(n, body);
-                let id = self.module_item(n, &name, SymbolKind::Enum, exported, sig);
+                let (name, body, id) = self.item_with_body(n, SymbolKind::Enum, exported);
                 let s = self.source;
                 self.source = self.src_of(id);
                 self.derives(a);
@@ -255,18 +279,13 @@ impl Walker<'_> {
                         if let Some(vb) = vb {
                             w.deeper(|w| w.fields(vb, &qn, vid));
                         }
-                        if let Some(e) = field(v, "value") {
-                            w.deeper(|w| w.expr(e));
-                        }
+                        w.walk_field(v, "value", Self::expr);
                     }
                 });
                 self.source = s;
             }
             "trait_item" => {
-                let name = self.name_of(n);
-                let body = field(n, "body");
-                let sig = self.sig(n, body);
-                let id = self.module_item(n, &name, SymbolKind::Trait, exported, sig);
+                let (name, body, id) = self.item_with_body(n, SymbolKind::Trait, exported);
                 let (s, sc) = (self.source, self.selfc);
                 self.source = self.src_of(id);
                 self.selfc = Some(SelfCtx::Trait(id));
@@ -328,15 +347,7 @@ impl Walker<'_> {
             }
             "type_item" => {
                 let name = self.name_of(n);
-                let sig = match field(n, "type") {
-                    Some(t) => collapse(
-                        self.src[n.start_byte()..t.start_byte()]
-                            .trim_end()
-                            .trim_end_matches('=')
-                            .trim_end(),
-                    ),
-                    None => self.sig(n, None),
-                };
+                let sig = self.sig_before(n, field(n, "type"));
                 let id = self.module_item(n, &name, SymbolKind::TypeAlias, exported, sig);
                 let s = self.source;
                 self.source = self.src_of(id);
@@ -355,13 +366,7 @@ impl Walker<'_> {
                     SymbolKind::Static
                 };
                 let value = field(n, "value");
-                let sig = value.map_or_else(
-                    || self.sig(n, None),
-                    |v| {
-                        let s = &self.src[n.start_byte()..v.start_byte()];
-                        collapse(s.trim_end().trim_end_matches('=').trim_end())
-                    },
-                );
+                let sig = self.sig_before(n, value);
                 let id = self.module_item(n, &name, kind, exported, sig);
                 let s = self.source;
                 self.source = self.src_of(id);

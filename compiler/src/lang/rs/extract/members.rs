@@ -5,7 +5,7 @@ use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
 
 use super::{Recv, RefKind, Scope, Ty, Walker, field};
-use crate::lang::{collapse, kids};
+use crate::lang::kids;
 
 impl Walker<'_> {
     /// The fields of a struct, union or variant body `b` (tuple fields by index).
@@ -83,15 +83,7 @@ impl Walker<'_> {
                 "const_item" => {
                     let name = self.name_of(k);
                     let value = field(k, "value");
-                    let sig = match value {
-                        Some(v) => collapse(
-                            self.src[k.start_byte()..v.start_byte()]
-                                .trim_end()
-                                .trim_end_matches('=')
-                                .trim_end(),
-                        ),
-                        None => self.sig(k, None),
-                    };
+                    let sig = self.sig_before(k, value);
                     let id = self.item(
                         k,
                         name.clone(),
@@ -160,26 +152,7 @@ impl Walker<'_> {
                                 Recv::Ty(Ty::Path(vec!["Self".into()], Vec::new())),
                             );
                         }
-                        "parameter" => {
-                            let ty = field(prm, "type").map(|t| {
-                                w.deeper(|w| w.ty(t));
-                                w.deeper(|w| w.ty_of(t))
-                            });
-                            if let Some(pat) = field(prm, "pattern") {
-                                if pat.kind() == "identifier" {
-                                    scope.vals.insert(
-                                        w.t(pat).to_string(),
-                                        ty.map_or(Recv::Unknown, Recv::Ty),
-                                    );
-                                } else if pat.kind() == "self" {
-                                    scope
-                                        .vals
-                                        .insert("self".into(), ty.map_or(Recv::Unknown, Recv::Ty));
-                                } else {
-                                    w.deeper(|w| w.pattern(pat, &mut scope));
-                                }
-                            }
-                        }
+                        "parameter" => w.parameter(prm, &mut scope, true),
                         _ => w.deeper(|w| w.ty(prm)),
                     }
                 }

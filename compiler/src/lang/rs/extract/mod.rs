@@ -18,7 +18,7 @@ use kivgraph_format::SymbolKind;
 use tree_sitter::{Node, Parser};
 
 use super::Depth;
-use crate::lang::{Span, parse, pos, text};
+use crate::lang::{Extraction, Span, extract_with, pos, text};
 
 /// Deeper nesting than this is not followed; the file is `partial`.
 const MAX_DEPTH: usize = 300;
@@ -218,40 +218,41 @@ fn parser() -> Option<Parser> {
 }
 
 pub fn extract(src: &str) -> RsFile {
-    let Some(tree) = parse(src, tree_sitter_rust::LANGUAGE.into()) else {
-        return RsFile {
-            has_error: true,
-            ..Default::default()
+    extract_with(src, tree_sitter_rust::LANGUAGE.into(), |root| {
+        let mut w = Walker {
+            src,
+            f: RsFile::default(),
+            scopes: vec![Scope::default()],
+            module: 0,
+            source: None,
+            selfc: None,
+            depth: Depth::default(),
+            too_deep: false,
+            shift: None,
+            byte_base: 0,
+            in_macro_def: false,
         };
-    };
-    let root = tree.root_node();
-    let mut w = Walker {
-        src,
-        f: RsFile::default(),
-        scopes: vec![Scope::default()],
-        module: 0,
-        source: None,
-        selfc: None,
-        depth: Depth::default(),
-        too_deep: false,
-        shift: None,
-        byte_base: 0,
-        in_macro_def: false,
-    };
-    w.f.mods.push(ModuleDecl {
-        parent: None,
-        name: String::new(),
-        inline: false,
-        block: false,
-        path_attr: None,
-        exported: true,
-        span: Span::of(root),
-    });
-    w.f.has_error = root.has_error();
-    w.items(root);
-    let mut f = w.f;
-    f.has_error |= w.too_deep;
-    f
+        w.f.mods.push(ModuleDecl {
+            parent: None,
+            name: String::new(),
+            inline: false,
+            block: false,
+            path_attr: None,
+            exported: true,
+            span: Span::of(root),
+        });
+        w.f.has_error = root.has_error();
+        w.items(root);
+        let mut f = w.f;
+        f.has_error |= w.too_deep;
+        f
+    })
+}
+
+impl Extraction for RsFile {
+    fn set_has_errors(&mut self) {
+        self.has_error = true;
+    }
 }
 
 fn field<'t>(n: Node<'t>, name: &str) -> Option<Node<'t>> {
@@ -331,6 +332,13 @@ impl<'s> Walker<'s> {
         let r = f(self);
         self.depth.leave();
         r
+    }
+
+    /// Walks the child in field `name` of `n`, if there is one, with `walk` one level deeper.
+    fn walk_field(&mut self, n: Node, name: &str, walk: impl FnOnce(&mut Self, Node)) {
+        if let Some(k) = field(n, name) {
+            self.deeper(|w| walk(w, k));
+        }
     }
 
     fn deep(&mut self) -> bool {

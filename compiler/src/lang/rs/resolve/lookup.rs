@@ -4,7 +4,9 @@
 use kivgraph_format::{Provenance, SymbolKind};
 
 use super::super::extract::{Import, Ns};
-use super::{Def, MAX_DEPTH, MAX_STEPS, Missing, ModId, PathRes, Place, Resolver, ns_idx};
+use super::{
+    Def, Lookup, MAX_DEPTH, MAX_STEPS, MemoKey, Missing, ModId, PathRes, Place, Resolver, ns_idx,
+};
 use crate::emit::reason::NAME_NOT_RESOLVED;
 
 impl Resolver<'_> {
@@ -22,13 +24,7 @@ impl Resolver<'_> {
 
     /// The names module `m` declares or imports, in one namespace. `ext`: seen from another
     /// crate (only `pub` items and `pub use`s).
-    pub(super) fn lookup_in(
-        &self,
-        m: ModId,
-        name: &str,
-        ns: Ns,
-        ext: bool,
-    ) -> (Vec<Def>, bool, Option<Missing>) {
+    pub(super) fn lookup_in(&self, m: ModId, name: &str, ns: Ns, ext: bool) -> Lookup {
         if self.depth.get() > MAX_DEPTH {
             self.cut.set(true);
             return (Vec::new(), false, None);
@@ -47,7 +43,7 @@ impl Resolver<'_> {
             return (Vec::new(), false, None);
         }
         let saved = self.cut.replace(false);
-        let r = self.lookup_in_uncached(m, name, ns, ext);
+        let r = self.lookup_uncached(&key);
         self.busy.borrow_mut().remove(&key);
         // A result computed with a cycle of globs cut lacks what the cycle gives back; it is
         // kept all the same (each module of a cycle is searched once per name), which keeps
@@ -62,13 +58,9 @@ impl Resolver<'_> {
         r
     }
 
-    pub(super) fn lookup_in_uncached(
-        &self,
-        m: ModId,
-        name: &str,
-        ns: Ns,
-        ext: bool,
-    ) -> (Vec<Def>, bool, Option<Missing>) {
+    /// [`Self::lookup_in`] without the memo, bounds and cycle guard; `key` is the memo's.
+    fn lookup_uncached(&self, key: &MemoKey) -> Lookup {
+        let (m, name, ns, ext) = (key.0, key.1.as_str(), key.2, key.3);
         let module = &self.mods[m];
         if let Some(v) = module.ns[ns_idx(ns)].get(name) {
             let v: Vec<Def> = v

@@ -47,6 +47,7 @@ enum Def {
     Local,
 }
 
+#[derive(Default)]
 struct Module {
     krate: usize,
     parent: Option<ModId>,

@@ -169,7 +169,15 @@ impl Resolver<'_> {
                     None,
                     span,
                 );
-                let mid = self.new_module(ci, parent, false, inst, pid, sym, exported);
+                let mid = self.new_module(Module {
+                    krate: ci,
+                    parent,
+                    inst,
+                    package: pid,
+                    symbol: sym,
+                    exported,
+                    ..Module::default()
+                });
                 self.insts[inst].mods[0] = Some(mid);
                 root_mod = mid;
                 seen.insert(pf, mid);
@@ -180,7 +188,15 @@ impl Resolver<'_> {
             };
             if block {
                 let (pkg, sym) = (self.mods[pm].package, self.mods[pm].symbol);
-                let mid = self.new_module(ci, Some(pm), true, inst, pkg, sym, false);
+                let mid = self.new_module(Module {
+                    krate: ci,
+                    parent: Some(pm),
+                    block: true,
+                    inst,
+                    package: pkg,
+                    symbol: sym,
+                    ..Module::default()
+                });
                 self.insts[inst].mods[fm] = Some(mid);
                 pkg_names[fm] = pkg_names[fp].clone();
                 dirs[fm] = dirs[fp].clone();
@@ -202,7 +218,15 @@ impl Resolver<'_> {
                     None,
                     span,
                 );
-                let mid = self.new_module(ci, Some(pm), false, inst, pid, sym, fexp);
+                let mid = self.new_module(Module {
+                    krate: ci,
+                    parent: Some(pm),
+                    inst,
+                    package: pid,
+                    symbol: sym,
+                    exported: fexp,
+                    ..Module::default()
+                });
                 self.insts[inst].mods[fm] = Some(mid);
                 self.mods[pm].ns[0]
                     .entry(fname)
@@ -348,29 +372,9 @@ impl Resolver<'_> {
         pid
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn new_module(
-        &mut self,
-        krate: usize,
-        parent: Option<ModId>,
-        block: bool,
-        inst: usize,
-        package: PackageId,
-        symbol: SymbolId,
-        exported: bool,
-    ) -> ModId {
-        self.mods.push(Module {
-            krate,
-            parent,
-            block,
-            inst,
-            package,
-            symbol,
-            exported,
-            ns: [HashMap::new(), HashMap::new(), HashMap::new()],
-            uses: HashMap::new(),
-            globs: Vec::new(),
-        });
+    /// Adds module `m` (its namespaces are still empty) and returns its id.
+    pub(super) fn new_module(&mut self, m: Module) -> ModId {
+        self.mods.push(m);
         self.mods.len() - 1
     }
 

@@ -2,7 +2,7 @@
 //! tree, `use` paths, scopes, receivers with written types, the name-only fallback, every
 //! unresolved reason, cross-repository and standard-library bindings, structural edges).
 
-use crate::testing::check;
+use crate::testing::{self, Compiled, check};
 
 /// A library crate `geo` (edition 2021); fixtures append `//- geo/src/…` files.
 const GEO: &str = "//- geo/Cargo.toml\n[package]\nname = \"geo\"\nedition = \"2021\"\n";
@@ -11,48 +11,65 @@ fn geo(files: &str) -> String {
     format!("{GEO}{files}")
 }
 
+/// Asserts that line `line` of geo's `src/lib.rs` has no edge and no unresolved record.
+#[track_caller]
+fn assert_nothing_at(c: &Compiled, line: u32) {
+    assert!(c.edges_at("geo", "src/lib.rs", line).is_empty());
+    assert!(c.unresolved_at("geo", "src/lib.rs", line).is_empty());
+}
+
+/// [`check`] of the crate `geo` whose `src/lib.rs` is `lib`.
+#[track_caller]
+fn check_lib(lib: &str) -> Compiled {
+    check(&geo(&format!("\n//- geo/src/lib.rs{lib}")))
+}
+
 // ---- scopes and the module tree -------------------------------------------------------------
 
 #[test]
 fn a_name_binds_to_the_item_of_its_module() {
-    check(&geo(r#"
-//- geo/src/lib.rs
+    check_lib(
+        r#"
 pub fn area() -> u32 { 1 }
 pub fn twice() -> u32 { area() * 2 } //want: CALLS_DIRECT geo:area
-"#));
+"#,
+    );
 }
 
 #[test]
 fn mod_loads_the_file_beside_the_root() {
-    check(&geo(r#"
-//- geo/src/lib.rs
+    check_lib(
+        r#"
 pub mod shapes;
 pub fn f() { shapes::area(); } //want: CALLS_DIRECT geo::shapes:area
 //- geo/src/shapes.rs
 pub fn area() {}
-"#));
+"#,
+    );
 }
 
 #[test]
 fn mod_loads_mod_rs_and_nests_the_directory() {
-    check(&geo(r#"
-//- geo/src/lib.rs
+    check_lib(
+        r#"
 pub mod shapes;
 pub fn f() { shapes::circle::area(); } //want: CALLS_DIRECT geo::shapes::circle:area
 //- geo/src/shapes/mod.rs
 pub mod circle;
 //- geo/src/shapes/circle.rs
 pub fn area() {}
-"#));
+"#,
+    );
 }
 
 #[test]
 fn a_mod_without_its_file_is_module_file_not_found() {
-    let c = check(&geo(r#"
-//- geo/src/lib.rs
+    let c = check_lib(
+        r#"
 mod missing; //want-unresolved: MODULE_FILE_NOT_FOUND geo::missing
 pub fn f() {} 
-"#));
+"#,
+    );
     let u = &c.facts.unresolved[0];
     assert_eq!(
         u.detail.as_deref(),
@@ -62,20 +79,21 @@ pub fn f() {}
 
 #[test]
 fn an_inline_module_is_a_package_of_its_own() {
-    check(&geo(r#"
-//- geo/src/lib.rs
+    check_lib(
+        r#"
 pub mod outer {
     pub fn inner() {}
     pub fn call() { inner() } //want: CALLS_DIRECT geo::outer:inner
 }
 pub fn f() { outer::inner() } //want: CALLS_DIRECT geo::outer:inner
-"#));
+"#,
+    );
 }
 
 #[test]
 fn self_super_and_crate_paths() {
-    check(&geo(r#"
-//- geo/src/lib.rs
+    check_lib(
+        r#"
 pub fn top() {}
 pub mod a {
     pub fn here() {}
@@ -88,38 +106,40 @@ pub mod a {
         pub fn g() {}
     }
 }
-"#));
+"#,
+    );
 }
 
 #[test]
 fn locals_and_parameters_shadow_items() {
-    check(&geo(r#"
-//- geo/src/lib.rs
+    check_lib(
+        r#"
 pub fn area() -> u32 { 1 }
 pub fn f(area: u32) -> u32 { area } //want-none: area
 pub fn g() -> u32 { area() } //want: CALLS_DIRECT geo:area
-"#));
+"#,
+    );
 }
 
 #[test]
 fn items_of_a_block_are_locals_without_edges() {
-    let c = check(&geo(r#"
-//- geo/src/lib.rs
+    let c = check_lib(
+        r#"
 pub fn helper() {}
 pub fn f() {
     fn helper() {}
     helper();
     crate::helper(); //want: CALLS_DIRECT geo:helper
 }
-"#));
-    assert!(c.edges_at("geo", "src/lib.rs", 4).is_empty());
-    assert!(c.unresolved_at("geo", "src/lib.rs", 4).is_empty());
+"#,
+    );
+    assert_nothing_at(&c, 4);
 }
 
 #[test]
 fn cfg_if_branches_declare_items() {
-    check(&geo(r#"
-//- geo/src/lib.rs
+    check_lib(
+        r#"
 cfg_if::cfg_if! {
     if #[cfg(unix)] {
         pub fn native() {}
@@ -128,27 +148,29 @@ cfg_if::cfg_if! {
     }
 }
 pub fn f() { native(); fallback(); } //want: CALLS_DIRECT geo:native ; //want: CALLS_DIRECT geo:fallback
-"#));
+"#,
+    );
 }
 
 // ---- use paths ------------------------------------------------------------------------------
 
 #[test]
 fn a_use_imports_and_binds_the_name() {
-    check(&geo(r#"
-//- geo/src/lib.rs
+    check_lib(
+        r#"
 pub mod shapes {
     pub struct Circle;
 }
 use crate::shapes::Circle; //want: IMPORTS_SYMBOL geo::shapes:Circle
 pub fn f(_c: Circle) {} //want: TYPE_USES geo::shapes:Circle
-"#));
+"#,
+    );
 }
 
 #[test]
 fn a_pub_use_reexports_and_chains_are_followed() {
-    check(&geo(r#"
-//- geo/src/lib.rs
+    check_lib(
+        r#"
 pub mod deep {
     pub struct Point;
 }
@@ -157,26 +179,28 @@ pub mod mid {
 }
 use mid::Point as P;
 pub fn f(_p: P) {} //want: TYPE_USES geo::deep:Point
-"#));
+"#,
+    );
 }
 
 #[test]
 fn a_glob_brings_every_name_of_the_module() {
-    check(&geo(r#"
-//- geo/src/lib.rs
+    check_lib(
+        r#"
 pub mod shapes {
     pub struct Circle;
     pub fn area() {}
 }
 use shapes::*; //want: IMPORTS_SYMBOL geo::shapes:geo::shapes
 pub fn f(_c: Circle) { area() } //want: TYPE_USES geo::shapes:Circle ; //want: CALLS_DIRECT geo::shapes:area
-"#));
+"#,
+    );
 }
 
 #[test]
 fn glob_cycles_are_cut() {
-    check(&geo(r#"
-//- geo/src/lib.rs
+    check_lib(
+        r#"
 pub mod a {
     pub use super::b::*;
     pub fn from_a() {}
@@ -186,39 +210,42 @@ pub mod b {
     pub fn from_b() {}
 }
 pub fn f() { a::from_b(); b::from_a(); } //want: CALLS_DIRECT geo::b:from_b ; //want: CALLS_DIRECT geo::a:from_a
-"#));
+"#,
+    );
 }
 
 #[test]
 fn types_values_and_macros_are_apart() {
-    check(&geo(r#"
-//- geo/src/lib.rs
+    check_lib(
+        r#"
 pub struct Unit;
 pub mod m {
     pub fn Unit() {}
 }
 pub fn f(_u: Unit) {} //want: TYPE_USES geo:Unit
 pub fn g() { m::Unit() } //want: CALLS_DIRECT geo::m:Unit
-"#));
+"#,
+    );
 }
 
 #[test]
 fn a_name_nothing_declares_is_name_not_resolved() {
-    check(&geo(r#"
-//- geo/src/lib.rs
+    check_lib(
+        r#"
 pub fn f() { undefined_fn() } //want-unresolved: NAME_NOT_RESOLVED geo
 pub mod m {
     pub fn g() { super::nope() } //want-unresolved: NAME_NOT_RESOLVED geo
 }
-"#));
+"#,
+    );
 }
 
 // ---- associated items and receivers ---------------------------------------------------------
 
 #[test]
 fn type_paths_reach_variants_and_associated_fns() {
-    check(&geo(r#"
-//- geo/src/lib.rs
+    check_lib(
+        r#"
 pub enum Kind { Round, Square(u32) }
 pub struct Point;
 impl Point {
@@ -229,39 +256,41 @@ pub fn f() {
     let _s = Kind::Square(2); //want: CALLS_DIRECT geo:Kind::Square
     Point::origin(); //want: CALLS_DIRECT geo:Point::origin
 }
-"#));
+"#,
+    );
 }
 
 #[test]
 fn a_missing_associated_item_gives_nothing() {
-    let c = check(&geo(r#"
-//- geo/src/lib.rs
+    let c = check_lib(
+        r#"
 pub struct Point;
 pub fn f() {
     Point::from_derive();
     let _p = Point; //want: REFERENCES geo:Point
 }
-"#));
-    assert!(c.edges_at("geo", "src/lib.rs", 3).is_empty());
-    assert!(c.unresolved_at("geo", "src/lib.rs", 3).is_empty());
+"#,
+    );
+    assert_nothing_at(&c, 3);
 }
 
 #[test]
 fn struct_literals_and_fields() {
-    check(&geo(r#"
-//- geo/src/lib.rs
+    check_lib(
+        r#"
 pub struct Point { pub x: u32 }
 pub fn f() -> u32 {
     let p = Point { x: 1 }; //want: REFERENCES geo:Point ; //want: REFERENCES geo:Point::x
     p.x //want: REFERENCES geo:Point::x
 }
-"#));
+"#,
+    );
 }
 
 #[test]
 fn a_written_parameter_type_types_the_receiver() {
-    check(&geo(r#"
-//- geo/src/lib.rs
+    check_lib(
+        r#"
 pub struct Point;
 impl Point {
     pub fn norm(&self) -> u32 { 0 }
@@ -272,13 +301,14 @@ impl Other {
     pub fn norm(&self) -> u32 { 1 }
 }
 pub fn f(p: &Point) -> u32 { p.norm() } //want: CALLS_DIRECT geo:Point::norm
-"#));
+"#,
+    );
 }
 
 #[test]
 fn return_types_and_try_type_the_receiver() {
-    check(&geo(r#"
-//- geo/src/lib.rs
+    check_lib(
+        r#"
 pub struct Point;
 pub struct Other;
 impl Point {
@@ -295,13 +325,14 @@ pub fn f() -> Result<u32, ()> {
     let q = parse()?;
     Ok(q.norm()) //want: CALLS_DIRECT geo:Point::norm
 }
-"#));
+"#,
+    );
 }
 
 #[test]
 fn a_type_alias_and_box_are_seen_through() {
-    check(&geo(r#"
-//- geo/src/lib.rs
+    check_lib(
+        r#"
 pub struct Point;
 impl Point {
     pub fn norm(&self) -> u32 { 0 }
@@ -312,13 +343,14 @@ impl Other {
 }
 pub type P = Point;
 pub fn f(p: P, b: Box<Point>) -> u32 { p.norm() + b.norm() } //want: CALLS_DIRECT geo:Point::norm
-"#));
+"#,
+    );
 }
 
 #[test]
 fn generic_bounds_and_trait_defaults() {
-    check(&geo(r#"
-//- geo/src/lib.rs
+    check_lib(
+        r#"
 pub trait Shape {
     fn area(&self) -> u32;
     fn describe(&self) -> u32 { self.area() } //want: CALLS_DIRECT geo:Shape::area
@@ -330,13 +362,14 @@ impl Shape for Circle {
 pub fn f<T: Shape>(t: T) -> u32 { t.area() } //want: CALLS_DIRECT geo:Shape::area
 pub fn g(c: Circle) -> u32 { c.describe() } //want: CALLS_DIRECT geo:Shape::describe
 pub fn h(c: Circle) -> u32 { c.area() } //want: CALLS_DIRECT "geo:<Circle as Shape>::area"
-"#));
+"#,
+    );
 }
 
 #[test]
 fn a_qualified_path_names_the_trait_impl_item() {
-    check(&geo(r#"
-//- geo/src/lib.rs
+    check_lib(
+        r#"
 pub trait Shape {
     fn sides() -> u32;
 }
@@ -345,21 +378,20 @@ impl Shape for Square {
     fn sides() -> u32 { 4 }
 }
 pub fn f() -> u32 { <Square as Shape>::sides() } //want: CALLS_DIRECT "geo:<Square as Shape>::sides"
-"#));
+"#,
+    );
 }
 
 // ---- the name-only fallback -----------------------------------------------------------------
 
 /// `n` structs, each with a method `go`, and a call of `go` on a receiver of unknown type.
 fn many_go(n: usize, want: &str) -> String {
-    let mut s = String::from("//- geo/src/lib.rs\n");
-    for i in 0..n {
-        s.push_str(&format!(
-            "pub struct S{i};\nimpl S{i} {{ pub fn go(&self) {{}} }}\n"
-        ));
-    }
-    s.push_str(&format!("pub fn f(x: u32) {{ x.go() }} {want}\n"));
-    geo(&s)
+    geo(&testing::repeated(
+        "//- geo/src/lib.rs\n",
+        n,
+        |i| format!("pub struct S{i};\nimpl S{i} {{ pub fn go(&self) {{}} }}\n"),
+        &format!("pub fn f(x: u32) {{ x.go() }} {want}\n"),
+    ))
 }
 
 #[test]
@@ -395,24 +427,26 @@ fn nine_candidates_are_receiver_type_unknown() {
 
 #[test]
 fn no_candidate_is_receiver_type_unknown() {
-    check(&geo(r#"
-//- geo/src/lib.rs
+    check_lib(
+        r#"
 pub fn f(x: u32) { x.nothing_has_this() } //want-unresolved: RECEIVER_TYPE_UNKNOWN geo
 pub fn g() {}
 pub fn h() { g() } //want: CALLS_DIRECT geo:g
-"#));
+"#,
+    );
 }
 
 // ---- crates and repositories ----------------------------------------------------------------
 
 #[test]
 fn a_binary_uses_the_library_of_its_package() {
-    check(&geo(r#"
-//- geo/src/lib.rs
+    check_lib(
+        r#"
 pub fn area() {}
 //- geo/src/main.rs
 fn main() { geo::area() } //want: CALLS_DIRECT geo:area
-"#));
+"#,
+    );
 }
 
 const PAIR: &str = r#"
@@ -458,12 +492,13 @@ pub fn f() -> acme_corelib::Money { acme_corelib::total() } //want: CALLS_DIRECT
 
 #[test]
 fn without_the_standard_library_its_names_are_sysroot_source_missing() {
-    let c = check(&geo(r#"
-//- geo/src/lib.rs
+    let c = check_lib(
+        r#"
 pub fn f() -> Option<u32> { None } //want-unresolved: SYSROOT_SOURCE_MISSING std
 pub fn g() { println!("x") } //want-unresolved: SYSROOT_SOURCE_MISSING std
 pub fn h() { std::mem::drop(1) } //want-unresolved: SYSROOT_SOURCE_MISSING std
-"#));
+"#,
+    );
     assert!(c.facts.unresolved.iter().all(|u| u.detail.is_some()));
 }
 
@@ -505,30 +540,32 @@ pub fn g(_o: Opt<u32>) {} //want: TYPE_USES core::option:Option
 
 #[test]
 fn macro_rules_bind_by_textual_scope() {
-    check(&geo(r#"
-//- geo/src/lib.rs
+    check_lib(
+        r#"
 macro_rules! square { ($x:expr) => { $x * $x }; }
 pub fn f() -> u32 { square!(3) } //want: CALLS_DIRECT geo:square
 pub mod inner {
     pub fn g() -> u32 { square!(2) } //want: CALLS_DIRECT geo:square
 }
-"#));
+"#,
+    );
 }
 
 #[test]
 fn macro_arguments_are_read_as_expressions() {
-    check(&geo(r#"
-//- geo/src/lib.rs
+    check_lib(
+        r#"
 macro_rules! id { ($x:expr) => { $x }; }
 pub fn area() -> u32 { 1 }
 pub fn f() -> u32 { id!(area()) } //want: CALLS_DIRECT geo:area
-"#));
+"#,
+    );
 }
 
 #[test]
 fn in_an_expansion_only_dollar_crate_paths_bind_exactly() {
-    check(&geo(r#"
-//- geo/src/lib.rs
+    check_lib(
+        r#"
 pub fn helper() {}
 #[macro_export]
 macro_rules! both {
@@ -537,15 +574,16 @@ macro_rules! both {
         helper(); //want: CALLS_DIRECT geo:helper CANDIDATE
     };
 }
-"#));
+"#,
+    );
 }
 
 // ---- structural edges and derives -----------------------------------------------------------
 
 #[test]
 fn impls_give_method_of_implements_and_overrides() {
-    check(&geo(r#"
-//- geo/src/lib.rs
+    check_lib(
+        r#"
 pub trait Shape {
     fn area(&self) -> u32;
     fn name(&self) -> u32 { 0 }
@@ -555,29 +593,32 @@ impl Shape for Circle { //want: IMPLEMENTS geo:Shape STRUCTURAL_CERTAIN
     fn area(&self) -> u32 { 3 } //want: METHOD_OF geo:Circle STRUCTURAL_CERTAIN ; //want: IMPLEMENTS geo:Shape::area STRUCTURAL_CERTAIN
     fn name(&self) -> u32 { 1 } //want: OVERRIDES geo:Shape::name STRUCTURAL_CERTAIN
 }
-"#));
+"#,
+    );
 }
 
 #[test]
 fn supertraits_extend_and_derives_reference_the_trait() {
-    check(&geo(r#"
-//- geo/src/lib.rs
+    check_lib(
+        r#"
 pub trait Named {}
 pub trait Shape: Named {} //want: EXTENDS geo:Named STRUCTURAL_CERTAIN
 #[derive(Named)] //want: REFERENCES geo:Named
 pub struct Circle;
-"#));
+"#,
+    );
 }
 
 #[test]
 fn a_function_passed_as_an_argument_is_a_callback() {
-    check(&geo(r#"
-//- geo/src/lib.rs
+    check_lib(
+        r#"
 pub fn apply(f: fn() -> u32) -> u32 { f() }
 pub fn helper() -> u32 { 1 }
 pub const LIMIT: u32 = 3;
 pub fn take(_n: u32) {}
 pub fn g() -> u32 { apply(helper) } //want: PASSES_AS_CALLBACK geo:helper
 pub fn h() { take(LIMIT) } //want: REFERENCES geo:LIMIT
-"#));
+"#,
+    );
 }
