@@ -138,6 +138,13 @@ pub struct Symbol {
     pub kind: SymbolKind,
     pub exported: bool,
     pub signature: Option<String>,
+    /// Where the declaration stands in its file.
+    pub span: Span,
+}
+
+/// A span: 1-based lines, 0-based byte columns, byte offsets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Span {
     pub start_line: u32,
     pub start_column: u32,
     pub end_line: u32,
@@ -434,8 +441,12 @@ impl FactSet {
         let mut discriminator = vec![String::new(); symbols.len()];
         for members in by_identity.values_mut() {
             if members.len() > 1 {
-                members
-                    .sort_by_key(|&i| (files[symbols[i].file].path.clone(), symbols[i].start_byte));
+                members.sort_by_key(|&i| {
+                    (
+                        files[symbols[i].file].path.clone(),
+                        symbols[i].span.start_byte,
+                    )
+                });
                 for (n, &i) in members.iter().enumerate().skip(1) {
                     discriminator[i] = format!("#{}", n + 1);
                 }

@@ -120,12 +120,12 @@ fn tables(f: &Finished) -> Vec<TableBuilder> {
         push!(symbols, 8, Str, repo_name(s.repo));
         push!(symbols, 9, Str, f.packages[s.package].name.clone());
         push!(symbols, 10, Str, f.files[s.file].path.clone());
-        push!(symbols, 11, U32, s.start_line);
-        push!(symbols, 12, U32, s.start_column);
-        push!(symbols, 13, U32, s.end_line);
-        push!(symbols, 14, U32, s.end_column);
-        push!(symbols, 15, U32, s.start_byte);
-        push!(symbols, 16, U32, s.end_byte);
+        push!(symbols, 11, U32, s.span.start_line);
+        push!(symbols, 12, U32, s.span.start_column);
+        push!(symbols, 13, U32, s.span.end_line);
+        push!(symbols, 14, U32, s.span.end_column);
+        push!(symbols, 15, U32, s.span.start_byte);
+        push!(symbols, 16, U32, s.span.end_byte);
     }
 
     // The long tables pick their repeated strings (keys, vocabulary names, repositories, paths)
@@ -364,12 +364,12 @@ fn graph_blob(f: &Finished) -> Result<(GraphBlob, Vec<u8>), FormatError> {
             repository: s.repo.0 as u32,
             package: s.package.0 as u32,
             file: s.file.0 as u32,
-            start_line: s.start_line,
-            start_column: s.start_column,
-            end_line: s.end_line,
-            end_column: s.end_column,
-            start_byte: s.start_byte,
-            end_byte: s.end_byte,
+            start_line: s.span.start_line,
+            start_column: s.span.start_column,
+            end_line: s.span.end_line,
+            end_column: s.span.end_column,
+            start_byte: s.span.start_byte,
+            end_byte: s.span.end_byte,
         })
         .collect();
 

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use kivgraph_compile::facts::{
-    Edge, FactSet, FileId, Package, PackageEdge, PackageId, Repo, RepoId, SourceFile, Symbol,
+    Edge, FactSet, FileId, Package, PackageEdge, PackageId, Repo, RepoId, SourceFile, Span, Symbol,
     SymbolId,
 };
 use kivgraph_compile::{CompileError, publish, verify_generation};
@@ -24,12 +24,14 @@ fn symbol(package: PackageId, file: FileId, name: &str, qn: &str, kind: SymbolKi
         kind,
         exported: true,
         signature: None,
-        start_line: 3,
-        start_column: 0,
-        end_line: 5,
-        end_column: 1,
-        start_byte: 20,
-        end_byte: 60,
+        span: Span {
+            start_line: 3,
+            start_column: 0,
+            end_line: 5,
+            end_column: 1,
+            start_byte: 20,
+            end_byte: 60,
+        },
     }
 }
 

@@ -73,6 +73,18 @@ impl ToolError {
         ToolError::new(ErrorCode::InvalidArgument, message)
     }
 
+    /// `INVALID_ARGUMENT` with the message `says(n)` when a count or size `n` is over `max`.
+    pub fn at_most(
+        n: usize,
+        max: usize,
+        says: impl FnOnce(usize) -> String,
+    ) -> Result<(), ToolError> {
+        match n > max {
+            true => Err(ToolError::invalid(says(n))),
+            false => Ok(()),
+        }
+    }
+
     /// The [`ErrorCode::RepositoryNotFound`] error for the repository argument `name`.
     pub fn repository_not_found(name: &str) -> ToolError {
         ToolError::new(

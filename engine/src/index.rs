@@ -138,12 +138,9 @@ fn parse_project(v: &Value) -> Result<Project, ToolError> {
     if languages.is_empty() {
         return Err(ToolError::invalid("a project needs at least one language"));
     }
-    if path.len() > MAX_PATH_BYTES {
-        return Err(ToolError::invalid(format!(
-            "path is {} bytes; paths are at most {MAX_PATH_BYTES} bytes",
-            path.len()
-        )));
-    }
+    ToolError::at_most(path.len(), MAX_PATH_BYTES, |n| {
+        format!("path is {n} bytes; paths are at most {MAX_PATH_BYTES} bytes")
+    })?;
     let expanded = match path.strip_prefix('~') {
         Some(rest) => PathBuf::from(std::env::var("HOME").unwrap_or_default())
             .join(rest.trim_start_matches('/')),
@@ -179,12 +176,9 @@ fn parse_project(v: &Value) -> Result<Project, ToolError> {
 /// The compiler's rules for a repository name (SPEC section 4.4), and `=`, which would end the
 /// name early in the compiler's `NAME=PATH` argument.
 fn check_name(name: &str) -> Result<(), ToolError> {
-    if name.len() > MAX_NAME_BYTES {
-        return Err(ToolError::invalid(format!(
-            "name is {} bytes; project names are at most {MAX_NAME_BYTES} bytes",
-            name.len()
-        )));
-    }
+    ToolError::at_most(name.len(), MAX_NAME_BYTES, |n| {
+        format!("name is {n} bytes; project names are at most {MAX_NAME_BYTES} bytes")
+    })?;
     if name.is_empty()
         || name == "."
         || name == ".."

@@ -49,7 +49,7 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use kivgraph_benches::Rng;
 use kivgraph_compile::facts::{
-    Edge, FactSet, FileId, Package, PackageEdge, PackageId, Repo, RepoId, SourceFile, Symbol,
+    Edge, FactSet, FileId, Package, PackageEdge, PackageId, Repo, RepoId, SourceFile, Span, Symbol,
     SymbolId, Unresolved,
 };
 use kivgraph_format::{Confidence, EdgeKind, FileStatus, Language, Provenance, SymbolKind};
@@ -322,12 +322,14 @@ impl Gen {
             kind,
             exported,
             signature,
-            start_line,
-            start_column: column,
-            end_line,
-            end_column: 1,
-            start_byte: (start_line - 1) * 32 + column,
-            end_byte: end_line * 32,
+            span: Span {
+                start_line,
+                start_column: column,
+                end_line,
+                end_column: 1,
+                start_byte: (start_line - 1) * 32 + column,
+                end_byte: end_line * 32,
+            },
         });
         id
     }
@@ -632,7 +634,7 @@ impl Gen {
     /// Relative number of references a declaration makes: its body length for functions and
     /// methods, a little for the others.
     fn out_weight(s: &Symbol) -> f64 {
-        let span = f64::from(s.end_line - s.start_line + 1);
+        let span = f64::from(s.span.end_line - s.span.start_line + 1);
         match s.kind {
             SymbolKind::Func | SymbolKind::Method => span,
             SymbolKind::Var => 1.0,
@@ -654,7 +656,10 @@ impl Gen {
         } = self;
         let src = &facts.symbols[s];
         let (p, file, kind) = (src.package.index(), src.file, src.kind);
-        let (line0, span) = (src.start_line, src.end_line - src.start_line + 1);
+        let (line0, span) = (
+            src.span.start_line,
+            src.span.end_line - src.span.start_line + 1,
+        );
         let types_only = !matches!(
             kind,
             SymbolKind::Func | SymbolKind::Method | SymbolKind::Var
@@ -759,8 +764,11 @@ impl Gen {
             let s = self.rng.below(n);
             let src = &self.facts.symbols[s];
             let (repo, p, file) = (src.repo, src.package, src.file);
-            let line = src.start_line
-                + self.rng.below((src.end_line - src.start_line + 1) as usize) as u32;
+            let line = src.span.start_line
+                + self
+                    .rng
+                    .below((src.span.end_line - src.span.start_line + 1) as usize)
+                    as u32;
             let own = self.facts.packages[p].name.clone();
             let roll = self.rng.f64();
             let (reason, package, symbol, detail) = if roll < 0.70 {

@@ -217,16 +217,7 @@ pub(crate) fn union_hit<T: PartialEq>(
     }
 }
 
-/// A span: 1-based lines, 0-based byte columns, byte offsets.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Span {
-    pub start_line: u32,
-    pub start_column: u32,
-    pub end_line: u32,
-    pub end_column: u32,
-    pub start_byte: u32,
-    pub end_byte: u32,
-}
+pub use crate::facts::Span;
 
 impl Span {
     pub fn of(n: Node) -> Span {
@@ -286,12 +277,7 @@ impl Home {
             kind,
             exported,
             signature,
-            start_line: span.start_line,
-            start_column: span.start_column,
-            end_line: span.end_line,
-            end_column: span.end_column,
-            start_byte: span.start_byte,
-            end_byte: span.end_byte,
+            span,
         }
     }
 

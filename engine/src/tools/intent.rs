@@ -44,11 +44,9 @@ fn keywords(a: &Args) -> Result<Vec<String>, ToolError> {
         Some(Value::Array(list)) => list,
         Some(_) => return Err(not_strings()),
     };
-    if list.len() > MAX_KEYWORDS {
-        return Err(ToolError::invalid(format!(
-            "keywords holds at most {MAX_KEYWORDS} entries"
-        )));
-    }
+    ToolError::at_most(list.len(), MAX_KEYWORDS, |_| {
+        format!("keywords holds at most {MAX_KEYWORDS} entries")
+    })?;
     list.iter()
         .map(|v| match v {
             Value::String(s) if s.trim().is_empty() => Err(ToolError::invalid(

@@ -52,12 +52,9 @@ pub(crate) fn get_source(args: &Value, g: &Generation) -> Result<String, ToolErr
     if entries.is_empty() {
         return Err(ToolError::invalid("symbols must name at least one symbol"));
     }
-    if entries.len() > MAX_SYMBOLS {
-        return Err(ToolError::invalid(format!(
-            "symbols must name at most {MAX_SYMBOLS} symbols, got {}",
-            entries.len()
-        )));
-    }
+    ToolError::at_most(entries.len(), MAX_SYMBOLS, |n| {
+        format!("symbols must name at most {MAX_SYMBOLS} symbols, got {n}")
+    })?;
     let context_lines = match a.map.get("context_lines") {
         None | Some(Value::Null) => 0,
         Some(v) => v

@@ -37,8 +37,8 @@ impl Resolver<'_> {
         let site = Site {
             repo: s.repo,
             file: s.file,
-            line: s.start_line,
-            column: s.start_column,
+            line: s.span.start_line,
+            column: s.span.start_column,
             language: Language::Go,
         };
         let how = (Confidence::StructuralCertain, Provenance::GoDeclaration);
