@@ -21,18 +21,6 @@ pub const MAX_WALK_ENTRIES: usize = 1_000_000;
 /// Directories that are never walked: the kernel's virtual filesystems.
 const VIRTUAL_ROOTS: &[&str] = &["/proc", "/sys", "/dev"];
 
-/// Set by `kivgraph-compile --languages`: one `NAME=LANG,LANG` line per restricted repository.
-const LANGUAGES_ENV: &str = "KIVGRAPH_COMPILE_LANGUAGES";
-
-/// The languages `--languages` allows for the repository `name`; `None` allows every language.
-fn allowed_languages(name: &str) -> Option<Vec<Language>> {
-    let lines = std::env::var(LANGUAGES_ENV).ok()?;
-    lines.lines().find_map(|line| {
-        let (n, list) = line.split_once('=')?;
-        (n == name).then(|| list.split(',').filter_map(Language::parse).collect())
-    })
-}
-
 /// Source text that is known to be valid UTF-8.
 #[derive(Debug, Clone)]
 pub struct SourceText(String);
@@ -73,10 +61,14 @@ struct Found {
     language: Language,
 }
 
-/// Walks `root` and records its files under `repo`.
-pub fn discover(facts: &mut FactSet, repo: RepoId, root: &Path) -> Discovered {
-    let only = allowed_languages(&facts.repos[repo].name);
-    discover_bounded(facts, repo, root, only.as_deref(), MAX_WALK_ENTRIES)
+/// Walks `root` and records its files under `repo`, of the languages `only` when given.
+pub fn discover(
+    facts: &mut FactSet,
+    repo: RepoId,
+    root: &Path,
+    only: Option<&[Language]>,
+) -> Discovered {
+    discover_bounded(facts, repo, root, only, MAX_WALK_ENTRIES)
 }
 
 /// [`discover`] with the languages to compile (`None`: all) and the walk's bound given.

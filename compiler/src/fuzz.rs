@@ -196,6 +196,7 @@ fn mutated_sources_never_stop_a_compile() {
                 name: "fuzzed".into(),
                 root: root.clone(),
                 derived: false,
+                languages: None,
             };
             let (facts, _) = gather_and_resolve(&[spec], RustSysroot::Off, false);
             let panicked: Vec<_> = facts

@@ -31,6 +31,9 @@ pub struct RepoSpec {
     /// Derived from a toolchain (the `rust:<release>` standard library), not registered by a
     /// user: its name must carry the reserved `rust:` prefix, and it has no commit.
     pub derived: bool,
+    /// The only languages compiled in this repository (`--languages`); `None` compiles every
+    /// language found. Files of the others are neither read nor recorded.
+    pub languages: Option<Vec<Language>>,
 }
 
 impl RepoSpec {
@@ -60,6 +63,7 @@ impl RepoSpec {
             name,
             root,
             derived: false,
+            languages: None,
         })
     }
 
@@ -78,6 +82,7 @@ impl RepoSpec {
             name: name.to_string(),
             root,
             derived: true,
+            languages: None,
         })
     }
 }
@@ -178,7 +183,7 @@ fn add_repository(facts: &mut FactSet, inputs: &mut Inputs, spec: &RepoSpec, pro
         progress_on,
         &format!("discovering {} ({})", spec.name, spec.root.display()),
     );
-    let found = discover::discover(facts, repo, &spec.root);
+    let found = discover::discover(facts, repo, &spec.root, spec.languages.as_deref());
     for (path, text) in found.configs {
         inputs.configs.push(lang::ConfigFile { repo, path, text });
     }

@@ -112,7 +112,7 @@ fn run() -> anyhow::Result<()> {
     for d in &cli.derived {
         repos.push(RepoSpec::parse_derived(d)?);
     }
-    restrict_languages(&cli.languages, &repos)?;
+    restrict_languages(&cli.languages, &mut repos)?;
     let fault = match std::env::var("KIVGRAPH_FAULT") {
         Ok(v) => Some(
             FaultPoint::parse(&v)
@@ -199,23 +199,16 @@ fn status_note(status: &str) -> &'static str {
     }
 }
 
-/// The environment variable that carries `--languages` to discovery (the one place that reads
-/// it is `discover.rs`); set only by this binary, from its own arguments.
-const LANGUAGES_ENV: &str = "KIVGRAPH_COMPILE_LANGUAGES";
-
-/// Checks `--languages` against the repositories given and hands it to discovery, one
-/// `NAME=LANG,LANG` line per repository. Without `--languages`, an inherited value is cleared.
-fn restrict_languages(args: &[String], repos: &[RepoSpec]) -> anyhow::Result<()> {
-    let mut lines = Vec::new();
-    let mut seen = std::collections::BTreeSet::new();
+/// Checks `--languages` against the repositories given and restricts each one named.
+fn restrict_languages(args: &[String], repos: &mut [RepoSpec]) -> anyhow::Result<()> {
     for arg in args {
         let (name, list) = arg
             .split_once('=')
             .with_context(|| format!("--languages {arg:?}: expected NAME=LANG[,LANG]"))?;
-        if !repos.iter().any(|r| r.name == name && !r.derived) {
+        let Some(repo) = repos.iter_mut().find(|r| r.name == name && !r.derived) else {
             anyhow::bail!("--languages {arg:?}: no repository {name:?} is given");
-        }
-        if !seen.insert(name) {
+        };
+        if repo.languages.is_some() {
             anyhow::bail!("--languages {arg:?}: repository {name:?} is restricted twice");
         }
         let mut languages = Vec::new();
@@ -225,17 +218,9 @@ fn restrict_languages(args: &[String], repos: &[RepoSpec]) -> anyhow::Result<()>
                     "--languages {arg:?}: {l:?} is not a language (go, typescript, javascript, rust, python, dart)"
                 )
             })?;
-            languages.push(language.as_str());
+            languages.push(language);
         }
-        lines.push(format!("{name}={}", languages.join(",")));
-    }
-    // SAFETY: no other thread runs yet: the compile's thread pools start later.
-    unsafe {
-        if lines.is_empty() {
-            std::env::remove_var(LANGUAGES_ENV);
-        } else {
-            std::env::set_var(LANGUAGES_ENV, lines.join("\n"));
-        }
+        repo.languages = Some(languages);
     }
     Ok(())
 }

@@ -67,6 +67,7 @@ pub(crate) fn compile(fixture: &str) -> Compiled {
                     name: repo.clone(),
                     root: dir.path().join(specs.len().to_string()),
                     derived: repo.starts_with("rust:"),
+                    languages: None,
                 });
                 specs.len() - 1
             }
