@@ -97,6 +97,14 @@ pub(crate) fn run<F: FrontEnd>(facts: &mut FactSet, inputs: Vec<SourceInput>, pr
             Ok(p) => {
                 if F::partial(&p) {
                     facts.files[meta.file].status = FileStatus::Partial;
+                    facts.diagnostics.push(Diagnostic {
+                        repository: facts.repos[meta.repo].name.clone(),
+                        path: meta.path.clone(),
+                        message: "has syntax errors (or nesting deeper than is followed); \
+                                  declarations in the parts that could not be read are missing, \
+                                  and the file is recorded as partial"
+                            .into(),
+                    });
                 }
                 p
             }
@@ -264,6 +272,12 @@ mod tests {
                     "r",
                     "b.go",
                     "extraction failed (boom at b.go); the file is recorded without its declarations"
+                ),
+                (
+                    "r",
+                    "c.go",
+                    "has syntax errors (or nesting deeper than is followed); declarations in the \
+                     parts that could not be read are missing, and the file is recorded as partial"
                 ),
                 ("resolved", "a.go", "fine"),
                 ("resolved", "b.go", ""),
