@@ -35,8 +35,16 @@ pub(crate) fn extract_file<F: FileRecord>(
     language: tree_sitter::Language,
     extract: impl FnOnce(Node, F) -> F,
 ) -> F {
+    extract_tree(parse(src, language), extract)
+}
+
+/// [`extract_file`] over a tree parsed by the caller (`None`: the parser gave up).
+pub(crate) fn extract_tree<F: FileRecord>(
+    tree: Option<tree_sitter::Tree>,
+    extract: impl FnOnce(Node, F) -> F,
+) -> F {
     let mut file = F::default();
-    let Some(tree) = parse(src, language) else {
+    let Some(tree) = tree else {
         *file.has_error_mut() = true;
         return file;
     };

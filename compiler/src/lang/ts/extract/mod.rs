@@ -7,6 +7,7 @@
 mod declare;
 mod describe;
 mod modules;
+mod repair;
 mod scope;
 mod walk;
 
@@ -16,7 +17,7 @@ use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
 
 pub use crate::lang::shared::extract::NameRes;
-use crate::lang::shared::extract::{FileRecord, Owned, extract_file, owned_extractor};
+use crate::lang::shared::extract::{FileRecord, Owned, extract_tree, owned_extractor};
 use crate::lang::{Bounded, Span, collapse, kids, pos, text};
 
 /// A type as written.
@@ -312,7 +313,7 @@ pub fn extract(src: &str, tsx: bool) -> TsFile {
     } else {
         tree_sitter_typescript::LANGUAGE_TYPESCRIPT
     };
-    extract_file(src, lang.into(), |root, file| {
+    extract_tree(repair::parse(src, lang.into()), |root, file| {
         let mut x = Extractor {
             src,
             file,

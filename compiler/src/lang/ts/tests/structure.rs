@@ -53,3 +53,30 @@ export class Mine extends Base { //want: EXTENDS src/index.ts:Base STRUCTURAL_CE
 "#,
     );
 }
+
+/// Generic call signatures on consecutive lines without semicolons (which the grammar misreads
+/// as one expression, losing the members and declarations after them) are read as TypeScript
+/// reads them: the interface keeps every member and the file is not partial.
+#[test]
+fn consecutive_generic_call_signatures_keep_the_interface_whole() {
+    let c = check(
+        r#"
+//- app/src/wrap.ts
+export interface Wrap {
+  <T>(v: T): T[]
+  <T>(v: T, n: number): T[]
+  <T>(v: T, n: number, m: number): T[]
+  label: string
+}
+export class After { run(w: Wrap): string { return w.label; } } //want: REFERENCES src/wrap.ts:Wrap.label
+export function later(a: After): After { return a; }
+export const use = later(new After()); //want: CALLS_DIRECT src/wrap.ts:later
+"#,
+    );
+    assert!(
+        c.facts
+            .files
+            .iter()
+            .all(|f| f.status != kivgraph_format::FileStatus::Partial)
+    );
+}
