@@ -1,4 +1,4 @@
-//! A second parse for what tree-sitter-typescript 0.23.2 misreads (SPEC section 11.1).
+//! A second parse for what tree-sitter-typescript 0.23.2 misreads (SPEC section 11).
 //!
 //! The grammar does not end a member of an interface or object type at a line break when the
 //! next member is a *generic* call or construct signature:
