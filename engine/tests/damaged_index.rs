@@ -57,6 +57,7 @@ fn every_flipped_bit_of_the_blob_and_the_name_index_is_refused_at_open() {
         fs::write(dir.join(file), &original).unwrap();
     }
     assert!(tried > 120, "{tried}");
+    println!("{tried} single-bit flips of graph.blob and names.fst, every one refused at open");
     assert!(Generation::open_dir(&dir).is_ok());
 }
 
@@ -334,4 +335,7 @@ fn arbitrary_damage_to_any_file_is_refused_or_harmless() {
         fs::write(dir.join(file), &original).unwrap();
     }
     assert!(refused >= 80, "refused {refused}, opened {opened}");
+    println!(
+        "{refused} damaged files refused at open, {opened} opened and answered without a panic"
+    );
 }
