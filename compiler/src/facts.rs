@@ -153,6 +153,18 @@ pub struct Span {
     pub end_byte: u32,
 }
 
+impl Span {
+    /// Runs this span on to the end of `later` when `later` ends after it (a declaration whose
+    /// parts follow each other: overloads, a getter's setter).
+    pub fn extend_to(&mut self, later: Span) {
+        if later.end_byte > self.end_byte {
+            self.end_line = later.end_line;
+            self.end_column = later.end_column;
+            self.end_byte = later.end_byte;
+        }
+    }
+}
+
 /// A symbol-to-symbol edge: a row of `edges.parquet`. `PACKAGE_DEPENDS_ON` and
 /// `MODULE_DEPENDS_ON` are package edges, never symbol edges.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -98,6 +98,19 @@ impl Compiled {
             .map(FileId)
     }
 
+    /// The first and last line of the one symbol named `qualified_name`.
+    #[track_caller]
+    pub fn lines_of(&self, qualified_name: &str) -> (u32, u32) {
+        let found: Vec<_> = self
+            .facts
+            .symbols
+            .iter()
+            .filter(|s| s.qualified_name == qualified_name)
+            .collect();
+        assert_eq!(found.len(), 1, "symbols named {qualified_name}: {found:?}");
+        (found[0].span.start_line, found[0].span.end_line)
+    }
+
     /// The edges whose occurrence is `repo/path:line`, as `KIND package:qualified_name
     /// CONFIDENCE PROVENANCE`.
     pub fn edges_at(&self, repo: &str, path: &str, line: u32) -> Vec<String> {

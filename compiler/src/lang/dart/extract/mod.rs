@@ -152,17 +152,16 @@ impl<'s> Extractor<'s> {
         parent: Option<usize>,
         signature: Option<String>,
     ) -> usize {
-        if let Some(p) = parent {
-            if let Some(&d) = self.file.decls[p].members.get(name)
-                && kind == SymbolKind::Property
-                && self.file.decls[d].kind == SymbolKind::Property
-            {
-                return d;
-            }
-        } else if let Some(&d) = self.file.top.get(name)
+        // A getter and a setter of one name are one property, whose range holds both.
+        let same_name = match parent {
+            Some(p) => self.file.decls[p].members.get(name),
+            None => self.file.top.get(name),
+        };
+        if let Some(&d) = same_name
             && kind == SymbolKind::Property
             && self.file.decls[d].kind == SymbolKind::Property
         {
+            self.file.decls[d].span.extend_to(Span::of(span_node));
             return d;
         }
         let id = self.file.decls.len();

@@ -211,3 +211,22 @@ void main() {
     );
     assert_eq!(first_record(&c), (Some("missing"), None));
 }
+
+/// A getter and a setter of one name are one property whose range holds both.
+#[test]
+fn a_getter_and_its_setter_are_one_range() {
+    let c = shop(
+        r#"
+//- shop/lib/a.dart
+int log(int x) => x;
+class Box {
+  int get size => 1;
+  int other() => 2;
+  set size(int v) {
+    log(v); //want: CALLS_DIRECT package:shop/a.dart:log
+  }
+}
+"#,
+    );
+    assert_eq!(c.lines_of("Box.size"), (3, 7));
+}

@@ -150,8 +150,11 @@ impl Extractor<'_> {
         let name = self.t(name).to_string();
         let span_node = outer.unwrap_or(d);
         if let Some(e) = self.existing(&name, class) {
-            // A redefinition (a property's setter, a conditional def): the first one stands.
+            // A redefinition (a property's setter, an `@overload` stub's implementation, a
+            // conditional def) is a part of the first one, whose range runs to the end of its
+            // last part (SPEC section 12.2).
             self.decl_at.insert((d.start_byte(), d.kind_id()), e);
+            self.file.decls[e].span.extend_to(Span::of(span_node));
             return;
         }
         if d.kind() == "class_definition" {

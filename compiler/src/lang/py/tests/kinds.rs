@@ -73,3 +73,39 @@ import os  #want-unresolved: STDLIB_NOT_INDEXED os
     // `from pkg import sub` depends on `pkg`, not on `pkg.sub`.
     assert_eq!(edges, [("app", "pkg")]);
 }
+
+/// `@overload` stubs and their implementation, and a property with its setter and deleter, are
+/// one symbol whose range holds every part.
+#[test]
+fn a_symbol_of_several_parts_spans_them_all() {
+    let c = check(
+        r#"
+//- shop/m.py
+from typing import overload
+
+def log(x):
+    return x
+
+@overload
+def conv(x: int) -> int: ...
+@overload
+def conv(x: str) -> str: ...
+def conv(x):
+    return log(x)  #want: CALLS_DIRECT m:log
+
+class Box:
+    @property
+    def size(self):
+        return 1
+
+    def other(self):
+        return 2
+
+    @size.setter
+    def size(self, v):
+        log(v)  #want: CALLS_DIRECT m:log
+"#,
+    );
+    assert_eq!(c.lines_of("conv"), (6, 11));
+    assert_eq!(c.lines_of("Box.size"), (14, 23));
+}

@@ -92,7 +92,7 @@ impl Extractor<'_> {
                 let signature_only = s.kind() == "function_signature";
                 match existing {
                     Some(d) => {
-                        self.decl_at.insert((s.start_byte(), s.kind_id()), d);
+                        self.join_part(d, s);
                         let o = &mut self.file.decls[d].overloads;
                         *o = o.saturating_add(u8::from(signature_only));
                     }
@@ -684,7 +684,7 @@ impl Extractor<'_> {
             let existing = self.member_of_kind(d, &mname, kind);
             let signature_only = m.child_by_field_name("body").is_none();
             if let Some(first) = existing {
-                self.decl_at.insert((m.start_byte(), m.kind_id()), first);
+                self.join_part(first, m);
                 let f = &mut self.file.decls[first];
                 f.overloads = f.overloads.saturating_add(u8::from(signature_only));
             } else {
@@ -744,6 +744,14 @@ impl Extractor<'_> {
             .and_then(|v| v.iter().copied().find(|&x| self.file.decls[x].kind == kind))
     }
 
+    /// Makes `part` (another overload signature, the implementation after them, the setter of
+    /// a getter) a part of declaration `d`: what it declares is `d`, and `d`'s range runs to
+    /// the end of its last part (SPEC section 11.2).
+    fn join_part(&mut self, d: usize, part: Node) {
+        self.decl_at.insert((part.start_byte(), part.kind_id()), d);
+        self.file.decls[d].span.extend_to(Span::of(part));
+    }
+
     pub(super) fn declare_type_members(&mut self, body: Node, d: usize) {
         let qp = format!("{}.", self.file.decls[d].qn);
         let exported = self.file.decls[d].exported;
@@ -761,7 +769,7 @@ impl Extractor<'_> {
                 continue;
             };
             if let Some(first) = self.member_of_kind(d, &mname, kind) {
-                self.decl_at.insert((m.start_byte(), m.kind_id()), first);
+                self.join_part(first, m);
                 continue;
             }
             self.new_decl(m, &mname, kind, Some(d), &qp, exported);

@@ -80,3 +80,33 @@ export const use = later(new After()); //want: CALLS_DIRECT src/wrap.ts:later
             .all(|f| f.status != kivgraph_format::FileStatus::Partial)
     );
 }
+
+/// Overloads and their implementation, and a getter with its setter, are one symbol whose range
+/// holds every part, so the row of a use in the implementation or the setter holds the use.
+#[test]
+fn a_symbol_of_several_parts_spans_them_all() {
+    let c = check(
+        r#"
+//- app/src/conv.ts
+export function log(x: unknown): void {}
+export function conv(x: string): string;
+export function conv(x: number): number;
+export function conv(x: any): any {
+  log(x); //want: CALLS_DIRECT src/conv.ts:log
+  return x;
+}
+export class Box {
+  get size(): number { return 1; }
+  other(): void {}
+  set size(v: number) {
+    log(v); //want: CALLS_DIRECT src/conv.ts:log
+  }
+  pick(x: string): string;
+  pick(x: any): any { return x; }
+}
+"#,
+    );
+    assert_eq!(c.lines_of("conv"), (2, 7));
+    assert_eq!(c.lines_of("Box.size"), (9, 13));
+    assert_eq!(c.lines_of("Box.pick"), (14, 15));
+}
