@@ -116,6 +116,16 @@ impl Extractor<'_> {
                     self.declare_class(s, name, parent, prefix, exported && parent_exported);
                 }
             }
+            // `import X = NS.Y` (and `export import`): a declaration of its own, an alias whose
+            // uses bind to it and whose target is walked as a reference (SPEC 11.2).
+            "import_alias" => {
+                if let Some(name) = s.named_child(0).filter(|n| n.kind() == "identifier") {
+                    let name = self.t(name);
+                    let e = exported && parent_exported;
+                    let d = self.new_decl(s, name, SymbolKind::Alias, parent, prefix, e);
+                    self.bind(name, NameRes::Decl(d));
+                }
+            }
             "interface_declaration" | "type_alias_declaration" => {
                 let exported = exported && parent_exported;
                 let interface = s.kind() == "interface_declaration";

@@ -469,6 +469,17 @@ impl Extractor<'_> {
                 });
                 self.scopes.pop();
             }
+            "import_alias" => {
+                let decl = self.decl_of(n);
+                if let Some(target) = n.named_child(1) {
+                    self.with_owner(decl, |x| {
+                        let e = x.member_chain(target, Use::Value);
+                        if let Some(d) = decl {
+                            x.file.decls[d].ty = Some(expr_type(e));
+                        }
+                    });
+                }
+            }
             "type_alias_declaration" => {
                 let decl = self.decl_of(n);
                 self.scopes.push(Scope::default());

@@ -335,7 +335,7 @@ impl Resolver<'_> {
         let decl = &self.mods[m].ts.decls[d];
         match decl.kind {
             SymbolKind::Class | SymbolKind::Interface | SymbolKind::Enum => Recv::Members(m, d),
-            SymbolKind::TypeAlias => match &decl.ty {
+            SymbolKind::TypeAlias | SymbolKind::Alias => match &decl.ty {
                 Some(t) => self.type_recv(m, t, depth + 1),
                 None => Recv::Members(m, d),
             },

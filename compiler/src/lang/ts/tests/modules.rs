@@ -241,3 +241,25 @@ export const t = new Clock().now(); //want: CALLS_DIRECT src/clock.ts:Clock.now
 "#,
     );
 }
+
+/// `import X = NS.Y` declares an alias: its uses bind to it, even where a library global has
+/// the same name, its target is a reference, and a value typed by it has the target's members.
+#[test]
+fn an_import_equals_alias_is_a_declaration_that_names_its_target() {
+    check(
+        r#"
+//- app/src/o.ts
+export namespace O {
+  export interface Option { x: number }
+  export function make(): number { return 1; }
+}
+//- app/src/use.ts
+import { O } from "./o"; //want: IMPORTS_SYMBOL src/o.ts:O
+import Option = O.Option; //want: REFERENCES src/o.ts:O ; //want: REFERENCES src/o.ts:O.Option
+export import make = O.make; //want: REFERENCES src/o.ts:O ; //want: REFERENCES src/o.ts:O.make
+export function f(o: Option): number { //want: TYPE_USES src/use.ts:Option
+  return o.x + make(); //want: REFERENCES src/o.ts:O.Option.x ; //want: CALLS_DIRECT src/use.ts:make
+}
+"#,
+    );
+}
