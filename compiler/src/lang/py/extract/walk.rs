@@ -103,8 +103,17 @@ impl Extractor<'_> {
                                 self.walk(k);
                             }
                         }
+                        // `with C() as v`: `v` is what `C().__enter__()` returns (SPEC 12.4).
+                        let entered = kids(v)
+                            .into_iter()
+                            .find(|k| k.kind() != "as_pattern_target")
+                            .map(|e| {
+                                let member =
+                                    Expr::Member(Box::new(self.expr_of(e)), "__enter__".into());
+                                Expr::Call(Box::new(member))
+                            });
                         if let Some(a) = v.child_by_field_name("alias") {
-                            self.assign_targets(a, None, None);
+                            self.assign_targets(a, entered, None);
                         }
                     } else {
                         self.walk(v);

@@ -64,6 +64,11 @@ impl Resolver<'_> {
                     match d.kind {
                         SymbolKind::Class => Receiver::Members(cm, cd),
                         _ => match &d.ty {
+                            // `-> Self`: the receiver the method was called on.
+                            Some(t) if self.is_self_type(cm, t) => match &**callee {
+                                Expr::Member(base, _) => self.eval(m, base, depth + 1),
+                                _ => Receiver::Unknown,
+                            },
                             Some(t) => self.type_recv(cm, t, depth + 1),
                             None => Receiver::Unknown,
                         },
@@ -77,6 +82,24 @@ impl Resolver<'_> {
                 Receiver::External => Receiver::External,
                 _ => Receiver::Unknown,
             },
+        }
+    }
+
+    /// Whether the written type `t` of module `m` is `Self` (`from typing import Self`, or
+    /// `typing.Self`).
+    fn is_self_type(&self, m: usize, t: &TypeRef) -> bool {
+        let TypeRef::Named { head, path } = t else {
+            return false;
+        };
+        match (head, path.as_slice()) {
+            (NameRes::Import(i), []) => {
+                matches!(&self.mods[m].py.imports[*i].kind, ImportKind::From(n) if n == "Self")
+            }
+            (NameRes::Import(i), [last]) => {
+                last == "Self"
+                    && matches!(self.mods[m].py.imports[*i].kind, ImportKind::Module { .. })
+            }
+            _ => false,
         }
     }
 

@@ -292,3 +292,47 @@ def f(e: Failure):
     );
     quiet(&c, "shop", "m.py", 7);
 }
+
+/// `with C() as v` types `v` by what `C.__enter__` is declared to return: another class, or the
+/// class itself through `Self` or a written `-> "C"`.
+#[test]
+fn a_with_target_is_what_enter_returns() {
+    check(
+        r#"
+//- shop/m.py
+from typing import Self
+
+class Conn:
+    def query(self):
+        return 1
+
+class Pool:
+    def __enter__(self) -> Conn:
+        return Conn()
+
+    def __exit__(self, *a):
+        return None
+
+class Lock:
+    def __enter__(self) -> Self:
+        return self
+
+    def release(self):
+        return 2
+
+class Named:
+    def __enter__(self) -> "Named":
+        return self
+
+    def tell(self):
+        return 3
+
+def run():
+    with Pool() as c:
+        c.query()  #want: CALLS_DIRECT m:Conn.query
+    with Lock() as l, Named() as n:
+        l.release()  #want: CALLS_DIRECT m:Lock.release
+        n.tell()  #want: CALLS_DIRECT m:Named.tell
+"#,
+    );
+}
