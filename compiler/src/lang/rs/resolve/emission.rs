@@ -162,6 +162,45 @@ impl Resolver<'_> {
         );
     }
 
+    /// The type a path's prefix names (`Gadget` of `Gadget::build()`, `Shape` of `Shape::Dot`)
+    /// is used too: a `REFERENCES` edge to it when the prefix resolves to exactly one type
+    /// (SPEC 14.4). A module prefix and `Self` are not.
+    fn emit_type_prefix(
+        &mut self,
+        ctx: Place,
+        segs: &[String],
+        source: SymbolId,
+        at: (FileId, (u32, u32)),
+    ) {
+        let Some((_, prefix)) = segs.split_last() else {
+            return;
+        };
+        if prefix.is_empty() || prefix == ["Self"] {
+            return;
+        }
+        let PathRes::Found(v, prov) = self.resolve_path(ctx, prefix, Ns::Type, false) else {
+            return;
+        };
+        let types: Vec<SymbolId> = v
+            .iter()
+            .filter_map(|d| self.def_sym(*d))
+            .filter(|&t| {
+                matches!(
+                    self.facts.symbols[t].kind,
+                    SymbolKind::Struct
+                        | SymbolKind::Enum
+                        | SymbolKind::Union
+                        | SymbolKind::Trait
+                        | SymbolKind::TypeAlias
+                )
+            })
+            .collect();
+        if let [t] = types[..] {
+            let how = (Confidence::ExactDeclarationMapped, prov);
+            self.edge((source, t), EdgeKind::References, how, at);
+        }
+    }
+
     pub(super) fn emit_refs(&mut self) {
         for inst in 0..self.insts.len() {
             self.emit_inst(inst);
@@ -307,6 +346,9 @@ impl Resolver<'_> {
                                 if segs.len() > 1 && exact {
                                     self.pkg_edge(pkg, t);
                                 }
+                            }
+                            if exact {
+                                self.emit_type_prefix(ctx, &segs, source, (file, p));
                             }
                         }
                         PathRes::Missing(mi) => self.unresolved(repo, file, p, mi, source),

@@ -622,3 +622,34 @@ pub fn h() { take(LIMIT) } //want: REFERENCES geo:LIMIT
 "#,
     );
 }
+
+/// The type a path's prefix names is used too: `Gadget` in `Gadget::build()`, `Shape` in
+/// `Shape::Dot` in expressions and patterns; a module prefix and `Self` are not.
+#[test]
+fn a_type_used_as_a_path_prefix_is_referenced() {
+    let c = check_lib(
+        r#"
+pub struct Gadget;
+impl Gadget { pub fn build() -> Self { Self::new() } }
+impl Gadget { fn new() -> Self { Gadget } }
+pub enum Shape { Dot, Line(u32) }
+pub mod parts { pub fn count() -> u32 { 1 } }
+pub fn make() -> u32 {
+    let _g = Gadget::build(); //want: CALLS_DIRECT geo:Gadget::build ; //want: REFERENCES geo:Gadget
+    let s = Shape::Dot; //want: REFERENCES geo:Shape::Dot ; //want: REFERENCES geo:Shape
+    match s { Shape::Line(n) => n, _ => parts::count() } //want: REFERENCES geo:Shape ; //want: CALLS_DIRECT geo::parts:count
+}
+"#,
+    );
+    // `Self::new()` names the type only through `Self`; `parts::` is a module.
+    assert!(
+        !c.edges_at("geo", "src/lib.rs", 2)
+            .iter()
+            .any(|e| e.starts_with("REFERENCES geo:Gadget "))
+    );
+    assert_eq!(
+        c.edges_at("geo", "src/lib.rs", 9).len(),
+        3,
+        "Shape::Line, Shape and count only"
+    );
+}
