@@ -38,7 +38,8 @@ pub(super) fn parse(src: &str, language: Language) -> Option<Tree> {
 }
 
 /// `src` with `;` in place of the indentation character before each generic signature that
-/// starts a line after a line that ends a member; `None` when there is none.
+/// starts a line (`<T>(…)`, or a lone `<` whose type parameters follow on the next lines) after
+/// a line that ends a member; `None` when there is none.
 fn separate_generic_signatures(src: &str) -> Option<String> {
     let mut bytes = src.as_bytes().to_vec();
     let mut changed = false;
@@ -52,10 +53,11 @@ fn separate_generic_signatures(src: &str) -> Option<String> {
             .take_while(|b| matches!(b, b' ' | b'\t'))
             .count();
         let rest = &line[indent..];
+        // `<T>(…)`, or `<` alone with the type parameters on the lines after it.
         let generic = rest.first() == Some(&b'<')
             && rest
                 .get(1)
-                .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_' || *b == b'$');
+                .is_none_or(|b| b.is_ascii_alphabetic() || matches!(b, b'_' | b'$' | b'\r'));
         if indent > 0 && generic && previous_end.is_some_and(ends_a_member) {
             bytes[start + indent - 1] = b';';
             changed = true;
@@ -102,12 +104,12 @@ mod tests {
 
     #[test]
     fn only_generic_signatures_after_a_member_end_are_separated() {
-        let src = "interface W {\n  <T>(v: T): T[]\n  <T>(v: T, n: number): T[]\n}\n";
+        let src = "interface W {\n  <T>(v: T): T[]\n  <T>(v: T, n: number): T[]\n  <\n    T,\n  >(v: T): T\n}\n";
         let repaired = separate_generic_signatures(src).unwrap();
         assert_eq!(repaired.len(), src.len());
         assert_eq!(
             repaired,
-            "interface W {\n  <T>(v: T): T[]\n ;<T>(v: T, n: number): T[]\n}\n"
+            "interface W {\n  <T>(v: T): T[]\n ;<T>(v: T, n: number): T[]\n ;<\n    T,\n  >(v: T): T\n}\n"
         );
         // After an opening bracket, a comma or an operator the line continues an expression.
         for src in [
