@@ -39,7 +39,8 @@ pub(super) fn parse(src: &str, language: Language) -> Option<Tree> {
 
 /// `src` with `;` in place of the indentation character before each generic signature that
 /// starts a line (`<T>(…)`, or a lone `<` whose type parameters follow on the next lines) after
-/// a line that ends a member; `None` when there is none.
+/// a line that ends a member (comment lines between them are passed over); `None` when there is
+/// none.
 fn separate_generic_signatures(src: &str) -> Option<String> {
     let mut bytes = src.as_bytes().to_vec();
     let mut changed = false;
@@ -62,7 +63,13 @@ fn separate_generic_signatures(src: &str) -> Option<String> {
             bytes[start + indent - 1] = b';';
             changed = true;
         }
-        if let Some(last) = line.iter().rev().find(|b| !b.is_ascii_whitespace()) {
+        // Comment lines (`//`, `/*`, and the `*` lines of a block comment) end nothing.
+        let comment = [&b"//"[..], b"/*", b"*"]
+            .iter()
+            .any(|c| rest.starts_with(c));
+        if let Some(last) = line.iter().rev().find(|b| !b.is_ascii_whitespace())
+            && !comment
+        {
             previous_end = Some(*last);
         }
         start = end + 1;
@@ -104,12 +111,12 @@ mod tests {
 
     #[test]
     fn only_generic_signatures_after_a_member_end_are_separated() {
-        let src = "interface W {\n  <T>(v: T): T[]\n  <T>(v: T, n: number): T[]\n  <\n    T,\n  >(v: T): T\n}\n";
+        let src = "interface W {\n  <T>(v: T): T[]\n  <T>(v: T, n: number): T[]\n  /** doc */\n  <\n    T,\n  >(v: T): T\n}\n";
         let repaired = separate_generic_signatures(src).unwrap();
         assert_eq!(repaired.len(), src.len());
         assert_eq!(
             repaired,
-            "interface W {\n  <T>(v: T): T[]\n ;<T>(v: T, n: number): T[]\n ;<\n    T,\n  >(v: T): T\n}\n"
+            "interface W {\n  <T>(v: T): T[]\n ;<T>(v: T, n: number): T[]\n  /** doc */\n ;<\n    T,\n  >(v: T): T\n}\n"
         );
         // After an opening bracket, a comma or an operator the line continues an expression.
         for src in [
