@@ -269,22 +269,34 @@ impl Store {
     }
 }
 
-/// Opens a generation and leases its mapped files. A file someone has open for writing right
-/// now is not served: its bytes may be changing.
+/// Opens a generation and leases its mapped files. Each lease is taken as soon as its file is
+/// open, before any byte of it is read, so a writer cannot change what is being checked; a
+/// file someone has open for writing is not served (its bytes may be changing), and neither is
+/// one whose lease a writer started to break while it was being checked (the writer is let go).
 fn open(dir: &Path) -> Result<Served, FormatError> {
-    let generation = Generation::open_dir(dir)?;
-    let mut leased = true;
-    for (name, file) in generation.mapped_files() {
-        match lease::take(file) {
-            Lease::Held => {}
-            Lease::Unsupported => leased = false,
-            Lease::Writing => {
-                return Err(FormatError::corrupt(
-                    name,
-                    "is open for writing by another process",
-                ));
-            }
+    let leased = std::cell::Cell::new(true);
+    let generation = Generation::open_dir_guarded(dir, |name, file| match lease::take(file) {
+        Lease::Held => Ok(()),
+        Lease::Unsupported => {
+            leased.set(false);
+            Ok(())
         }
+        Lease::Writing => Err(FormatError::corrupt(
+            name,
+            "is open for writing by another process",
+        )),
+    })?;
+    let leased = leased.get();
+    if leased
+        && let Some((name, _)) = generation
+            .mapped_files()
+            .into_iter()
+            .find(|(_, f)| lease::breaking(f))
+    {
+        return Err(FormatError::corrupt(
+            name,
+            "is being opened for writing by another process",
+        ));
     }
     Ok(Served {
         generation: Arc::new(generation),

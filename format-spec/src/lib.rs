@@ -101,10 +101,20 @@ impl Generation {
 
     /// Opens one generation directory, with the checks of SPEC.md section 1.7.
     pub fn open_dir(dir: &Path) -> Result<Generation, FormatError> {
+        Generation::open_dir_guarded(dir, |_, _| Ok(()))
+    }
+
+    /// [`Generation::open_dir`], calling `guard` on each file it maps (`graph.blob`,
+    /// `names.fst`) once it is open and before any of its bytes is read: a reader that leases
+    /// the files takes the lease there, so that no writer can change them while they are checked.
+    pub fn open_dir_guarded(
+        dir: &Path,
+        guard: impl Fn(&'static str, &File) -> Result<(), FormatError>,
+    ) -> Result<Generation, FormatError> {
         let held = hold(dir)?;
         let manifest = read_manifest(dir)?;
         check_generation_id(dir, &manifest)?;
-        let blob = Mapped::open(dir, GRAPH_BLOB)?;
+        let blob = Mapped::open(dir, GRAPH_BLOB, &guard)?;
         let (header, archive) = blob::archive_bytes(&blob.map)?;
         if xxhash_rust::xxh3::xxh3_128(archive) != header.checksum {
             return Err(FormatError::corrupt(
@@ -113,7 +123,7 @@ impl Generation {
             ));
         }
         blob::validate(archive)?;
-        let names = Mapped::open(dir, NAMES_FST)?;
+        let names = Mapped::open(dir, NAMES_FST, &guard)?;
         let recorded = manifest.files.iter().find(|f| f.name == NAMES_FST);
         match recorded {
             None => return Err(FormatError::corrupt(NAMES_FST, "missing from the manifest")),
@@ -240,9 +250,14 @@ fn hold(dir: &Path) -> Result<File, FormatError> {
 }
 
 impl Mapped {
-    fn open(dir: &Path, name: &'static str) -> Result<Mapped, FormatError> {
+    fn open(
+        dir: &Path,
+        name: &'static str,
+        guard: &impl Fn(&'static str, &File) -> Result<(), FormatError>,
+    ) -> Result<Mapped, FormatError> {
         let path = dir.join(name);
         let file = layout::open_regular(&path).map_err(|e| FormatError::io(&path, e))?;
+        guard(name, &file)?;
         let seen = file
             .metadata()
             .map(|m| FileStamp::of(&m))
