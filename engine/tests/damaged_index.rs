@@ -339,3 +339,50 @@ fn arbitrary_damage_to_any_file_is_refused_or_harmless() {
         "{refused} damaged files refused at open, {opened} opened and answered without a panic"
     );
 }
+
+/// Requests and in-place writes at the same time: a writer truncates and restores a served file
+/// over and over while requests flow. With leases every write waits until the server has let
+/// go, including while it re-opens and checks the generation after an answer; the server never
+/// dies and every answer comes from a whole generation or says why none can be served.
+#[cfg(target_os = "linux")]
+#[test]
+fn requests_and_writes_in_place_at_once_never_stop_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    if !leases_granted(dir.path()) {
+        println!("leases are not granted here: nothing to check");
+        return;
+    }
+    let index = IndexDir::new(dir.path());
+    compile_go_fixtures(dir.path());
+    compile_go_fixtures(dir.path());
+    let mut server = Server::start(dir.path(), &[]);
+    assert_eq!(answer(&mut server), Some(2));
+    let blob = index.generation_dir(2).join("graph.blob");
+    let original = fs::read(&blob).unwrap();
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let writer = {
+        let done = done.clone();
+        std::thread::spawn(move || {
+            for i in 0..40 {
+                let f = fs::OpenOptions::new().write(true).open(&blob).unwrap();
+                if i % 2 == 0 {
+                    f.set_len(0).unwrap();
+                } else {
+                    std::io::Write::write_all(&mut &f, &original).unwrap();
+                }
+                drop(f);
+                std::thread::sleep(Duration::from_millis(3));
+            }
+            done.store(true, std::sync::atomic::Ordering::SeqCst);
+        })
+    };
+    let mut answers = 0;
+    while !done.load(std::sync::atomic::Ordering::SeqCst) {
+        let _ = answer(&mut server);
+        answers += 1;
+    }
+    writer.join().unwrap();
+    assert_eq!(server.request("ping", json!({}))["result"], json!({}));
+    assert!(server.alive());
+    println!("{answers} answers while the served file was written 40 times in place");
+}
