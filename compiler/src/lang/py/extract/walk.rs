@@ -43,9 +43,13 @@ impl Extractor<'_> {
             "decorated_definition" => {
                 let def = n.child_by_field_name("definition");
                 let decl = def.and_then(|d| self.decl_of(d));
+                let name = def
+                    .and_then(|d| d.child_by_field_name("name"))
+                    .map(|nm| self.t(nm).to_string());
                 for k in kids(n) {
                     if k.kind() == "decorator"
                         && let Some(e) = k.named_child(0)
+                        && !self.own_accessor(e, name.as_deref())
                     {
                         self.with_owner(decl, |x| x.walk_decorator(e));
                     }
@@ -249,6 +253,16 @@ impl Extractor<'_> {
                 ImportKind::Star => {}
             }
         }
+    }
+
+    /// `@p.setter`, `@p.getter` or `@p.deleter` on a `def p`: a part of the property `p` being
+    /// declared (SPEC 12.2), not a use of it.
+    fn own_accessor(&self, e: Node, name: Option<&str>) -> bool {
+        e.kind() == "attribute"
+            && e.child_by_field_name("object")
+                .is_some_and(|o| o.kind() == "identifier" && Some(self.t(o)) == name)
+            && e.child_by_field_name("attribute")
+                .is_some_and(|a| matches!(self.t(a), "setter" | "getter" | "deleter"))
     }
 
     pub(super) fn walk_decorator(&mut self, e: Node) {

@@ -108,4 +108,6 @@ class Box:
     );
     assert_eq!(c.lines_of("conv"), (6, 11));
     assert_eq!(c.lines_of("Box.size"), (14, 23));
+    // `@size.setter` declares a part of `size`: not a reference of the property to itself.
+    assert_eq!(c.edges_at("shop", "m.py", 21), Vec::<String>::new());
 }
