@@ -2,9 +2,7 @@
 //! snapshots make any change of spelling visible in review.
 
 mod common;
-use common::{compiler, workspace};
-
-use std::process::Command;
+use common::{compile_go_fixtures, workspace};
 
 use kivgraph::{Store, tools};
 use kivgraph_format::IndexDir;
@@ -49,22 +47,7 @@ fn normalize(text: &str) -> String {
 #[test]
 fn every_tool_in_every_view() {
     let dir = tempfile::tempdir().unwrap();
-    let fixtures = workspace().join("fixtures/go");
-    let out = Command::new(compiler())
-        .arg("--out")
-        .arg(dir.path())
-        .arg(format!("shapes={}", fixtures.join("shapes").display()))
-        .arg(format!(
-            "inventory={}",
-            fixtures.join("inventory").display()
-        ))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    compile_go_fixtures(dir.path());
     let store = Store::open(IndexDir::new(dir.path()));
     let cases: &[(&str, &str, Value)] = &[
         (

@@ -1,9 +1,7 @@
 //! find_cross_repo_consumers on the fixture pair: `app` consumes `mathlib`'s package `vec`.
 
 mod common;
-use common::{compiler, workspace};
-
-use std::process::Command;
+use common::{compile_into, workspace};
 
 use kivgraph::{Store, tools};
 use kivgraph_format::IndexDir;
@@ -13,17 +11,12 @@ use serde_json::{Value, json};
 fn consumers_across_repositories() {
     let dir = tempfile::tempdir().unwrap();
     let pair = workspace().join("fixtures/go/pair");
-    let out = Command::new(compiler())
-        .arg("--out")
-        .arg(dir.path())
-        .arg(format!("mathlib={}", pair.join("mathlib").display()))
-        .arg(format!("app={}", pair.join("app").display()))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    compile_into(
+        dir.path(),
+        [
+            format!("mathlib={}", pair.join("mathlib").display()),
+            format!("app={}", pair.join("app").display()),
+        ],
     );
     let store = Store::open(IndexDir::new(dir.path()));
     let call = |args: Value| -> Value {

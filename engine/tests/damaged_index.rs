@@ -25,6 +25,23 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// A compiled generation and a copy of it to damage: (the two temporary directories, the
+/// original generation directory, the copy).
+fn a_copy_of_a_generation() -> (
+    tempfile::TempDir,
+    tempfile::TempDir,
+    std::path::PathBuf,
+    std::path::PathBuf,
+) {
+    let template = tempfile::tempdir().unwrap();
+    compile_go_fixtures(template.path());
+    let good = IndexDir::new(template.path()).generation_dir(1);
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("000001");
+    copy_dir(&good, &dir);
+    (template, work, good, dir)
+}
+
 /// Offsets spread over a file of `len` bytes, the header's first 64 included.
 fn offsets(len: usize, n: usize) -> Vec<usize> {
     let mut v: Vec<usize> = (0..64.min(len)).step_by(5).collect();
@@ -36,12 +53,7 @@ fn offsets(len: usize, n: usize) -> Vec<usize> {
 
 #[test]
 fn every_flipped_bit_of_the_blob_and_the_name_index_is_refused_at_open() {
-    let template = tempfile::tempdir().unwrap();
-    compile_go_fixtures(template.path());
-    let good = IndexDir::new(template.path()).generation_dir(1);
-    let work = tempfile::tempdir().unwrap();
-    let dir = work.path().join("000001");
-    copy_dir(&good, &dir);
+    let (_template, _work, good, dir) = a_copy_of_a_generation();
     assert!(Generation::open_dir(&dir).is_ok());
     let mut tried = 0;
     for file in ["graph.blob", "names.fst"] {
@@ -271,12 +283,7 @@ fn without_leases_a_change_is_noticed_before_the_next_read() {
 /// (a manifest's prose), every tool still answers without panicking.
 #[test]
 fn arbitrary_damage_to_any_file_is_refused_or_harmless() {
-    let template = tempfile::tempdir().unwrap();
-    compile_go_fixtures(template.path());
-    let good = IndexDir::new(template.path()).generation_dir(1);
-    let work = tempfile::tempdir().unwrap();
-    let dir = work.path().join("000001");
-    copy_dir(&good, &dir);
+    let (_template, _work, good, dir) = a_copy_of_a_generation();
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
     let mut next = move |n: usize| {
         state ^= state << 13;

@@ -4,7 +4,7 @@
 //! compiled as the derived repository `rust:mathlib`.
 
 mod common;
-use common::{compiler, workspace};
+use common::{compile_into, compiler, workspace};
 
 use std::process::Command;
 
@@ -18,18 +18,13 @@ fn store() -> &'static Store {
     STORE.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap().keep();
         let pair = workspace().join("fixtures/go/pair");
-        let out = Command::new(compiler())
-            .arg("--out")
-            .arg(&dir)
-            .arg(format!("app={}", pair.join("app").display()))
-            .arg("--derived")
-            .arg(format!("rust:mathlib={}", pair.join("mathlib").display()))
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        compile_into(
+            &dir,
+            [
+                format!("app={}", pair.join("app").display()),
+                "--derived".into(),
+                format!("rust:mathlib={}", pair.join("mathlib").display()),
+            ],
         );
         Store::open(IndexDir::new(dir))
     })

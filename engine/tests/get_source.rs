@@ -3,7 +3,7 @@
 //! which is what the freshness, re-anchoring and symlink rules are about.
 
 mod common;
-use common::{compiler, workspace};
+use common::{compile_into, workspace};
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -61,16 +61,9 @@ impl Shapes {
     }
 
     fn compile(&self) -> &Shapes {
-        let out = Command::new(compiler())
-            .arg("--out")
-            .arg(self.dir.path().join("index"))
-            .arg(format!("shapes={}", self.root().display()))
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        compile_into(
+            &self.dir.path().join("index"),
+            [format!("shapes={}", self.root().display())],
         );
         self
     }

@@ -5,29 +5,10 @@
 //! `python3`. A missing SDK fails the test: run `scripts/test` (or `.ci/run`) to install it.
 
 mod common;
-use common::{compiler, workspace};
+use common::{compile_go_fixtures, compiler, workspace};
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
-
-fn compile_fixtures(index: &Path) {
-    let fixtures = workspace().join("fixtures/go");
-    let out = Command::new(compiler())
-        .arg("--out")
-        .arg(index)
-        .arg(format!("shapes={}", fixtures.join("shapes").display()))
-        .arg(format!(
-            "inventory={}",
-            fixtures.join("inventory").display()
-        ))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
 
 /// `$KIVGRAPH_PYTHON`, else the workspace's `.venv`, else `python3` from `PATH`.
 fn python() -> PathBuf {
@@ -73,7 +54,7 @@ fn official_python_sdk_drives_the_server() {
     );
 
     let index = tempfile::tempdir().unwrap();
-    compile_fixtures(index.path());
+    compile_go_fixtures(index.path());
     let out = Command::new(&python)
         .arg(workspace().join("engine/tests/mcp_client.py"))
         .arg("--kivgraph")

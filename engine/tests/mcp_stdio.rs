@@ -2,32 +2,13 @@
 //! Go fixtures by the real `kivgraph-compile` binary.
 
 mod common;
-use common::{compiler, workspace};
+use common::{compile_go_fixtures, compiler, workspace};
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use serde_json::{Value, json};
-
-fn compile_fixtures(index: &Path) {
-    let fixtures = workspace().join("fixtures/go");
-    let out = Command::new(compiler())
-        .arg("--out")
-        .arg(index)
-        .arg(format!("shapes={}", fixtures.join("shapes").display()))
-        .arg(format!(
-            "inventory={}",
-            fixtures.join("inventory").display()
-        ))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
 
 struct Session {
     child: Child,
@@ -162,7 +143,7 @@ fn initialize(s: &mut Session) -> Value {
 #[test]
 fn serves_the_published_generation_over_stdio() {
     let dir = tempfile::tempdir().unwrap();
-    compile_fixtures(dir.path());
+    compile_go_fixtures(dir.path());
     let mut s = Session::start(dir.path());
 
     let init = initialize(&mut s);
@@ -288,7 +269,7 @@ fn serves_the_published_generation_over_stdio() {
     assert_eq!(status["results"]["repositories"], 2);
 
     // A second generation published while serving is picked up without a restart.
-    compile_fixtures(dir.path());
+    compile_go_fixtures(dir.path());
     let status = s.call_json("graph_status", json!({}));
     assert_eq!(status["snapshot_id"], 2);
     assert_eq!(
@@ -348,7 +329,7 @@ fn without_a_generation_only_index_project_is_registered() {
     assert!(err && text.starts_with("PERMISSION_REQUIRED: "), "{text}");
 
     // Publishing changes the tool set: the next call announces it.
-    compile_fixtures(dir.path());
+    compile_go_fixtures(dir.path());
     let _ = s.request(
         "tools/call",
         json!({"name": "graph_status", "arguments": {}}),
@@ -367,7 +348,7 @@ fn without_a_generation_only_index_project_is_registered() {
 #[test]
 fn query_prints_what_a_client_receives() {
     let dir = tempfile::tempdir().unwrap();
-    compile_fixtures(dir.path());
+    compile_go_fixtures(dir.path());
     let cli = Command::new(env!("CARGO_BIN_EXE_kivgraph"))
         .args(["query", "find_symbol", r#"{"name":"NewCircle"}"#, "--index"])
         .arg(dir.path())

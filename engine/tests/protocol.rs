@@ -3,7 +3,7 @@
 //! server that keeps answering while index_project rebuilds.
 
 mod common;
-use common::{compiler, workspace};
+use common::{compile_into, compiler, workspace};
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
@@ -91,20 +91,8 @@ impl Drop for Session {
 }
 
 fn compile_shapes(index: &Path) {
-    let out = Command::new(compiler())
-        .arg(format!("--out={}", index.display()))
-        .arg("--")
-        .arg(format!(
-            "shapes={}",
-            workspace().join("fixtures/go/shapes").display()
-        ))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let shapes = workspace().join("fixtures/go/shapes");
+    compile_into(index, [format!("shapes={}", shapes.display())]);
 }
 
 #[test]

@@ -2,41 +2,21 @@
 //! fixtures: shapes of answers (snapshots), argument errors, verdicts, guidance and paging.
 
 mod common;
-use common::{compiler, workspace};
+use common::{compile_go_fixtures, workspace};
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 use kivgraph::{Store, tools};
 use kivgraph_format::{Generation, IndexDir};
 use serde_json::{Value, json};
 
-fn compile(index: &Path) {
-    let fixtures = workspace().join("fixtures/go");
-    let out = Command::new(compiler())
-        .arg("--out")
-        .arg(index)
-        .arg(format!("shapes={}", fixtures.join("shapes").display()))
-        .arg(format!(
-            "inventory={}",
-            fixtures.join("inventory").display()
-        ))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
 /// One generation shared by the tests of this file.
 fn generation() -> Arc<Generation> {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     let dir = DIR.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap().keep();
-        compile(&dir);
+        compile_go_fixtures(&dir);
         dir
     });
     Store::open(IndexDir::new(dir)).snapshot().unwrap()
@@ -364,14 +344,14 @@ fn cursors_are_bound_to_their_query_and_snapshot() {
 
     // A newer generation expires every cursor.
     let dir = tempfile::tempdir().unwrap();
-    compile(dir.path());
+    compile_go_fixtures(dir.path());
     let store = Store::open(IndexDir::new(dir.path()));
     let call = |args: Value| tools::call("find_references", &args, store.snapshot());
     let page1: Value = serde_json::from_str(
         &call(json!({"repository": "shapes", "qualified_name": "Point", "limit": 2})).unwrap(),
     )
     .unwrap();
-    compile(dir.path());
+    compile_go_fixtures(dir.path());
     let e = call(json!({"repository": "shapes", "qualified_name": "Point", "limit": 2, "cursor": page1["next_cursor"]})).unwrap_err();
     assert_eq!(e.code, "CURSOR_SNAPSHOT_EXPIRED");
 }

@@ -5,9 +5,7 @@
 //! marks as derived, without a commit.
 
 mod common;
-use common::{compiler, workspace};
-
-use std::process::Command;
+use common::{compile_into, workspace};
 
 use kivgraph::{Store, tools};
 use kivgraph_format::IndexDir;
@@ -18,21 +16,13 @@ fn store() -> &'static Store {
     STORE.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap().keep();
         let rust = workspace().join("fixtures/rust");
-        let out = Command::new(compiler())
-            .arg("--out")
-            .arg(&dir)
-            .arg(format!("stduse={}", rust.join("stduse").display()))
-            .arg("--derived")
-            .arg(format!(
-                "rust:1.95.0={}",
-                rust.join("sysroot/library").display()
-            ))
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        compile_into(
+            &dir,
+            [
+                format!("stduse={}", rust.join("stduse").display()),
+                "--derived".into(),
+                format!("rust:1.95.0={}", rust.join("sysroot/library").display()),
+            ],
         );
         Store::open(IndexDir::new(dir))
     })

@@ -37,24 +37,33 @@ pub fn compiler() -> PathBuf {
     path
 }
 
-/// Compiles the Go fixtures `shapes` and `inventory` into the index directory `index`.
+/// Runs `kivgraph-compile --out INDEX ARGS...` and fails the test, with the compiler's stderr,
+/// when it does not succeed.
 #[allow(dead_code)]
-pub fn compile_go_fixtures(index: &Path) {
-    let fixtures = workspace().join("fixtures/go");
+pub fn compile_into<S: AsRef<std::ffi::OsStr>>(index: &Path, args: impl IntoIterator<Item = S>) {
     let out = Command::new(compiler())
         .arg("--out")
         .arg(index)
-        .arg(format!("shapes={}", fixtures.join("shapes").display()))
-        .arg(format!(
-            "inventory={}",
-            fixtures.join("inventory").display()
-        ))
+        .args(args)
         .output()
         .unwrap();
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Compiles the Go fixtures `shapes` and `inventory` into the index directory `index`.
+#[allow(dead_code)]
+pub fn compile_go_fixtures(index: &Path) {
+    let fixtures = workspace().join("fixtures/go");
+    compile_into(
+        index,
+        [
+            format!("shapes={}", fixtures.join("shapes").display()),
+            format!("inventory={}", fixtures.join("inventory").display()),
+        ],
     );
 }
 

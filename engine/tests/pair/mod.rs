@@ -2,13 +2,11 @@
 //! and opened as the server opens it, for the answer snapshots of each language
 //! (`ts_answers.rs`, `py_answers.rs`, `rs_answers.rs`, `dart_answers.rs`).
 
-use std::process::Command;
-
 use kivgraph::{Store, tools};
 use kivgraph_format::IndexDir;
 use serde_json::Value;
 
-use crate::common::{compiler, workspace};
+use crate::common::{compile_into, workspace};
 
 pub struct Pair {
     /// Keeps the index alive as long as the store.
@@ -24,22 +22,10 @@ impl Pair {
     pub fn compile(pair: &str, repos: &[(&str, &str)], extra: &[&str]) -> Pair {
         let dir = tempfile::tempdir().unwrap();
         let base = workspace().join("fixtures").join(pair);
-        let out = Command::new(compiler())
-            .arg("--out")
-            .arg(dir.path())
-            .args(extra)
-            .args(
-                repos
-                    .iter()
-                    .map(|(name, sub)| format!("{name}={}", base.join(sub).display())),
-            )
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let repos = repos
+            .iter()
+            .map(|(name, sub)| format!("{name}={}", base.join(sub).display()));
+        compile_into(dir.path(), extra.iter().map(|e| e.to_string()).chain(repos));
         let store = Store::open(IndexDir::new(dir.path()));
         let root = base.canonicalize().unwrap().to_str().unwrap().to_string();
         Pair {
