@@ -59,3 +59,57 @@ fn rust_answers() {
         "the standard library's absence is counted: {status}"
     );
 }
+
+/// get_file_outline lists a module declared inline (`mod x { … }`, nested too) as a declaration
+/// of its file, with the lines of its block; the module a file is (its symbol spans the whole
+/// file) is not a declaration in it.
+#[test]
+fn rust_outline_lists_inline_modules() {
+    let geo = Pair::compile("rust", &[("geo", "geo")], &["--rust-sysroot", "off"]);
+    let modules = |path: &str| -> Vec<String> {
+        let v: Value = serde_json::from_str(&geo.answer(
+            "get_file_outline",
+            json!({"repository": "geo", "path": path, "kind": "module", "view": "full"}),
+        ))
+        .unwrap();
+        let mut rows: Vec<String> = v["results"]["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|f| f["symbols"].as_array().unwrap().clone())
+            .map(|s| {
+                format!(
+                    "{}@{}-{}",
+                    s["qualified_name"].as_str().unwrap(),
+                    s["start_line"],
+                    s["end_line"]
+                )
+            })
+            .collect();
+        rows.sort();
+        rows
+    };
+    assert_eq!(
+        modules("crates/geo-core/src/dispatch.rs"),
+        [
+            "geo_core::dispatch::anonymous@102-110",
+            "geo_core::dispatch::outer::inner@68-72",
+            "geo_core::dispatch::outer@63-73",
+        ]
+    );
+    // lib.rs is the crate root `geo_core`: only its inline modules are listed.
+    assert_eq!(
+        modules("crates/geo-core/src/lib.rs"),
+        [
+            "geo_core::layout::grid@34-47",
+            "geo_core::layout@31-52",
+            "geo_core::tests@55-76",
+        ]
+    );
+    // Without a kind, the modules are listed among the other declarations.
+    let all = geo.answer(
+        "get_file_outline",
+        json!({"repository": "geo", "path": "crates/geo-core/src/lib.rs"}),
+    );
+    assert!(all.contains("\"module\""), "{all}");
+}

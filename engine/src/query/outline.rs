@@ -3,8 +3,9 @@
 use kivgraph_format::{Generation, SymbolKind};
 
 /// Every declaration in the files of repository `repo` at or under `path` (`""`: the whole
-/// repository), in stable-key order; synthetic module symbols are not declarations. `None` when
-/// no indexed file is at or under the path.
+/// repository), in stable-key order. A module symbol that spans its whole file (the module a file
+/// is) is not a declaration in it; one that spans part of a file is (Rust's `mod x { … }`, a
+/// TypeScript `declare module "m" { … }`). `None` when no indexed file is at or under the path.
 pub fn declarations_under(g: &Generation, repo: u32, path: &str) -> Option<Vec<u32>> {
     let b = g.graph();
     let under = |file: u32| {
@@ -15,6 +16,10 @@ pub fn declarations_under(g: &Generation, repo: u32, path: &str) -> Option<Vec<u
                 || p == path
                 || p.strip_prefix(path).is_some_and(|r| r.starts_with('/')))
     };
+    let whole_file = |s: &kivgraph_format::blob::ArchivedSymbolRec| {
+        let f = &b.files[s.file.to_native() as usize];
+        s.start_byte.to_native() == 0 && u64::from(s.end_byte.to_native()) >= f.size.to_native()
+    };
     if !(0..b.files.len() as u32).any(under) {
         return None;
     }
@@ -22,7 +27,7 @@ pub fn declarations_under(g: &Generation, repo: u32, path: &str) -> Option<Vec<u
         (0..b.symbols.len() as u32)
             .filter(|&i| {
                 let s = &b.symbols[i as usize];
-                s.kind != SymbolKind::Module.code() && under(s.file.to_native())
+                under(s.file.to_native()) && (s.kind != SymbolKind::Module.code() || !whole_file(s))
             })
             .collect(),
     )
