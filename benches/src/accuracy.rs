@@ -633,7 +633,32 @@ pub struct Report {
     pub candidate_false_positive_patterns: Vec<Pattern>,
     pub worst_missed_targets: Vec<TargetRow>,
     pub worst_false_positive_targets: Vec<TargetRow>,
+    pub drops: DropAudit,
 }
+
+/// The drop audit: oracle uses of declarations the graph has that left no trace in the graph,
+/// neither an edge at the site (to any target) or to the target on the site's line, nor an
+/// unresolved record at the site. Every use the graph cannot bind must be recorded so that
+/// find_references says LOWER_BOUND; a dropped use makes a COMPLETE answer false.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct DropAudit {
+    /// Oracle uses whose target declaration and file are in the graph.
+    pub uses: u64,
+    /// Those of them dropped.
+    pub dropped: u64,
+    /// Every dropped use, by syntactic context (use form) and target kind, most frequent first.
+    pub by_context: Vec<Pattern>,
+    /// Uses the graph omits on purpose ([`DROP_EXEMPTIONS`]), by reason; not counted as dropped.
+    pub exempt: Vec<Pattern>,
+}
+
+/// Uses without an edge that the graph omits on purpose, each documented in SPEC: the
+/// language, the oracle's use form, and why.
+pub const DROP_EXEMPTIONS: &[(OracleLanguage, &str, &str)] = &[(
+    OracleLanguage::Python,
+    "property-accessor decorator",
+    "`@p.setter` (`.getter`, `.deleter`) on `def p` is part of declaring the property (SPEC 12.2)",
+)];
 
 /// Regression thresholds, in percent.
 #[derive(Debug, Clone, Copy, Default)]
@@ -1138,6 +1163,8 @@ pub fn score(o: &Oracle, generation: &Generation) -> Report {
     // ---- recall: every oracle use ----
     let mut buckets: BTreeMap<(u8, u16), (Ratio, u64)> = BTreeMap::new();
     let mut misses = Patterns::default();
+    let mut drops = Patterns::default();
+    let mut exempt = Patterns::default();
     let mut miss_outcomes = Patterns::default();
     let mut gaps = Patterns::default();
     let mut worst_missed: HashMap<String, (u64, String)> = HashMap::new();
@@ -1239,6 +1266,9 @@ pub fn score(o: &Oracle, generation: &Generation) -> Report {
         });
         oracle_pairs.insert((referrer, target));
 
+        if t.is_some() && f.is_some() {
+            report.drops.uses += 1;
+        }
         if !found_all {
             let outcome = if t.is_none() {
                 "target declaration not in the graph".to_string()
@@ -1260,6 +1290,13 @@ pub fn score(o: &Oracle, generation: &Generation) -> Report {
                 "nothing at the site; the graph binds this target at another column of the line"
                     .to_string()
             } else {
+                match DROP_EXEMPTIONS
+                    .iter()
+                    .find(|(l, f, _)| *l == o.language && *f == form)
+                {
+                    Some((_, _, why)) => exempt.add(why.to_string(), || loc(u)),
+                    None => drops.add(format!("{form} → {detail}"), || loc(u)),
+                }
                 "no edge and no unresolved record at the site".to_string()
             };
             misses.add(format!("{form} → {detail} | {outcome}"), || loc(u));
@@ -1490,6 +1527,9 @@ pub fn score(o: &Oracle, generation: &Generation) -> Report {
             uses_found,
         })
         .collect();
+    report.drops.dropped = drops.map.values().map(|(n, _)| n).sum();
+    report.drops.by_context = drops.top(usize::MAX);
+    report.drops.exempt = exempt.top(usize::MAX);
     report.miss_outcomes = miss_outcomes.top(TOP);
     report.miss_patterns = misses.top(TOP);
     report.exact_gap_patterns = gaps.top(TOP);
@@ -1764,6 +1804,35 @@ impl Report {
                     let _ = writeln!(s, "           e.g. {e}");
                 }
             }
+        }
+        let _ = writeln!(s);
+        let d = &self.drops;
+        let _ = writeln!(
+            s,
+            "drop audit: {} of {} uses ({}) have neither an edge nor an unresolved record at the site",
+            d.dropped,
+            d.uses,
+            Ratio {
+                hit: d.dropped,
+                of: d.uses
+            }
+            .short()
+        );
+        for p in d.by_context.iter().take(TOP) {
+            let _ = writeln!(s, "  {:>7}  {}", p.count, p.pattern);
+            for e in &p.examples {
+                let _ = writeln!(s, "           e.g. {e}");
+            }
+        }
+        for p in &d.exempt {
+            let _ = writeln!(s, "  exempt {:>7}  {}", p.count, p.pattern);
+        }
+        if d.by_context.len() > TOP {
+            let _ = writeln!(
+                s,
+                "  … {} rarer contexts (all of them in --json)",
+                d.by_context.len() - TOP
+            );
         }
         for (title, list) in [
             (

@@ -101,6 +101,13 @@ fn fixtures_meet_the_accuracy_thresholds() {
 
     let failures = THRESHOLDS.check(&report);
     assert!(failures.is_empty(), "{failures:#?}\n{}", report.render());
+    // The drop audit: every use became an edge or an unresolved record at its site.
+    assert!(report.drops.uses > 300, "{:?}", report.drops);
+    assert_eq!(
+        report.drops.dropped, 0,
+        "uses with neither an edge nor an unresolved record: {:#?}",
+        report.drops.by_context
+    );
 
     // Referrers and structural facts are exact today.
     let r = &report.referrers;
@@ -138,6 +145,15 @@ fn the_guard_fails_on_a_regression() {
             .any(|f| f.contains("recall (all edges)") && f.contains("threshold")),
         "{failures:?}"
     );
+
+    // Uses on lines past every file's end, where the graph has nothing, are counted as dropped.
+    let mut moved = oracle();
+    let extra: Vec<_> = moved.uses.iter().take(5).cloned().collect();
+    for mut u in extra {
+        u.line += 1_000_000;
+        moved.uses.push(u);
+    }
+    assert_eq!(accuracy::score(&moved, &generation).drops.dropped, 5);
 
     // Truth that no longer has some uses the graph binds exactly: those edges are wrong.
     let mut wrong = oracle();

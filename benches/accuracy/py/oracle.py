@@ -459,6 +459,11 @@ class OccCollector(ast.NodeVisitor):
         if d is not None and not self.func:
             self.frm = d
         for dec in node.decorator_list:
+            if (isinstance(dec, ast.Attribute) and dec.attr in ("setter", "getter", "deleter")
+                    and isinstance(dec.value, ast.Name) and dec.value.id == node.name):
+                # `@p.setter` on `def p`: the property named by its own accessor's decorator.
+                self.with_ctx("accessor", dec.value)
+                continue
             self.with_ctx("decorator", dec)
         self.visit_arguments_of(node.args)
         self.with_ctx("annotation", node.returns)
@@ -566,6 +571,7 @@ class OccCollector(ast.NodeVisitor):
             "call": "call",
             "argument": "argument",
             "decorator": "decorator",
+            "accessor": "property-accessor decorator",
         }.get(ctx, "identifier")
         self.emit(node.lineno, node.col_offset, node.id, ctx, form)
 

@@ -82,6 +82,7 @@ impl Guard {
         );
         let failures = self.thresholds.check(&report);
         assert!(failures.is_empty(), "{failures:#?}\n{}", report.render());
+        assert_no_drops(&report);
         let m = &report.structural.method_of;
         assert!(m.recall_all.of > 0, "METHOD_OF: nothing measured");
         assert_eq!(
@@ -107,6 +108,7 @@ impl Guard {
             failures.iter().any(|f| f.contains("recall (all edges)")),
             "{failures:?}"
         );
+        assert_drops_counted(|| self.oracle(), &generation);
         let mut wrong = self.oracle();
         wrong.uses.drain(..dropped_uses);
         let failures = self.thresholds.check(&accuracy::score(&wrong, &generation));
@@ -115,4 +117,31 @@ impl Guard {
             "{failures:?}"
         );
     }
+}
+
+/// The drop audit is empty: every use the oracle knows of a declaration the graph has became an
+/// edge or an unresolved record at its site.
+pub fn assert_no_drops(report: &Report) {
+    let d = &report.drops;
+    assert!(d.uses > 0, "the drop audit measured nothing");
+    assert_eq!(
+        d.dropped, 0,
+        "uses with neither an edge nor an unresolved record: {:#?}",
+        d.by_context
+    );
+}
+
+/// The audit is not vacuous: uses moved to lines past every file's end, where the graph has
+/// nothing, are each counted as dropped.
+pub fn assert_drops_counted(oracle: impl Fn() -> Oracle, generation: &Generation) {
+    let mut moved = oracle();
+    let n = moved.uses.len().min(5);
+    let extra: Vec<_> = moved.uses.iter().take(n).cloned().collect();
+    for mut u in extra {
+        u.line += 1_000_000;
+        moved.uses.push(u);
+    }
+    let before = accuracy::score(&oracle(), generation).drops.dropped;
+    let after = accuracy::score(&moved, generation).drops.dropped;
+    assert_eq!(after, before + n as u64);
 }

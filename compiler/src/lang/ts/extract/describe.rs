@@ -75,8 +75,34 @@ impl Extractor<'_> {
                     .child_by_field_name("index")
                     .is_some_and(|i| i.kind() == "number");
                 match n.child_by_field_name("object") {
-                    Some(o) if idx_is_number => Expr::Elem(Box::new(self.expr_at(o, d + 1))),
+                    Some(o) if idx_is_number => {
+                        let i = n
+                            .child_by_field_name("index")
+                            .and_then(|i| self.t(i).parse::<usize>().ok());
+                        let o = Box::new(self.expr_at(o, d + 1));
+                        match i {
+                            Some(i) => Expr::Nth(o, i),
+                            None => Expr::Elem(o),
+                        }
+                    }
                     _ => Expr::Unknown,
+                }
+            }
+            // `a ?? {}`, `a || []`: the members of `a` (an empty literal adds none); another
+            // `??`, `||` or `&&` may be either operand.
+            "binary_expression" => {
+                let empty =
+                    |x: Node| matches!(x.kind(), "object" | "array") && x.named_child_count() == 0;
+                let (l, r) = (
+                    n.child_by_field_name("left"),
+                    n.child_by_field_name("right"),
+                );
+                match n.child_by_field_name("operator").map(|o| o.kind()) {
+                    Some("??" | "||") if r.is_some_and(empty) => {
+                        l.map_or(Expr::Unknown, |l| self.expr_at(l, d + 1))
+                    }
+                    Some("??" | "||" | "&&") => Expr::Unknown,
+                    _ => Expr::External,
                 }
             }
             "string"
@@ -89,7 +115,6 @@ impl Extractor<'_> {
             | "regex"
             | "arrow_function"
             | "function_expression"
-            | "binary_expression"
             | "unary_expression" => Expr::External,
             _ => Expr::Unknown,
         }
@@ -222,9 +247,32 @@ impl Extractor<'_> {
                 }
                 TypeRef::Fn(ps)
             }
-            "predefined_type" | "literal_type" | "template_literal_type" | "tuple_type" => {
-                TypeRef::External
+            "tuple_type" => {
+                let mut ts = Vec::new();
+                for m in kids(n) {
+                    match m.kind() {
+                        "rest_type" | "comment" => break,
+                        "required_parameter" | "optional_parameter" => {
+                            if m.child_by_field_name("name")
+                                .is_some_and(|x| x.kind() == "rest_pattern")
+                            {
+                                break;
+                            }
+                            ts.push(
+                                m.child_by_field_name("type")
+                                    .map_or(TypeRef::Unknown, |t| self.type_at(t, d + 1)),
+                            );
+                        }
+                        "optional_type" => ts.push(
+                            m.named_child(0)
+                                .map_or(TypeRef::Unknown, |t| self.type_at(t, d + 1)),
+                        ),
+                        _ => ts.push(self.type_at(m, d + 1)),
+                    }
+                }
+                TypeRef::Tuple(ts)
             }
+            "predefined_type" | "literal_type" | "template_literal_type" => TypeRef::External,
             "object_type" => {
                 let mut props = Vec::new();
                 let mut c = n.walk();

@@ -11,7 +11,7 @@ mod repair;
 mod scope;
 mod walk;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
@@ -31,6 +31,9 @@ pub enum TypeRef {
     },
     /// `T[]`.
     Array(Box<TypeRef>),
+    /// `[A, B]` (named and optional members too): the types of the leading members, up to a
+    /// rest member.
+    Tuple(Vec<TypeRef>),
     /// A type that is known and not a declaration of any module (`string`, literal types).
     External,
     /// The polymorphic `this` type of a method's result.
@@ -60,6 +63,8 @@ pub enum Expr {
     Typed(TypeRef),
     /// An element of the iterable or array `.0` (for-of, `a[i]`).
     Elem(Box<Expr>),
+    /// Element `.1` of the tuple or array `.0` (`t[1]`, `const [a, b] = t`).
+    Nth(Box<Expr>, usize),
     Await(Box<Expr>),
     /// The props of the JSX component `.0` (its first parameter's written type).
     JsxProps(Box<Expr>),
@@ -157,7 +162,6 @@ pub enum ImportKind {
 #[derive(Clone, Debug)]
 pub struct Import {
     /// The local name the import binds.
-    #[allow(dead_code)]
     pub local: String,
     pub kind: ImportKind,
     pub spec: String,
@@ -198,6 +202,8 @@ pub struct Specifier {
 pub struct Local {
     pub ty: Option<TypeRef>,
     pub value: Option<Expr>,
+    /// The name it is bound to.
+    pub name: String,
 }
 
 #[derive(Debug, Default)]
@@ -213,6 +219,12 @@ pub struct TsFile {
     /// `export =` / `module.exports =`.
     pub export_equals: Option<Expr>,
     pub refs: Vec<Ref>,
+    /// The names other than locals (and `this`) that a narrowing could apply to: written in a
+    /// condition (`if`, `while`, `for`, `do`, `switch`, `?:`, the left of `&&`, `||`) or
+    /// assigned. A value reached from none of them has its declared type.
+    pub narrowed: HashSet<String>,
+    /// The locals written there.
+    pub narrowed_locals: HashSet<usize>,
     /// Top-level names.
     pub scope: HashMap<String, Vec<NameRes>>,
     pub has_error: bool,
@@ -293,6 +305,8 @@ struct Extractor<'s> {
     callback: Option<Context>,
     /// Nesting of `walk` (and of member chains): bounded, so that no input overflows a stack.
     depth: usize,
+    /// Where a name may be narrowed ([`narrowing_ranges`]).
+    narrowing: Vec<(usize, usize)>,
 }
 
 /// Deeper syntax than this is not walked: the file is marked partial.
@@ -323,6 +337,7 @@ pub fn extract(src: &str, tsx: bool) -> TsFile {
             this_class: None,
             callback: None,
             depth: 0,
+            narrowing: narrowing_ranges(root),
         };
         x.declare_statements(root, None, "", true);
         let top = std::mem::take(&mut x.scopes[0].names);
@@ -330,6 +345,7 @@ pub fn extract(src: &str, tsx: bool) -> TsFile {
         x.scopes[0].names = top;
         x.walk_children(root);
         x.mark_exported();
+
         x.file
     })
 }
@@ -342,7 +358,29 @@ impl<'s> Extractor<'s> {
         text(n, self.src)
     }
 
+    /// Notes that `res` (named `name`), written at `n`, may be narrowed there.
+    fn note_narrowing(&mut self, n: Node, name: &str, res: &NameRes) {
+        let b = n.start_byte();
+        let i = self.narrowing.partition_point(|&(s, _)| s <= b);
+        if i == 0 || self.narrowing[i - 1].1 <= b {
+            return;
+        }
+        match res {
+            NameRes::Local(l) => {
+                self.file.narrowed_locals.insert(*l);
+            }
+            _ => {
+                self.file.narrowed.insert(name.to_string());
+            }
+        }
+    }
+
     fn bind(&mut self, name: &str, res: NameRes) {
+        if let NameRes::Local(l) = res
+            && self.file.locals[l].name.is_empty()
+        {
+            self.file.locals[l].name = name.to_string();
+        }
         if let Some(s) = self.scopes.last_mut() {
             s.names.entry(name.to_string()).or_default().push(res);
         }
@@ -508,6 +546,7 @@ fn expr_depth(e: &Expr) -> usize {
             | Expr::Call(b)
             | Expr::New(b)
             | Expr::Elem(b)
+            | Expr::Nth(b, _)
             | Expr::Await(b)
             | Expr::JsxProps(b) => {
                 d += 1;
@@ -602,4 +641,43 @@ fn pattern_names<'t>(p: Node<'t>, src: &str, out: &mut Vec<(String, Node<'t>)>) 
         }
         _ => {}
     }
+}
+
+/// The byte ranges, sorted and disjoint, where TypeScript may narrow what a name denotes: the
+/// condition of an `if`, loop, `switch` or `?:`, the left of `&&` and `||`, and a name
+/// assigned to (assignment narrowing). (`a.p ?? d` narrows `a.p` alone.)
+fn narrowing_ranges(root: Node) -> Vec<(usize, usize)> {
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        let field = match n.kind() {
+            "if_statement" | "while_statement" | "do_statement" | "for_statement"
+            | "ternary_expression" => Some("condition"),
+            "switch_statement" => Some("value"),
+            "assignment_expression" | "augmented_assignment_expression" => Some("left"),
+            "binary_expression"
+                if n.child_by_field_name("operator")
+                    .is_some_and(|o| matches!(o.kind(), "&&" | "||")) =>
+            {
+                Some("left")
+            }
+            _ => None,
+        };
+        if let Some(c) = field.and_then(|f| n.child_by_field_name(f))
+            // `x.p = v` narrows `x.p`, not `x`.
+            && (field != Some("left") || n.kind() == "binary_expression" || c.kind() == "identifier")
+        {
+            out.push((c.start_byte(), c.end_byte()));
+        }
+        stack.extend(kids(n));
+    }
+    out.sort_unstable();
+    let mut merged: Vec<(usize, usize)> = Vec::with_capacity(out.len());
+    for (s, e) in out {
+        match merged.last_mut() {
+            Some(last) if s <= last.1 => last.1 = last.1.max(e),
+            _ => merged.push((s, e)),
+        }
+    }
+    merged
 }

@@ -121,7 +121,11 @@ impl Extractor<'_> {
     }
 
     pub(super) fn new_local(&mut self, ty: Option<TypeRef>, value: Option<Expr>) -> usize {
-        self.file.locals.push(Local { ty, value });
+        self.file.locals.push(Local {
+            ty,
+            value,
+            name: String::new(),
+        });
         self.file.locals.len() - 1
     }
 
@@ -212,15 +216,17 @@ impl Extractor<'_> {
                 }
             }
             "array_pattern" => {
-                let elem = src.as_ref().map(|s| Expr::Elem(Box::new(s.clone())));
-                for k in kids(p) {
+                for (i, k) in kids(p).into_iter().enumerate() {
                     match k.kind() {
                         "rest_pattern" => {
                             if let Some(x) = k.named_child(0) {
                                 self.pattern(x, None, create);
                             }
                         }
-                        _ => self.pattern(k, elem.clone(), create),
+                        _ => {
+                            let elem = src.as_ref().map(|s| Expr::Nth(Box::new(s.clone()), i));
+                            self.pattern(k, elem, create)
+                        }
                     }
                 }
             }
@@ -303,6 +309,7 @@ impl Extractor<'_> {
             return;
         }
         let res = self.lookup(name, false);
+        self.note_narrowing(n, name, &res);
         if let NameRes::Local(_) = res {
             return;
         }
@@ -336,6 +343,7 @@ impl Extractor<'_> {
                         // (a function merged with a namespace names the namespace).
                         let name = self.t(o2);
                         let res = self.lookup(name, false);
+                        self.note_narrowing(o2, name, &res);
                         if !matches!(res, NameRes::Local(_)) && name != "undefined" {
                             let member = prop.map(|p| self.t(p).to_string()).unwrap_or_default();
                             self.push_ref(o2, Use::Value, RefTarget::Qualifier(res, member));
@@ -343,6 +351,10 @@ impl Extractor<'_> {
                         self.expr_of(o2)
                     }
                     _ => {
+                        if o2.kind() == "this" {
+                            let this = NameRes::Unbound("this".into());
+                            self.note_narrowing(o2, "this", &this);
+                        }
                         self.walk(o);
                         self.expr_of(o)
                     }

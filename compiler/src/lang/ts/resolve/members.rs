@@ -24,7 +24,13 @@ impl Resolver<'_> {
             }
             Recv::Members(tm, td) => self.lookup_member(*tm, *td, name, depth + 1).into(),
             Recv::Module(t) => Hit::Bound(self.export_of(*t, name, meaning, depth + 1)),
-            Recv::External | Recv::Array(_) | Recv::Promise(_) | Recv::Object(..) => Hit::External,
+            Recv::External
+            | Recv::Array(_)
+            | Recv::Promise(_)
+            | Recv::Map(..)
+            | Recv::Tuple(_)
+            | Recv::Iter(_)
+            | Recv::Object(..) => Hit::External,
             Recv::Unknown => Hit::Unknown,
             Recv::All(parts) => {
                 let mut closed = true;
@@ -112,6 +118,17 @@ impl Resolver<'_> {
                             Lookup::NotFound { closed: c } => closed &= c,
                         }
                     }
+                    // An intersection, a written union or a mapped alias: its own lookup,
+                    // exact only when it leaves one declaration.
+                    recv @ (Recv::All(_) | Recv::Union(_)) => {
+                        match self.members_named(&recv, name, Meaning::Value, depth + 1) {
+                            Hit::Decls(v, true) if v.len() == 1 => {
+                                return Lookup::Found(v[0].0, v[0].1);
+                            }
+                            Hit::NotFound { closed: c } => closed &= c,
+                            _ => closed = false,
+                        }
+                    }
                     _ => closed = false,
                 }
             }
@@ -126,9 +143,12 @@ impl Resolver<'_> {
             Expr::Name(res @ (NameRes::Import(_) | NameRes::Unbound(_))) => {
                 self.bind_res(m, res, Meaning::Value, 0) == Bound::External
             }
-            Expr::Member(b, _) | Expr::Call(b) | Expr::New(b) | Expr::Elem(b) | Expr::Await(b) => {
-                self.receiver_is_external(m, b)
-            }
+            Expr::Member(b, _)
+            | Expr::Call(b)
+            | Expr::New(b)
+            | Expr::Elem(b)
+            | Expr::Nth(b, _)
+            | Expr::Await(b) => self.receiver_is_external(m, b),
             _ => false,
         }
     }

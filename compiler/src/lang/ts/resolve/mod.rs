@@ -125,6 +125,13 @@ enum Recv {
     Module(usize),
     Array(Box<Recv>),
     Promise(Box<Recv>),
+    /// A tuple: the members of its leading elements.
+    Tuple(Vec<Recv>),
+    /// A `Map<K, V>` (`ReadonlyMap`, `WeakMap`): its keys and values.
+    Map(Box<Recv>, Box<Recv>),
+    /// A `Set<T>` (`ReadonlySet`, `WeakSet`) or another iterable of `T` (`Iterable`,
+    /// `IterableIterator`, `Generator`, …): what iterating it yields.
+    Iter(Box<Recv>),
     /// A value of one of these types (a written union).
     Union(Vec<Recv>),
     /// A value of all of these types (a written intersection).

@@ -54,7 +54,9 @@ impl Resolver<'_> {
             Expr::CallbackParam { callee, arg, param } => {
                 match self.callback_param(m, callee, *arg, *param, depth + 1) {
                     Some((tm, t)) => self.type_recv(tm, &t, depth + 1),
-                    None => Recv::Unknown,
+                    None => self
+                        .library_callback_param(m, callee, *arg, *param, depth + 1)
+                        .unwrap_or(Recv::Unknown),
                 }
             }
             Expr::Member(base, name) => match self.eval(m, base, depth + 1) {
@@ -84,6 +86,7 @@ impl Resolver<'_> {
                     Hit::NotFound { closed: true } | Hit::Unknown => Recv::Unknown,
                 },
             },
+            Expr::Call(callee) if let Some(r) = self.library_result(m, callee, depth + 1) => r,
             Expr::Call(callee) => match self.callee(m, callee, depth + 1) {
                 Bound::Decl(cm, cd) if self.mods[cm].ts.decls[cd].overloads > 1 => Recv::Unknown,
                 Bound::Decl(cm, cd) => match &self.mods[cm].ts.decls[cd].ret {
@@ -106,8 +109,15 @@ impl Resolver<'_> {
                 _ => Recv::Unknown,
             },
             Expr::Typed(t) => self.type_recv(m, t, depth + 1),
+            Expr::Nth(inner, i) => match self.eval(m, inner, depth + 1) {
+                Recv::Tuple(mut v) if *i < v.len() => v.swap_remove(*i),
+                Recv::Array(x) | Recv::Iter(x) => *x,
+                Recv::External => Recv::External,
+                _ => Recv::Unknown,
+            },
             Expr::Elem(inner) => match self.eval(m, inner, depth + 1) {
-                Recv::Array(x) => *x,
+                Recv::Map(k, v) => Recv::Tuple(vec![*k, *v]),
+                Recv::Array(x) | Recv::Iter(x) => *x,
                 Recv::External => Recv::External,
                 _ => Recv::Unknown,
             },
@@ -124,6 +134,71 @@ impl Resolver<'_> {
                 _ => Recv::Unknown,
             },
         }
+    }
+
+    /// What a call of a method of the standard library's arrays, maps and sets returns, when
+    /// its type follows from the receiver's element types (`a.find(…)`: an element of `a`;
+    /// `m.get(k)`: a value of `m`; `s.values()`: an iterable of `s`'s elements). `None` when
+    /// the callee is not such a method.
+    fn library_result(&self, m: usize, callee: &Expr, depth: usize) -> Option<Recv> {
+        let Expr::Member(base, name) = callee else {
+            return None;
+        };
+        Some(match (self.eval(m, base, depth + 1), name.as_str()) {
+            (Recv::Array(t), "find" | "findLast" | "at" | "pop" | "shift") => *t,
+            (
+                Recv::Array(t),
+                "filter" | "slice" | "concat" | "reverse" | "sort" | "splice" | "toSorted"
+                | "toReversed" | "toSpliced" | "fill" | "copyWithin",
+            ) => Recv::Array(t),
+            (Recv::Array(t), "values") => Recv::Iter(t),
+            (Recv::Map(_, v), "get") => *v,
+            (Recv::Map(_, v), "values") => Recv::Iter(v),
+            (Recv::Map(k, _), "keys") => Recv::Iter(k),
+            (Recv::Map(k, v), "set") => Recv::Map(k, v),
+            (Recv::Map(k, v), "entries") => Recv::Iter(Box::new(Recv::Tuple(vec![*k, *v]))),
+            (Recv::Array(t), "entries") => {
+                Recv::Iter(Box::new(Recv::Tuple(vec![Recv::External, *t])))
+            }
+            (Recv::Iter(t), "values" | "keys") => Recv::Iter(t),
+            (Recv::Iter(t), "add") => Recv::Iter(t),
+            _ => return None,
+        })
+    }
+
+    /// The type of parameter `param` of a function passed as argument `arg` to a method of the
+    /// standard library's arrays, maps and sets whose callback receives their elements
+    /// (`a.map(x => …)`: an element of `a`; `m.forEach((v, k) => …)`).
+    fn library_callback_param(
+        &self,
+        m: usize,
+        callee: &Expr,
+        arg: usize,
+        param: usize,
+        depth: usize,
+    ) -> Option<Recv> {
+        let Expr::Member(base, name) = callee else {
+            return None;
+        };
+        if arg != 0 {
+            return None;
+        }
+        Some(
+            match (self.eval(m, base, depth + 1), name.as_str(), param) {
+                (
+                    Recv::Array(t),
+                    "forEach" | "map" | "filter" | "find" | "findIndex" | "findLast"
+                    | "findLastIndex" | "some" | "every" | "flatMap",
+                    0,
+                )
+                | (Recv::Array(t), "reduce" | "reduceRight", 1)
+                | (Recv::Array(t), "sort" | "toSorted", 0 | 1) => *t,
+                (Recv::Map(_, v), "forEach", 0) => *v,
+                (Recv::Map(k, _), "forEach", 1) => *k,
+                (Recv::Iter(t), "forEach", 0 | 1) => *t,
+                _ => return None,
+            },
+        )
     }
 
     /// The written type of parameter `param` of the function passed as argument `arg` to
@@ -276,6 +351,9 @@ impl Resolver<'_> {
             }
             TypeRef::Object(props) => Recv::Object(m, props.clone()),
             TypeRef::Array(x) => Recv::Array(Box::new(self.type_recv(m, x, depth + 1))),
+            TypeRef::Tuple(ts) => {
+                Recv::Tuple(ts.iter().map(|t| self.type_recv(m, t, depth + 1)).collect())
+            }
             TypeRef::Named { head, path, args } => {
                 if let NameRes::Unbound(n) = head
                     && path.is_empty()
@@ -284,8 +362,27 @@ impl Resolver<'_> {
                         "Promise" | "PromiseLike" if args.len() == 1 => {
                             Recv::Promise(Box::new(self.type_recv(m, &args[0], depth + 1)))
                         }
-                        "Array" | "ReadonlyArray" if args.len() == 1 => {
+                        "Array" | "ReadonlyArray" | "ArrayLike" if args.len() == 1 => {
                             Recv::Array(Box::new(self.type_recv(m, &args[0], depth + 1)))
+                        }
+                        "Map" | "ReadonlyMap" | "WeakMap" if args.len() == 2 => Recv::Map(
+                            Box::new(self.type_recv(m, &args[0], depth + 1)),
+                            Box::new(self.type_recv(m, &args[1], depth + 1)),
+                        ),
+                        "Set"
+                        | "ReadonlySet"
+                        | "WeakSet"
+                        | "Iterable"
+                        | "IterableIterator"
+                        | "Iterator"
+                        | "AsyncIterable"
+                        | "AsyncIterableIterator"
+                            if args.len() == 1 =>
+                        {
+                            Recv::Iter(Box::new(self.type_recv(m, &args[0], depth + 1)))
+                        }
+                        "Generator" | "AsyncGenerator" if !args.is_empty() => {
+                            Recv::Iter(Box::new(self.type_recv(m, &args[0], depth + 1)))
                         }
                         // Mapped types that keep the members of their argument.
                         "Partial" | "Required" | "Readonly" | "NonNullable" | "Pick" | "Omit"

@@ -156,6 +156,19 @@ impl Resolver<'_> {
         let m = at.module;
         let recv = self.eval(m, base, 0);
         let meaning = self.meanings(m, usage, at.from)[0];
+        if let Recv::Union(parts) = &recv
+            && let Some(v) = self.whole_union(m, base, parts, name, meaning)
+        {
+            let prov = if v.len() == 1 {
+                Provenance::TsReceiverTyped
+            } else {
+                Provenance::TsUnionMember
+            };
+            for x in v {
+                self.edge(at, x, usage, (prov, false));
+            }
+            return;
+        }
         let hit = self.members_named(&recv, name, meaning, 0);
         match hit {
             Hit::Decls(v, exact) => {
@@ -213,6 +226,67 @@ impl Resolver<'_> {
                     }
                 }
             }
+        }
+    }
+
+    /// The declarations of member `name` in every member type of a written union, when each
+    /// declares it exactly and the receiver cannot have been narrowed (see
+    /// [`Resolver::narrowable`]): a use of the union's property is a use of all of them.
+    fn whole_union(
+        &self,
+        m: usize,
+        base: &Expr,
+        parts: &[Recv],
+        name: &str,
+        meaning: Meaning,
+    ) -> Option<Vec<(usize, usize)>> {
+        let mut out: Vec<(usize, usize)> = Vec::new();
+        for p in parts {
+            match self.members_named(p, name, meaning, 0) {
+                Hit::Decls(v, true) if v.len() == 1 => {
+                    if !out.contains(&v[0]) {
+                        out.push(v[0]);
+                    }
+                }
+                _ => return None,
+            }
+        }
+        (!out.is_empty() && !self.narrowable(m, base, 0)).then_some(out)
+    }
+
+    /// Whether the value of `e` may have been narrowed where it is used: its root name (or a
+    /// local whose initializer it comes from) is written in a condition or assigned in its
+    /// file, or it is a local with both a declared type and an initializer (assignment
+    /// narrowing). Unknown roots may have been.
+    fn narrowable(&self, m: usize, e: &Expr, depth: usize) -> bool {
+        if depth > MAX_DEPTH {
+            return true;
+        }
+        let f = &self.mods[m].ts;
+        match e {
+            Expr::Member(b, _)
+            | Expr::Call(b)
+            | Expr::Elem(b)
+            | Expr::Nth(b, _)
+            | Expr::Await(b)
+            | Expr::New(b) => self.narrowable(m, b, depth + 1),
+            Expr::This(_) | Expr::Super(_) => f.narrowed.contains("this"),
+            Expr::Typed(_) | Expr::External => false,
+            Expr::Name(NameRes::Local(l)) => {
+                let local = &f.locals[*l];
+                f.narrowed_locals.contains(l)
+                    || match (&local.ty, &local.value) {
+                        (Some(_), Some(_)) => true,
+                        (None, Some(v)) => self.narrowable(m, v, depth + 1),
+                        _ => false,
+                    }
+            }
+            Expr::Name(NameRes::Unbound(n)) => f.narrowed.contains(n),
+            Expr::Name(NameRes::Decl(d)) => f.narrowed.contains(&f.decls[*d].name),
+            Expr::Name(NameRes::Import(i)) => f.narrowed.contains(&f.imports[*i].local),
+            // A parameter's context types it; conditions on its name were checked above.
+            Expr::CallbackParam { .. } | Expr::ContextParam { .. } | Expr::JsxProps(_) => false,
+            Expr::Unknown => true,
         }
     }
 

@@ -71,13 +71,63 @@ export class Cat { purr(): void {} name = "c"; }
 export class Dog { name = "d"; }
 export function f(p: Cat | Dog): void {
   p.purr(); //want: CALLS_DIRECT src/pets.ts:Cat.purr
+  if (p instanceof Cat) {}
   p.name; //want: REFERENCES src/pets.ts:Cat.name CANDIDATE ; //want: REFERENCES src/pets.ts:Dog.name CANDIDATE
 }
 "#,
     );
     assert_eq!(
-        with_provenance(&c, ("app", "src/pets.ts", 5), "TS_UNION_MEMBER").len(),
+        with_provenance(&c, ("app", "src/pets.ts", 6), "TS_UNION_MEMBER").len(),
         2
+    );
+}
+
+/// A property of a union that cannot have been narrowed (no condition, no assignment reaches
+/// the value) is the property of every member type: TypeScript's union property. Each member
+/// type's declaration is used, exactly; a narrowable value keeps candidates.
+#[test]
+fn a_union_that_cannot_be_narrowed_uses_every_member_types_property() {
+    let c = check(
+        r#"
+//- app/src/pets.ts
+export interface Animal { legs: number }
+export interface Cat extends Animal { kind: "cat"; name: string }
+export interface Dog extends Animal { kind: "dog"; name: string }
+export function f(p: Cat | Dog): string {
+  p.legs; //want: REFERENCES src/pets.ts:Animal.legs
+  return p.name; //want: REFERENCES src/pets.ts:Cat.name ; //want: REFERENCES src/pets.ts:Dog.name
+}
+export function g(x: unknown): void {
+  const p = x as Cat | Dog;
+  p.kind; //want: REFERENCES src/pets.ts:Cat.kind ; //want: REFERENCES src/pets.ts:Dog.kind
+  const q = p;
+  q.name; //want: REFERENCES src/pets.ts:Cat.name ; //want: REFERENCES src/pets.ts:Dog.name
+}
+export function h(p: Cat | Dog): void {
+  switch (p.kind) {
+    case "cat":
+      p.name; //want: REFERENCES src/pets.ts:Cat.name CANDIDATE ; //want: REFERENCES src/pets.ts:Dog.name CANDIDATE
+  }
+}
+export function k(p: Cat | Dog, o: Cat | Dog): void {
+  const q = p;
+  if (p.kind === "cat") q.name; //want: REFERENCES src/pets.ts:Cat.name CANDIDATE ; //want: REFERENCES src/pets.ts:Dog.name CANDIDATE
+  o = p;
+  o.name; //want: REFERENCES src/pets.ts:Cat.name CANDIDATE ; //want: REFERENCES src/pets.ts:Dog.name CANDIDATE
+  let r: Cat | Dog = p;
+  r.name; //want: REFERENCES src/pets.ts:Cat.name CANDIDATE ; //want: REFERENCES src/pets.ts:Dog.name CANDIDATE
+  const s = (p.legs > 1 && p) || o;
+  s.legs;
+}
+"#,
+    );
+    assert_eq!(
+        with_provenance(&c, ("app", "src/pets.ts", 6), "TS_UNION_MEMBER").len(),
+        2
+    );
+    assert_eq!(
+        with_provenance(&c, ("app", "src/pets.ts", 5), "TS_RECEIVER_TYPED").len(),
+        1
     );
 }
 
@@ -89,6 +139,39 @@ fn an_intersection_has_the_members_of_each_part() {
 export interface Named { name: string }
 export interface Aged { age: number }
 export function f(p: Named & Aged): number { return p.age; } //want: REFERENCES src/mix.ts:Aged.age
+"#,
+    );
+}
+
+/// The standard library's generic containers keep their element types: what `find`, `get`,
+/// `values()`, `entries()` return, what their callbacks receive, tuples by position, and the
+/// left of `x ?? {}`.
+#[test]
+fn library_containers_tuples_and_defaults_keep_the_element_type() {
+    check(
+        r#"
+//- app/src/a.ts
+export interface Item { price: number; name: string }
+export type Pair = [Item, number];
+export type Named = Item & { label: string };
+export function f(items: Item[], byName: Map<string, Item>, seen: Set<Item>, pair: Pair, o?: Item): void {
+  items.find((i) => i.price > 1)?.name; //want: REFERENCES src/a.ts:Item.price ; //want: REFERENCES src/a.ts:Item.name
+  items.map((i) => i.name); //want: REFERENCES src/a.ts:Item.name
+  items.reduce((sum, i) => sum + i.price, 0); //want: REFERENCES src/a.ts:Item.price
+  byName.get("a")?.price; //want: REFERENCES src/a.ts:Item.price
+  byName.forEach((v, k) => v.name); //want: REFERENCES src/a.ts:Item.name
+  for (const v of byName.values()) v.price; //want: REFERENCES src/a.ts:Item.price
+  for (const [k, v] of byName) v.name; //want: REFERENCES src/a.ts:Item.name
+  for (const e of byName.entries()) e[1].price; //want: REFERENCES src/a.ts:Item.price
+  for (const s of seen) s.name; //want: REFERENCES src/a.ts:Item.name
+  pair[0].price; //want: REFERENCES src/a.ts:Item.price
+  const [first, count] = pair;
+  first.name; //want: REFERENCES src/a.ts:Item.name
+  const { price } = o ?? {}; //want: REFERENCES src/a.ts:Item.price
+}
+export function g(n: Named): string {
+  return n.name + n.label; //want: REFERENCES src/a.ts:Item.name
+}
 "#,
     );
 }
