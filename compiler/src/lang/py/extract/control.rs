@@ -140,6 +140,90 @@ impl Extractor<'_> {
 
     /// An `if`: a branch whose condition is decided statically (`static_condition`) is the only
     /// one walked; the others are not compiled for the target, like excluded Go files.
+    /// Walks the branch `body` taken when `cond` holds: a local or parameter `x` that
+    /// `isinstance(x, C)` (or `isinstance(x, (C, D))`, alone or in an `and`) tests, and that
+    /// the branch does not assign, has the type `C` (`C | D`) in it (SPEC 12.4).
+    fn walk_narrowed(&mut self, cond: Option<Node>, body: Node) {
+        let narrowed = cond.and_then(|c| self.isinstance_test(c, 0));
+        let Some((name, ty)) = narrowed else {
+            self.walk(body);
+            return;
+        };
+        let mut bound = Vec::new();
+        self.collect_bound(body, &mut bound);
+        if bound.contains(&name) {
+            self.walk(body);
+            return;
+        }
+        let l = self.new_local();
+        self.file.locals[l].ty = Some(ty);
+        self.narrowings.push((name, l, self.scopes.len()));
+        self.walk(body);
+        self.narrowings.pop();
+    }
+
+    /// `isinstance(x, C)` in `cond`: the local `x` and the written type of `C`.
+    fn isinstance_test(&self, cond: Node, d: usize) -> Option<(String, TypeRef)> {
+        if d > 8 {
+            return None;
+        }
+        match cond.kind() {
+            "parenthesized_expression" => self.isinstance_test(cond.named_child(0)?, d + 1),
+            "boolean_operator" if cond.child_by_field_name("operator")?.kind() == "and" => {
+                let l = cond.child_by_field_name("left")?;
+                let r = cond.child_by_field_name("right")?;
+                self.isinstance_test(l, d + 1)
+                    .or_else(|| self.isinstance_test(r, d + 1))
+            }
+            "call" => {
+                let f = cond.child_by_field_name("function")?;
+                if f.kind() != "identifier"
+                    || self.t(f) != "isinstance"
+                    || !matches!(self.lookup("isinstance"), NameRes::Unbound(_))
+                {
+                    return None;
+                }
+                let args: Vec<Node> = kids(cond.child_by_field_name("arguments")?)
+                    .into_iter()
+                    .filter(|k| k.kind() != "comment")
+                    .collect();
+                let [x, c] = args.as_slice() else {
+                    return None;
+                };
+                if x.kind() != "identifier" {
+                    return None;
+                }
+                let name = self.t(*x).to_string();
+                if !matches!(self.lookup(&name), NameRes::Local(_)) {
+                    return None;
+                }
+                let class = |n: Node| match n.kind() {
+                    "identifier" | "attribute" => match self.type_ref(n) {
+                        t @ TypeRef::Named { .. } => Some(t),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let ty = if c.kind() == "tuple" {
+                    let parts: Option<Vec<TypeRef>> = kids(*c)
+                        .into_iter()
+                        .filter(|k| k.kind() != "comment")
+                        .map(class)
+                        .collect();
+                    match parts? {
+                        p if p.len() == 1 => p.into_iter().next()?,
+                        p if p.len() > 1 => TypeRef::Union(p),
+                        _ => return None,
+                    }
+                } else {
+                    class(*c)?
+                };
+                Some((name, ty))
+            }
+            _ => None,
+        }
+    }
+
     pub(super) fn walk_if(&mut self, n: Node) {
         let mut cond = n.child_by_field_name("condition");
         let mut body = n.child_by_field_name("consequence");
@@ -156,14 +240,14 @@ impl Extractor<'_> {
             match known {
                 Some(true) => {
                     if let Some(b) = body {
-                        self.walk(b);
+                        self.walk_narrowed(cond, b);
                     }
                     return;
                 }
                 Some(false) => {}
                 None => {
                     if let Some(b) = body {
-                        self.walk(b);
+                        self.walk_narrowed(cond, b);
                     }
                 }
             }

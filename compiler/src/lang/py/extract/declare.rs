@@ -434,7 +434,20 @@ impl Extractor<'_> {
         let (line, column) = pos(at);
         let (module_line, module_column) = pos(module_at);
         let i = self.file.imports.len();
+        let mut guarded = false;
+        let mut p = at.parent();
+        while let Some(n) = p {
+            match n.kind() {
+                "try_statement" => {
+                    guarded = true;
+                    break;
+                }
+                "function_definition" | "class_definition" | "module" => break,
+                _ => p = n.parent(),
+            }
+        }
         self.file.imports.push(Import {
+            guarded,
             local: local.clone(),
             module,
             kind: kind.clone(),

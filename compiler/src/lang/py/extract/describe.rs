@@ -36,6 +36,34 @@ impl Extractor<'_> {
             "await" => n
                 .named_child(0)
                 .map_or(Expr::Unknown, |c| self.expr_at(c, d + 1)),
+            // `xs[i]`, `d[k]` (a slice `xs[a:b]` is not an element).
+            "subscript" => match n.child_by_field_name("value") {
+                Some(v)
+                    if !kids(n)
+                        .iter()
+                        .any(|k| matches!(k.kind(), "slice" | "ERROR")) =>
+                {
+                    Expr::Index(Box::new(self.expr_at(v, d + 1)))
+                }
+                _ => Expr::Unknown,
+            },
+            // `a or None`, `a or {}`: the value of `a` (the right adds no member); any other
+            // `and`/`or` may be either operand.
+            "boolean_operator" => {
+                let empty = |x: Node| {
+                    matches!(x.kind(), "none" | "false")
+                        || (matches!(x.kind(), "list" | "dictionary" | "tuple" | "set")
+                            && x.named_child_count() == 0)
+                };
+                match (
+                    n.child_by_field_name("operator").map(|o| o.kind()),
+                    n.child_by_field_name("left"),
+                    n.child_by_field_name("right"),
+                ) {
+                    (Some("or"), Some(l), Some(r)) if empty(r) => self.expr_at(l, d + 1),
+                    _ => Expr::Unknown,
+                }
+            }
             "string"
             | "concatenated_string"
             | "integer"
@@ -52,7 +80,6 @@ impl Extractor<'_> {
             | "set_comprehension"
             | "binary_operator"
             | "comparison_operator"
-            | "boolean_operator"
             | "not_operator"
             | "unary_operator" => Expr::External,
             _ => Expr::Unknown,
@@ -180,10 +207,18 @@ impl Extractor<'_> {
                     }
                     // The class object: a class's members.
                     "type" | "Type" if args.len() == 1 => self.type_at(args[0], d + 1),
-                    "dict" | "Dict" | "Mapping" | "MutableMapping" | "tuple" | "Tuple"
-                    | "Callable" | "DefaultDict" | "defaultdict" | "OrderedDict" | "Counter" => {
-                        TypeRef::External
+                    "dict" | "Dict" | "Mapping" | "MutableMapping" | "DefaultDict"
+                    | "defaultdict" | "OrderedDict" | "ChainMap"
+                        if args.len() == 2 =>
+                    {
+                        TypeRef::Map(
+                            Box::new(self.type_at(args[0], d + 1)),
+                            Box::new(self.type_at(args[1], d + 1)),
+                        )
                     }
+                    "dict" | "Dict" | "Mapping" | "MutableMapping" | "tuple" | "Tuple"
+                    | "Callable" | "DefaultDict" | "defaultdict" | "OrderedDict" | "Counter"
+                    | "ChainMap" => TypeRef::External,
                     _ => match self.type_at(head, d + 1) {
                         // A generic class `Box[T]` has Box's members.
                         t @ TypeRef::Named { .. } => t,

@@ -31,6 +31,8 @@ pub enum TypeRef {
     },
     /// `list[C]`, `Sequence[C]`, …: a container of C.
     Seq(Box<TypeRef>),
+    /// `dict[K, V]`, `Mapping[K, V]`, …: a mapping of K to V.
+    Map(Box<TypeRef>, Box<TypeRef>),
     Union(Vec<TypeRef>),
     /// Known and not a declaration (`int`, `str`, `None`, …).
     External,
@@ -50,6 +52,8 @@ pub enum Expr {
     Call(Box<Expr>),
     /// An element of the iterable `.0` (`for x in xs`).
     Elem(Box<Expr>),
+    /// `.0[…]`: an element of a sequence, a value of a mapping.
+    Index(Box<Expr>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,8 +122,9 @@ pub enum ImportKind {
 #[derive(Clone, Debug)]
 pub struct Import {
     /// The name the import binds (empty for `*`).
-    #[allow(dead_code)]
     pub local: String,
+    /// Written in a `try` statement (`try: import ssl` / `except ImportError: ssl = None`).
+    pub guarded: bool,
     /// The dotted module as written, with leading dots for a relative import.
     pub module: String,
     pub kind: ImportKind,
@@ -210,6 +215,9 @@ struct Extractor<'s> {
     owner: Option<usize>,
     method: Option<MethodContext>,
     depth: usize,
+    /// Names narrowed by `isinstance` in the branch being walked: (name, the local that
+    /// stands for it there, the scope depth it applies at).
+    narrowings: Vec<(String, usize, usize)>,
 }
 
 const MAX_DEPTH: usize = 400;
@@ -222,7 +230,7 @@ fn expr_depth(e: &Expr) -> usize {
     let mut cur = e;
     loop {
         match cur {
-            Expr::Member(b, _) | Expr::Call(b) | Expr::Elem(b) => {
+            Expr::Member(b, _) | Expr::Call(b) | Expr::Elem(b) | Expr::Index(b) => {
                 d += 1;
                 cur = b;
             }
@@ -249,6 +257,7 @@ pub fn extract(src: &str) -> PyFile {
             owner: None,
             method: None,
             depth: 0,
+            narrowings: Vec::new(),
         };
         x.declare_block(root, None, "");
         x.file.scope = x.scopes[0].names.clone();

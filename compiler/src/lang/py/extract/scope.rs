@@ -133,6 +133,14 @@ impl Extractor<'_> {
 
     pub(super) fn lookup(&self, name: &str) -> NameRes {
         let n = self.scopes.len();
+        if let Some(&(_, l, _)) = self
+            .narrowings
+            .iter()
+            .rev()
+            .find(|(nm, _, depth)| nm == name && *depth == n)
+        {
+            return NameRes::Local(l);
+        }
         let mut i = n;
         let mut skip_own_for_nonlocal = false;
         while i > 0 {

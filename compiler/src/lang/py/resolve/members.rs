@@ -163,7 +163,7 @@ impl Resolver<'_> {
                 };
                 Hit::Bound(self.submodule(&Bound::Namespace(*r, d.clone()), name))
             }
-            Receiver::Seq(_) | Receiver::External => Hit::External,
+            Receiver::Seq(_) | Receiver::Map(..) | Receiver::External => Hit::External,
             Receiver::Unknown => Hit::Unknown,
             Receiver::Union(parts) => {
                 Hit::of_union(parts.iter().map(|p| self.members_named(p, name, depth + 1)))

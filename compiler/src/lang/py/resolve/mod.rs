@@ -94,6 +94,8 @@ enum Receiver {
     Namespace(RepoId, String),
     /// A sequence of these (`list[C]`): its members are a library's.
     Seq(Box<Receiver>),
+    /// A mapping of keys to values (`dict[K, V]`): its members are a library's.
+    Map(Box<Receiver>, Box<Receiver>),
     Union(Vec<Receiver>),
     External,
     Unknown,

@@ -58,6 +58,7 @@ impl Resolver<'_> {
             }
             // Builtins whose result can be anything.
             Expr::Call(callee) if self.is_dynamic_call(m, callee) => Receiver::Unknown,
+            Expr::Call(callee) if let Some(r) = self.library_result(m, callee, depth + 1) => r,
             Expr::Call(callee) => match self.callee(m, callee, depth + 1) {
                 Bound::Decl(cm, cd) => {
                     let d = &self.mods[cm].py.decls[cd];
@@ -78,11 +79,34 @@ impl Resolver<'_> {
                 _ => Receiver::Unknown,
             },
             Expr::Elem(inner) => match self.eval(m, inner, depth + 1) {
-                Receiver::Seq(x) => *x,
+                Receiver::Seq(x) | Receiver::Map(x, _) => *x,
+                Receiver::External => Receiver::External,
+                _ => Receiver::Unknown,
+            },
+            Expr::Index(inner) => match self.eval(m, inner, depth + 1) {
+                Receiver::Seq(x) | Receiver::Map(_, x) => *x,
                 Receiver::External => Receiver::External,
                 _ => Receiver::Unknown,
             },
         }
+    }
+
+    /// What a call of a method of a builtin sequence or mapping returns, when its type follows
+    /// from the receiver's element types (`d.get(k)`: a value of `d`; `d.values()`: its
+    /// values; `xs.pop()`: an element). `None` when the callee is not such a method.
+    fn library_result(&self, m: usize, callee: &Expr, depth: usize) -> Option<Receiver> {
+        let Expr::Member(base, name) = callee else {
+            return None;
+        };
+        Some(match (self.eval(m, base, depth + 1), name.as_str()) {
+            (Receiver::Map(_, v), "get" | "pop" | "setdefault" | "__getitem__") => *v,
+            (Receiver::Map(_, v), "values") => Receiver::Seq(v),
+            (Receiver::Map(k, _), "keys") => Receiver::Seq(k),
+            (Receiver::Map(k, v), "copy") => Receiver::Map(k, v),
+            (Receiver::Seq(x), "pop" | "__getitem__") => *x,
+            (Receiver::Seq(x), "copy") => Receiver::Seq(x),
+            _ => return None,
+        })
     }
 
     /// Whether the written type `t` of module `m` is `Self` (`from typing import Self`, or
@@ -193,6 +217,10 @@ impl Resolver<'_> {
             TypeRef::External => Receiver::External,
             TypeRef::Unknown => Receiver::Unknown,
             TypeRef::Seq(x) => Receiver::Seq(Box::new(self.type_recv(m, x, depth + 1))),
+            TypeRef::Map(k, v) => Receiver::Map(
+                Box::new(self.type_recv(m, k, depth + 1)),
+                Box::new(self.type_recv(m, v, depth + 1)),
+            ),
             TypeRef::Union(ts) => {
                 Receiver::Union(ts.iter().map(|x| self.type_recv(m, x, depth + 1)).collect())
             }

@@ -240,6 +240,16 @@ impl Resolver<'_> {
         };
         match self.bind_res(m, res, 0) {
             Bound::Decl(tm, td) => self.edge(m, at, (tm, td), (provenance, None)),
+            // `try: import ssl` / `except ImportError: ssl = None`: the module's own variable
+            // of that name is the graph's declaration of what the name denotes.
+            Bound::External | Bound::Missing
+                if let NameRes::Import(i) = res
+                    && self.mods[m].py.imports[*i].guarded
+                    && let Some(d) =
+                        self.own_declaration(m, &self.mods[m].py.imports[*i].local) =>
+            {
+                self.edge(m, at, (m, d), (Provenance::PyScope, None))
+            }
             Bound::Missing => {
                 if let NameRes::Unbound(_) = res {
                     let request = Request {
@@ -252,6 +262,18 @@ impl Resolver<'_> {
             }
             _ => {}
         }
+    }
+
+    /// A module-level variable, function or class of module `m` named `name`.
+    fn own_declaration(&self, m: usize, name: &str) -> Option<usize> {
+        self.mods[m].py.decls.iter().position(|d| {
+            d.parent.is_none()
+                && d.name == name
+                && matches!(
+                    d.kind,
+                    SymbolKind::Variable | SymbolKind::Function | SymbolKind::Class
+                )
+        })
     }
 
     /// The imported name of import `i` (`x` of `from m import x`).

@@ -336,3 +336,81 @@ def run():
 "#,
     );
 }
+
+/// `isinstance(x, C)` types `x` as `C` in the branch it guards (a tuple of classes: their
+/// union), unless the branch assigns `x`; outside the branch `x` keeps its own type.
+#[test]
+fn isinstance_narrows_a_local_in_its_branch() {
+    check(
+        r#"
+//- shop/m.py
+class Order:
+    def total(self):
+        return 0
+
+class Refund:
+    def total(self):
+        return 1
+    def reason(self):
+        return ""
+
+def f(x, y, z, make):
+    if isinstance(x, Order):
+        x.total()  #want: CALLS_DIRECT m:Order.total
+    if y is not None and isinstance(y, Refund):
+        y.reason()  #want: CALLS_DIRECT m:Refund.reason
+    if isinstance(z, (Order, Refund)):
+        z.total()  #want: CALLS_DIRECT m:Order.total CANDIDATE ; #want: CALLS_DIRECT m:Refund.total CANDIDATE
+    if isinstance(y, Order):
+        y = make()
+        y.reason()  #want: CALLS_DIRECT m:Refund.reason CANDIDATE
+    x.reason()  #want: CALLS_DIRECT m:Refund.reason CANDIDATE
+"#,
+    );
+}
+
+/// Mappings and sequences keep their element types: `d.get(k)`, `d[k]`, `d.values()`,
+/// iterating a mapping's keys, `xs[i]`, `xs.pop()`; `a or None` is `a`.
+#[test]
+fn mappings_sequences_and_defaults_keep_the_element_type() {
+    check(
+        r#"
+//- shop/m.py
+class Order:
+    def total(self):
+        return 0
+
+def f(by_id: dict[str, Order], groups: dict[Order, list[Order]], xs: list[Order], o: Order):
+    by_id.get("a").total()  #want: CALLS_DIRECT m:Order.total
+    by_id["a"].total()  #want: CALLS_DIRECT m:Order.total
+    for v in by_id.values():
+        v.total()  #want: CALLS_DIRECT m:Order.total
+    for k in groups:
+        k.total()  #want: CALLS_DIRECT m:Order.total
+    for g in groups.get(o, ()):
+        g.total()  #want: CALLS_DIRECT m:Order.total
+    xs[0].total()  #want: CALLS_DIRECT m:Order.total
+    xs.pop().total()  #want: CALLS_DIRECT m:Order.total
+    p = o or None
+    p.total()  #want: CALLS_DIRECT m:Order.total
+"#,
+    );
+}
+
+/// `try: import ssl` / `except ImportError: ssl = None`: a use of `ssl` is a use of the
+/// module's variable, the graph's declaration of the name.
+#[test]
+fn a_guarded_import_replaced_by_a_variable_binds_the_variable() {
+    check(
+        r#"
+//- shop/m.py
+try:
+    import ssl  #want-unresolved: STDLIB_NOT_INDEXED ssl
+except ImportError:
+    ssl = None
+
+def f():
+    return ssl  #want: REFERENCES m:ssl
+"#,
+    );
+}
