@@ -162,8 +162,37 @@ impl Extractor<'_> {
         self.narrowings.pop();
     }
 
+    /// `if not isinstance(x, C):` whose branch always leaves the block (its last statement is
+    /// `return`, `raise`, `continue` or `break`) and that has no `elif` or `else`: `x` and `C`.
+    pub(super) fn exit_unless_isinstance(&self, stmt: Node) -> Option<(String, TypeRef)> {
+        if stmt.kind() != "if_statement"
+            || kids(stmt)
+                .iter()
+                .any(|k| matches!(k.kind(), "elif_clause" | "else_clause"))
+        {
+            return None;
+        }
+        let cond = stmt.child_by_field_name("condition")?;
+        if cond.kind() != "not_operator" {
+            return None;
+        }
+        let body = stmt.child_by_field_name("consequence")?;
+        let last = kids(body).into_iter().rfind(|k| k.kind() != "comment")?;
+        if !matches!(
+            last.kind(),
+            "return_statement" | "raise_statement" | "continue_statement" | "break_statement"
+        ) {
+            return None;
+        }
+        let inner = cond.child_by_field_name("argument")?;
+        if inner.kind() != "call" {
+            return None;
+        }
+        self.isinstance_test(inner, 0)
+    }
+
     /// `isinstance(x, C)` in `cond`: the local `x` and the written type of `C`.
-    fn isinstance_test(&self, cond: Node, d: usize) -> Option<(String, TypeRef)> {
+    pub(super) fn isinstance_test(&self, cond: Node, d: usize) -> Option<(String, TypeRef)> {
         if d > 8 {
             return None;
         }

@@ -159,7 +159,7 @@ pub struct PyFile {
 
 const BUILTIN_NAMES: &str = include_str!("../builtins.txt");
 
-pub(super) fn is_builtin(name: &str) -> bool {
+pub(crate) fn is_builtin(name: &str) -> bool {
     static SET: std::sync::OnceLock<HashSet<&'static str>> = std::sync::OnceLock::new();
     SET.get_or_init(|| BUILTIN_NAMES.split_whitespace().collect())
         .contains(name)
@@ -352,7 +352,7 @@ fn innermost_value(a: Node) -> Node {
 /// The name of a function's first parameter (`self`, `cls`).
 fn first_param(def: Node, src: &str) -> Option<String> {
     let params = def.child_by_field_name("parameters")?;
-    let p = kids(params).into_iter().next()?;
+    let p = kids(params).into_iter().find(|k| k.kind() != "comment")?;
     let id = match p.kind() {
         "identifier" => p,
         "typed_parameter" => kids(p).into_iter().find(|k| k.kind() == "identifier")?,

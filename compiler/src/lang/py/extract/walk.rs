@@ -22,8 +22,27 @@ const LEAVES: &[&str] = &[
 
 impl Extractor<'_> {
     pub(super) fn walk_block(&mut self, n: Node) {
-        for k in kids(n) {
-            self.walk(k);
+        let stmts = kids(n);
+        let mut pushed = 0;
+        for (i, k) in stmts.iter().enumerate() {
+            self.walk(*k);
+            // `if not isinstance(x, C): return` (or `raise`, `continue`, `break`): `x` is a
+            // `C` in the rest of the block, unless the rest assigns it.
+            if let Some((name, ty)) = self.exit_unless_isinstance(*k) {
+                let mut bound = Vec::new();
+                for rest in &stmts[i + 1..] {
+                    self.collect_bound(*rest, &mut bound);
+                }
+                if !bound.contains(&name) {
+                    let l = self.new_local();
+                    self.file.locals[l].ty = Some(ty);
+                    self.narrowings.push((name, l, self.scopes.len()));
+                    pushed += 1;
+                }
+            }
+        }
+        for _ in 0..pushed {
+            self.narrowings.pop();
         }
     }
 

@@ -117,7 +117,19 @@ impl Resolver<'_> {
         if let Some(b) = self.star_lookup(t, name, depth + 1) {
             return b;
         }
-        self.submodule(&Bound::Module(t), name)
+        match self.submodule(&Bound::Module(t), name) {
+            // A name the source lacks and its stub declares (`.pyi` beside `.py`): the stub's,
+            // as a type checker reads it.
+            Bound::Missing => match self.mods[t]
+                .dotted
+                .as_ref()
+                .and_then(|d| self.table.stubs.get(&(self.mods[t].repo, d.clone())))
+            {
+                Some(&s) => self.attribute(s, name, depth + 1),
+                None => Bound::Missing,
+            },
+            b => b,
+        }
     }
 
     pub(super) fn submodule(&self, b: &Bound, name: &str) -> Bound {

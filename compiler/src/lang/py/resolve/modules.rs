@@ -11,6 +11,8 @@ use crate::lang::py::project::{RepoLayout, module_name, normalise};
 pub(super) struct ModuleTable {
     /// (repo, dotted) → module.
     pub by_name: HashMap<(RepoId, String), usize>,
+    /// (repo, dotted) → the stub (`.pyi`) of a module whose source (`.py`) is `by_name`'s.
+    pub stubs: HashMap<(RepoId, String), usize>,
     /// (repo, dotted prefix) of every package directory (namespace packages included).
     prefixes: HashSet<(RepoId, String)>,
     /// Top-level package → repositories providing it.
@@ -21,6 +23,7 @@ impl ModuleTable {
     /// Names every module; when two files give one name, the first in Python's order takes it.
     pub fn new(mods: &[Module], layouts: &HashMap<RepoId, RepoLayout>) -> ModuleTable {
         let mut by_name = HashMap::new();
+        let mut stubs = HashMap::new();
         let mut prefixes = HashSet::new();
         let mut providers: HashMap<String, BTreeSet<RepoId>> = HashMap::new();
         // `.py` before `.pyi`, so that a module's declarations come from its source.
@@ -51,7 +54,10 @@ impl ModuleTable {
                 .entry(parts[0].to_string())
                 .or_default()
                 .insert(m.repo);
-            by_name.entry((m.repo, d.clone())).or_insert(i);
+            let first = *by_name.entry((m.repo, d.clone())).or_insert(i);
+            if first != i && m.path.ends_with(".pyi") && !mods[first].path.ends_with(".pyi") {
+                stubs.entry((m.repo, d.clone())).or_insert(i);
+            }
         }
         for (repo, l) in layouts {
             for (_, p) in &l.projects {
@@ -60,6 +66,7 @@ impl ModuleTable {
         }
         ModuleTable {
             by_name,
+            stubs,
             prefixes,
             providers,
         }

@@ -4,7 +4,7 @@
 use kivgraph_format::SymbolKind;
 
 use super::{Bound, Hit, Lookup, MAX_DEPTH, Receiver, Resolver, Target};
-use crate::lang::py::extract::{Expr, ImportKind, NameRes, TypeRef};
+use crate::lang::py::extract::{Expr, ImportKind, NameRes, TypeRef, is_builtin};
 
 /// Builtins whose result's type depends on their arguments at run time.
 const DYNAMIC_BUILTINS: &[&str] = &[
@@ -75,7 +75,9 @@ impl Resolver<'_> {
                         },
                     }
                 }
-                Bound::External => Receiver::External,
+                Bound::External if self.returns_library_value(m, callee, depth + 1) => {
+                    Receiver::External
+                }
                 _ => Receiver::Unknown,
             },
             Expr::Elem(inner) => match self.eval(m, inner, depth + 1) {
@@ -88,6 +90,20 @@ impl Resolver<'_> {
                 Receiver::External => Receiver::External,
                 _ => Receiver::Unknown,
             },
+        }
+    }
+
+    /// Whether a callee outside the graph returns a value whose members are a library's: a
+    /// builtin (`str(…)`, `len(…)`) or a method of a value of a library type
+    /// (`s.split(…)`). What a function of an uncompiled module returns is not known.
+    fn returns_library_value(&self, m: usize, callee: &Expr, depth: usize) -> bool {
+        match callee {
+            Expr::Name(NameRes::Unbound(n)) => is_builtin(n),
+            Expr::Member(base, _) => matches!(
+                self.eval(m, base, depth + 1),
+                Receiver::External | Receiver::Seq(_) | Receiver::Map(..)
+            ),
+            _ => false,
         }
     }
 

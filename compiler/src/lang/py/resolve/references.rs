@@ -250,8 +250,8 @@ impl Resolver<'_> {
             {
                 self.edge(m, at, (m, d), (Provenance::PyScope, None))
             }
-            Bound::Missing => {
-                if let NameRes::Unbound(_) = res {
+            Bound::Missing => match res {
+                NameRes::Unbound(_) => {
                     let request = Request {
                         package: self.own_name(m),
                         symbol: Some(name.to_string()),
@@ -259,7 +259,26 @@ impl Resolver<'_> {
                     };
                     self.unresolved(m, at, NAME_NOT_RESOLVED, request);
                 }
-            }
+                // Imported from a compiled module that does not provide it: every use is
+                // recorded, not only the import.
+                NameRes::Import(i) => {
+                    let im = &self.mods[m].py.imports[*i];
+                    if let (ImportKind::From(n), Target::Module(t)) =
+                        (&im.kind, &self.mods[m].targets[*i])
+                    {
+                        let request = Request {
+                            package: self.own_name(*t),
+                            symbol: Some(n.clone()),
+                            detail: Some(format!(
+                                "imported from \"{}\", which has no attribute or submodule of that name",
+                                im.module
+                            )),
+                        };
+                        self.unresolved(m, at, NAME_NOT_RESOLVED, request);
+                    }
+                }
+                _ => {}
+            },
             _ => {}
         }
     }

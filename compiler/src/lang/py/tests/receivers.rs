@@ -414,3 +414,53 @@ def f():
 "#,
     );
 }
+
+/// `if not isinstance(x, C): return` types `x` as `C` in the rest of the block.
+#[test]
+fn an_early_exit_unless_isinstance_narrows_the_rest_of_the_block() {
+    check(
+        r#"
+//- shop/m.py
+class Order:
+    def total(self):
+        return 0
+
+class Refund:
+    def total(self):
+        return 1
+
+def f(x, y):
+    if not isinstance(x, Order):
+        return None
+    x.total()  #want: CALLS_DIRECT m:Order.total
+    if not isinstance(y, Order):
+        print(y)
+    y.total()  #want: CALLS_DIRECT m:Order.total CANDIDATE ; #want: CALLS_DIRECT m:Refund.total CANDIDATE
+"#,
+    );
+}
+
+/// The implementation after `@overload` stubs is a method of its class like any other: its
+/// `self` (also after a comment that opens the parameter list) has the class's members.
+#[test]
+fn self_in_the_implementation_after_overloads_has_the_class_members() {
+    check(
+        r#"
+//- shop/m.py
+from typing import overload  #want-unresolved: STDLIB_NOT_INDEXED typing
+
+class Headers:
+    def _get_key(self, key):
+        return key
+
+    @overload
+    def get(self, key: str) -> str: ...
+    @overload
+    def get(self, key: str, default: str) -> str: ...
+    def get(  # type: ignore[misc]
+        self, key, default=None
+    ):
+        return self._get_key(key)  #want: CALLS_DIRECT m:Headers._get_key
+"#,
+    );
+}
