@@ -236,6 +236,16 @@ fn rust_fixtures_meet_the_accuracy_thresholds() {
     );
     let failures = RUST_THRESHOLDS.check(&report);
     assert!(failures.is_empty(), "{failures:#?}\n{}", report.render());
+
+    // The structural facts agree with what rust-analyzer resolves impl headers to.
+    for (name, l) in [
+        ("METHOD_OF", &report.structural.method_of),
+        ("OVERRIDES", &report.structural.overrides),
+    ] {
+        assert!(l.recall_all.of > 0, "{name}: nothing measured");
+        assert_eq!(l.exact_precision.hit, l.exact_precision.of, "{name}: {l:?}");
+        assert_eq!(l.recall_all.hit, l.recall_all.of, "{name}: {l:?}");
+    }
 }
 
 /// The Rust guard is not vacuous: uses the graph cannot have, or truth without some uses the

@@ -786,6 +786,42 @@ def main(argv: list[str]) -> int:
         return b"{" in text
 
     # ---- structural facts: METHOD_OF, OVERRIDES
+    # An impl's type and trait are what rust-analyzer resolves the names of its header to.
+    impl_types: dict[int, tuple[Optional[Decl], Optional[Decl]]] = {}
+    for f in files.values():
+        impls = [d for d in f.decls if d.kind == "implementation" and d.body is not None]
+        if not impls:
+            continue
+        header_refs: dict[int, list[tuple[int, int, str, Decl]]] = {}
+        for im in impls:
+            h0, hc = im.body[0], im.body[1]
+            h1 = h0
+            while h1 < min(im.body[2], h0 + 8) and b"{" not in f.lines[h1]:
+                h1 += 1
+            header_refs[id(im)] = []
+            for o in f.occurrences:
+                r = span(o.range)
+                if r is None or not (h0 <= r[0] <= h1) or (r[0] == h0 and r[1] < hc):
+                    continue
+                if r[0] == h1 and b"{" in f.lines[h1] and r[1] > f.lines[h1].index(b"{"):
+                    continue
+                ds = by_symbol.get(o.symbol)
+                if ds and len(ds) == 1:
+                    header_refs[id(im)].append((r[0], r[1], text_at(f, r), ds[0]))
+        for im in impls:
+            refs = sorted(header_refs[id(im)], key=lambda x: (x[0], x[1]))
+            qn = im.qn.split(" #")[0]
+            self_name = qn.rsplit(" for ", 1)[-1].removeprefix("impl ")
+            trait_name = qn.removeprefix("impl ").split(" for ")[0] if " for " in qn else None
+            st = [d for _, _, t, d in refs if t == self_name and d.kind in ("struct", "enum", "union", "trait", "type_alias")]
+            tt = [d for _, _, t, d in refs if trait_name and t == trait_name and d.kind == "trait"]
+            self_decl = st[-1] if st else None
+            if self_decl is not None and self_decl.kind == "type_alias":
+                self_decl = None
+            for m in f.decls:
+                if m.container == "impl" and contains(im.body, m.line - 1, m.col):
+                    impl_types[id(m)] = (self_decl, tt[0] if tt else None)
+
     method_of: dict[int, Decl] = {}
     overrides: dict[int, Decl] = {}
     for ds in by_symbol.values():
@@ -797,10 +833,13 @@ def main(argv: list[str]) -> int:
                 if t is not None:
                     method_of[id(d)] = t
             elif d.container == "impl":
-                t = lookup_type(d.cargo_package, d.self_name, False)
+                if id(d) in impl_types:
+                    t, tr = impl_types[id(d)]
+                else:
+                    t = lookup_type(d.cargo_package, d.self_name, False)
+                    tr = lookup_type(d.cargo_package, d.trait_name, True)
                 if t is not None:
                     method_of[id(d)] = t
-                tr = lookup_type(d.cargo_package, d.trait_name, True)
                 if tr is not None:
                     for m in by_symbol.get(tr.symbol.rsplit("#", 1)[0] + "#" + d.symbol.rsplit("]", 1)[-1], []):
                         if m.kind == "trait_method" and has_body(m):
