@@ -234,6 +234,12 @@ fn rust_fixtures_meet_the_accuracy_thresholds() {
         "{:?}",
         d.unmapped_examples
     );
+    // And the graph names each one as SPEC 14.2 says, which is how the oracle names it.
+    let ia = d
+        .identity
+        .as_ref()
+        .expect("declarations mapped by position");
+    assert_eq!(ia.same.hit, ia.same.of, "{:?}", ia.examples);
     let failures = RUST_THRESHOLDS.check(&report);
     assert!(failures.is_empty(), "{failures:#?}\n{}", report.render());
 

@@ -753,8 +753,11 @@ def main(argv: list[str]) -> int:
     # Two declarations of one identity (rust-analyzer's symbols repeat, e.g. for items of two
     # crates of one Cargo package, or `#[cfg]` alternatives): later ones are told apart.
     ident: dict[tuple[str, str, str, str], int] = {}
+    # Impls are never targets (referrers are matched by position), so keep kivgraph's names.
     for f in files.values():
         for d in f.decls:
+            if d.kind == "implementation":
+                continue
             k = (d.repo, d.pkg, d.qn, d.kind)
             n = ident.get(k, 0) + 1
             ident[k] = n
@@ -788,6 +791,7 @@ def main(argv: list[str]) -> int:
     # ---- structural facts: METHOD_OF, OVERRIDES
     # An impl's type and trait are what rust-analyzer resolves the names of its header to.
     impl_types: dict[int, tuple[Optional[Decl], Optional[Decl]]] = {}
+    impl_self: dict[int, Optional[Decl]] = {}
     for f in files.values():
         impls = [d for d in f.decls if d.kind == "implementation" and d.body is not None]
         if not impls:
@@ -810,7 +814,7 @@ def main(argv: list[str]) -> int:
                     header_refs[id(im)].append((r[0], r[1], text_at(f, r), ds[0]))
         for im in impls:
             refs = sorted(header_refs[id(im)], key=lambda x: (x[0], x[1]))
-            qn = im.qn.split(" #")[0]
+            qn = im.qn
             self_name = qn.rsplit(" for ", 1)[-1].removeprefix("impl ")
             trait_name = qn.removeprefix("impl ").split(" for ")[0] if " for " in qn else None
             st = [d for _, _, t, d in refs if t == self_name and d.kind in ("struct", "enum", "union", "trait", "type_alias")]
@@ -818,6 +822,7 @@ def main(argv: list[str]) -> int:
             self_decl = st[-1] if st else None
             if self_decl is not None and self_decl.kind == "type_alias":
                 self_decl = None
+            impl_self[id(im)] = self_decl
             for m in f.decls:
                 if m.container == "impl" and contains(im.body, m.line - 1, m.col):
                     impl_types[id(m)] = (self_decl, tt[0] if tt else None)
@@ -922,6 +927,14 @@ def main(argv: list[str]) -> int:
             if targets is None and text == "Self":
                 p = parse_symbol(o.symbol)
                 c = None
+                # The type the header of the innermost impl block resolves to, else the type of
+                # that name in the package.
+                blocks = [d for d in f.decls if d.kind == "implementation" and contains(d.body, r[0], r[1])]
+                if blocks:
+                    im = min(blocks, key=lambda d: size(d.body))
+                    if impl_self.get(id(im)) is not None:
+                        c = [impl_self[id(im)]]
+                        p = None
                 if p is not None:
                     descs = p[2]
                     if len(descs) >= 2 and descs[-2] == Desc("impl", TYPE) and descs[-1].suffix == TYPE_PARAMETER:
