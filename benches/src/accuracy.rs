@@ -1,17 +1,18 @@
 //! Accuracy of a front end against a type-checker oracle: the Go front end against go/types,
 //! the TypeScript/JavaScript front end against the TypeScript checker, the Python front end
-//! against pyright.
+//! against pyright, the Rust front end against rust-analyzer.
 //!
 //! An oracle (`benches/accuracy/oracle`, a Go program, `benches/accuracy/ts/oracle.mjs`, a
-//! Node program, or `benches/accuracy/py/oracle.py`, a Python program asking pyright's language
-//! server) type-checks the same sources and writes JSON lines: the files it measured, the
+//! Node program, `benches/accuracy/py/oracle.py`, a Python program asking pyright's language
+//! server, or `benches/accuracy/rs/oracle.py`, reading rust-analyzer's SCIP index) type-checks
+//! the same sources and writes JSON lines: the files it measured, the
 //! declarations kivgraph models (named as kivgraph names them), every use of those declarations
 //! with its position and its enclosing declaration, and (Go) "other" uses (of objects kivgraph
 //! does not model) at positions where kivgraph could wrongly bind a same-named symbol. The
-//! TypeScript and Python oracles start with an `oracle` header naming the language and the
-//! checker, and their uses carry the edge kind SPEC §11.4 or §12.4 prescribes (`edge`) and the
-//! target's repository (`target_repo`, since module paths repeat across repositories); without a
-//! header the output is the Go oracle's. [`score`] compares a generation with it:
+//! TypeScript, Python and Rust oracles start with an `oracle` header naming the language and the
+//! checker, and their uses carry the edge kind SPEC §11.4, §12.4 or §14.4 prescribes (`edge`)
+//! and the target's repository (`target_repo`, since module paths repeat across repositories);
+//! without a header the output is the Go oracle's. [`score`] compares a generation with it:
 //!
 //! - **use sites**: an oracle use is found when an edge to the mapped target has its occurrence at
 //!   the same file, line and column; an edge is correct when the oracle has a use of its target at

@@ -2,7 +2,8 @@
 //! kivgraph-compile's library and scores the generation against the committed output of the
 //! go/types oracle (`benches/accuracy/fixtures.oracle.jsonl`; regenerate it with
 //! `benches/accuracy/run.sh fixtures` after changing a fixture). A resolver regression that loses
-//! a use or adds a wrong exact edge fails here.
+//! a use or adds a wrong exact edge fails here. The Rust fixtures are guarded the same way against
+//! rust-analyzer's output (`benches/accuracy/rs/fixtures.oracle.jsonl`), below.
 //!
 //! Run with `--nocapture` to see the full report.
 
@@ -151,8 +152,9 @@ fn the_guard_fails_on_a_regression() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Rust: the fixtures against rust-analyzer's SCIP index (`benches/accuracy/rs/fixtures.oracle.jsonl`;
-// regenerate it with `benches/accuracy/rs/run.sh fixtures` after changing a Rust fixture).
+// Rust: the fixtures against rust-analyzer's SCIP index
+// (`benches/accuracy/rs/fixtures.oracle.jsonl`; regenerate it with
+// `benches/accuracy/rs/run.sh fixtures` after changing a Rust fixture).
 
 /// Set a little below today's figures (exact precision 90.98 % = 726/798, recall 91.41 % =
 /// 734/803, exact recall 90.41 % = 726/803): two more wrong exact edges, four lost uses or four
