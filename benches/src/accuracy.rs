@@ -627,6 +627,9 @@ pub struct Structural {
     pub method_of: Level,
     pub embeds: Level,
     pub overrides: Level,
+    /// Rust: structural facts on one side only, up to 30 per fact and side.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub examples: Vec<String>,
 }
 
 /// The full comparison.
@@ -1624,6 +1627,27 @@ pub fn score(o: &Oracle, generation: &Generation) -> Report {
     report.structural.method_of = structural(&method_of, &expected_method_of);
     report.structural.embeds = structural(&embeds, &expected_embeds);
     report.structural.overrides = structural(&overrides, &expected_overrides);
+    if by_position {
+        for (name, edges, expected) in [
+            ("METHOD_OF", &method_of, &expected_method_of),
+            ("OVERRIDES", &overrides, &expected_overrides),
+        ] {
+            let got: HashSet<(u32, u32)> = edges.iter().map(|e| (e.source, e.target)).collect();
+            let mut only_graph: Vec<&(u32, u32)> = got.difference(expected).collect();
+            let mut only_oracle: Vec<&(u32, u32)> = expected.difference(&got).collect();
+            only_graph.sort();
+            only_oracle.sort();
+            for (side, list) in [("graph only", only_graph), ("oracle only", only_oracle)] {
+                for &(a, b) in list.iter().take(TOP) {
+                    report.structural.examples.push(format!(
+                        "{name} {side}: {} → {}",
+                        sym_label(generation, *a),
+                        sym_label(generation, *b)
+                    ));
+                }
+            }
+        }
+    }
 
     report.by_bucket = buckets
         .into_iter()
@@ -1788,6 +1812,9 @@ impl Report {
                 l.recall_exact.show(),
                 l.candidate_precision.show()
             );
+        }
+        for e in self.structural.examples.iter() {
+            let _ = writeln!(s, "  {e}");
         }
         let _ = writeln!(s);
         let _ = writeln!(s, "by target kind (use sites)");

@@ -785,7 +785,9 @@ def main(argv: list[str]) -> int:
         b = d.body
         if b is None:
             return False
-        text = b"\n".join(f.lines[b[0] : b[2] + 1])
+        # From the name on: the range starts with the doc comment, whose examples have braces.
+        first = f.lines[d.line - 1][d.col :]
+        text = b"\n".join([first] + f.lines[d.line : b[2] + 1])
         return b"{" in text
 
     # ---- structural facts: METHOD_OF, OVERRIDES
@@ -834,7 +836,9 @@ def main(argv: list[str]) -> int:
             if d.kind not in ("method", "static_method", "trait_method"):
                 continue
             if d.container == "trait":
-                t = lookup_type(d.cargo_package, d.trait_name, True)
+                # The trait's symbol is the item's without its last descriptor.
+                ts = by_symbol.get(d.symbol[: d.symbol.rfind("#", 0, len(d.symbol) - 1) + 1], [])
+                t = ts[0] if len(ts) == 1 else lookup_type(d.cargo_package, d.trait_name, True)
                 if t is not None:
                     method_of[id(d)] = t
             elif d.container == "impl":
