@@ -750,6 +750,19 @@ def main(argv: list[str]) -> int:
             else:
                 kept.append(d)
         f.decls = kept
+    # The module a file is: its items' namespaces (a `#[path]` module is named by its `mod`, not
+    # its path), else the module path its place under the crate root gives.
+    for f in files.values():
+        for d in f.decls:
+            # (rust-analyzer gives a file module loaded through `#[path]` its whole file as range)
+            inline = [b for b, _ in f.inline_modules if b[:2] != (0, 0)]
+            if d.kind == "implementation" or any(contains(b, d.line - 1, d.col) for b in inline):
+                continue
+            if d.pkg == f.crate:
+                f.module = []
+            elif d.pkg.startswith(f.crate + "::"):
+                f.module = d.pkg[len(f.crate) + 2 :].split("::")
+            break
     # Two declarations of one identity (rust-analyzer's symbols repeat, e.g. for items of two
     # crates of one Cargo package, or `#[cfg]` alternatives): later ones are told apart.
     ident: dict[tuple[str, str, str, str], int] = {}
