@@ -1,17 +1,18 @@
 //! Accuracy of a front end against a type-checker oracle: the Go front end against go/types,
 //! the TypeScript/JavaScript front end against the TypeScript checker, the Python front end
-//! against pyright.
+//! against pyright, the Rust front end against rust-analyzer.
 //!
 //! An oracle (`benches/accuracy/oracle`, a Go program, `benches/accuracy/ts/oracle.mjs`, a
-//! Node program, or `benches/accuracy/py/oracle.py`, a Python program asking pyright's language
-//! server) type-checks the same sources and writes JSON lines: the files it measured, the
+//! Node program, `benches/accuracy/py/oracle.py`, a Python program asking pyright's language
+//! server, or `benches/accuracy/rs/oracle.py`, reading rust-analyzer's SCIP index) type-checks
+//! the same sources and writes JSON lines: the files it measured, the
 //! declarations kivgraph models (named as kivgraph names them), every use of those declarations
 //! with its position and its enclosing declaration, and (Go) "other" uses (of objects kivgraph
 //! does not model) at positions where kivgraph could wrongly bind a same-named symbol. The
-//! TypeScript and Python oracles start with an `oracle` header naming the language and the
-//! checker, and their uses carry the edge kind SPEC §11.4 or §12.4 prescribes (`edge`) and the
-//! target's repository (`target_repo`, since module paths repeat across repositories); without a
-//! header the output is the Go oracle's. [`score`] compares a generation with it:
+//! TypeScript, Python and Rust oracles start with an `oracle` header naming the language and the
+//! checker, and their uses carry the edge kind SPEC §11.4, §12.4 or §14.4 prescribes (`edge`)
+//! and the target's repository (`target_repo`, since module paths repeat across repositories);
+//! without a header the output is the Go oracle's. [`score`] compares a generation with it:
 //!
 //! - **use sites**: an oracle use is found when an edge to the mapped target has its occurrence at
 //!   the same file, line and column; an edge is correct when the oracle has a use of its target at
@@ -154,6 +155,8 @@ pub enum OracleLanguage {
     Go,
     TypeScript,
     Python,
+    /// rust-analyzer's SCIP index (`benches/accuracy/rs/oracle.py`).
+    Rust,
 }
 
 impl OracleLanguage {
@@ -169,7 +172,23 @@ impl OracleLanguage {
             OracleLanguage::Go => "10.4",
             OracleLanguage::TypeScript => "11.4",
             OracleLanguage::Python => "12.4",
+            OracleLanguage::Rust => "14.4",
         }
+    }
+
+    /// Whether an `IMPLEMENTS` edge is a use the oracle records: the name in a TypeScript
+    /// `implements` clause is; Go's and Rust's `IMPLEMENTS` relate two declarations (Rust's impl
+    /// header names the trait with a `TYPE_USES` edge of its own).
+    pub fn implements_is_use(self) -> bool {
+        matches!(self, OracleLanguage::TypeScript | OracleLanguage::Python)
+    }
+
+    /// Whether declarations map to graph symbols by position (the symbol of the same name whose
+    /// range holds the declaration's name) rather than by (package, qualified name, kind): Rust,
+    /// whose oracle names modules and impls from rust-analyzer's symbols, not from kivgraph's
+    /// module tree.
+    pub fn maps_declarations_by_position(self) -> bool {
+        self == OracleLanguage::Rust
     }
 }
 
@@ -364,6 +383,7 @@ impl Oracle {
                     "go" => OracleLanguage::Go,
                     "typescript" | "javascript" => OracleLanguage::TypeScript,
                     "python" => OracleLanguage::Python,
+                    "rust" => OracleLanguage::Rust,
                     other => anyhow::bail!("unknown oracle language {other:?}"),
                 };
                 self.checker = h.checker;
@@ -590,6 +610,16 @@ pub struct DeclAgreement {
     /// Graph symbols (not module symbols) in measured files that no oracle declaration maps to.
     pub graph_extra: u64,
     pub graph_extra_examples: Vec<String>,
+    /// Rust: of the declarations mapped by position, those the graph names the same way.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub identity: Option<IdentityAgreement>,
+}
+
+/// How many declarations mapped by position have the oracle's (package, qualified name, kind).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct IdentityAgreement {
+    pub same: Ratio,
+    pub examples: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -597,6 +627,9 @@ pub struct Structural {
     pub method_of: Level,
     pub embeds: Level,
     pub overrides: Level,
+    /// Rust: structural facts on one side only, up to 30 per fact and side.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub examples: Vec<String>,
 }
 
 /// The full comparison.
@@ -820,6 +853,64 @@ fn unresolved_gist(reason: &str, detail: Option<&str>) -> String {
     format!("unresolved {reason}{gist}")
 }
 
+/// The graph symbol a declaration of a position-mapped oracle (Rust) is: among the symbols of
+/// its file with its name whose range holds the name's position, the one with the declaration's
+/// (package, qualified name, kind), else of its kind, else the innermost.
+fn symbol_at(
+    g: &kivgraph_format::blob::ArchivedGraphBlob,
+    file_symbols: &HashMap<u32, Vec<u32>>,
+    gf: Option<u32>,
+    o: &Oracle,
+    d: &ODecl,
+) -> Option<u32> {
+    let syms = file_symbols.get(&gf?)?;
+    let st = |id: u32| g.strings.get(id);
+    let name = o.s.get(d.name);
+    let kind = kind_code(o.s.get(d.kind));
+    let holds = |s: &&u32| {
+        let sy = &g.symbols[**s as usize];
+        let start = (sy.start_line.to_native(), sy.start_column.to_native());
+        let end = (sy.end_line.to_native(), sy.end_column.to_native());
+        st(sy.name.to_native()) == name && start <= (d.line, d.col) && (d.line, d.col) < end
+    };
+    let span = |s: &u32| {
+        let sy = &g.symbols[*s as usize];
+        sy.end_byte.to_native() - sy.start_byte.to_native()
+    };
+    let mut candidates: Vec<u32> = syms.iter().filter(holds).copied().collect();
+    if candidates.is_empty() {
+        // A declaration the two sides name differently (an impl of a type written with a path
+        // or a reference): the symbol of its kind that starts at its position.
+        candidates = syms
+            .iter()
+            .filter(|s| {
+                let sy = &g.symbols[**s as usize];
+                Some(sy.kind) == kind
+                    && sy.start_line.to_native() == d.line
+                    && sy.start_column.to_native() == d.col
+            })
+            .copied()
+            .collect();
+    }
+    let identical = |s: &&u32| {
+        let sy = &g.symbols[**s as usize];
+        Some(sy.kind) == kind
+            && st(sy.qualified_name.to_native()) == o.s.get(d.qn)
+            && st(g.packages[sy.package.to_native() as usize].name.to_native()) == o.s.get(d.pkg)
+    };
+    candidates
+        .iter()
+        .find(identical)
+        .or_else(|| {
+            candidates
+                .iter()
+                .filter(|s| Some(g.symbols[**s as usize].kind) == kind)
+                .min_by_key(|s| span(s))
+        })
+        .or_else(|| candidates.iter().min_by_key(|s| span(s)))
+        .copied()
+}
+
 /// Scores a generation against the oracle.
 pub fn score(o: &Oracle, generation: &Generation) -> Report {
     let g = generation.graph();
@@ -957,7 +1048,63 @@ pub fn score(o: &Oracle, generation: &Generation) -> Report {
     }
     let mut decl_sid: Vec<Option<u32>> = Vec::with_capacity(o.decls.len());
     let mut sid_decl: HashMap<u32, usize> = HashMap::new();
+    // Rust: the graph symbols of each measured file, to map declarations by position.
+    let by_position = o.language.maps_declarations_by_position();
+    let mut file_symbols: HashMap<u32, Vec<u32>> = HashMap::new();
+    if by_position {
+        report.declarations.identity = Some(IdentityAgreement::default());
+        for (i, s) in g.symbols.iter().enumerate() {
+            let f = s.file.to_native();
+            if s.kind != SymbolKind::Module.code() && declared_scope.contains(&f) {
+                file_symbols.entry(f).or_default().push(i as u32);
+            }
+        }
+    }
     for (di, d) in o.decls.iter().enumerate() {
+        if by_position {
+            let sid = symbol_at(g, &file_symbols, file_of(d.repo, d.file), o, d).or_else(|| {
+                // A declaration the oracle places at its parent (a tuple field): by identity.
+                let k = kind_code(o.s.get(d.kind))?;
+                let list = by_identity.get(&(o.s.get(d.repo), o.s.get(d.pkg), o.s.get(d.qn), k))?;
+                (list.len() == 1).then(|| list[0])
+            });
+            report.declarations.mapped.add(sid.is_some());
+            if let Some(s) = sid {
+                sid_decl.entry(s).or_insert(di);
+                let sy = &g.symbols[s as usize];
+                let same = st(g.packages[sy.package.to_native() as usize].name.to_native())
+                    == o.s.get(d.pkg)
+                    && st(sy.qualified_name.to_native()) == o.s.get(d.qn)
+                    && kind_code(o.s.get(d.kind)) == Some(sy.kind);
+                if let Some(ia) = report.declarations.identity.as_mut() {
+                    ia.same.add(same);
+                    if !same && ia.examples.len() < TOP {
+                        ia.examples.push(format!(
+                            "oracle {} {}:{} ({}:{}:{}), graph {}",
+                            o.s.get(d.kind),
+                            o.s.get(d.pkg),
+                            o.s.get(d.qn),
+                            o.s.get(d.repo),
+                            o.s.get(d.file),
+                            d.line,
+                            sym_label(generation, s)
+                        ));
+                    }
+                }
+            } else if report.declarations.unmapped_examples.len() < TOP {
+                report.declarations.unmapped_examples.push(format!(
+                    "{} {}:{} ({}:{}:{})",
+                    o.s.get(d.detail),
+                    o.s.get(d.pkg),
+                    o.s.get(d.qn),
+                    o.s.get(d.repo),
+                    o.s.get(d.file),
+                    d.line
+                ));
+            }
+            decl_sid.push(sid);
+            continue;
+        }
         let sid = kind_code(o.s.get(d.kind)).and_then(|k| {
             let list = by_identity.get(&(o.s.get(d.repo), o.s.get(d.pkg), o.s.get(d.qn), k))?;
             if list.len() == 1 {
@@ -1059,11 +1206,11 @@ pub fn score(o: &Oracle, generation: &Generation) -> Report {
                 Some(EdgeKind::MethodOf) if declared => method_of.push(ge),
                 Some(EdgeKind::Embeds) if declared => embeds.push(ge),
                 Some(EdgeKind::Overrides) if declared => overrides.push(ge),
-                // For Go, IMPLEMENTS is a fact about two declarations, not a use go/types
-                // records; in TypeScript it is the use of the name in an `implements` clause
-                // (Python has none).
+                // For Go and Rust, IMPLEMENTS is a fact about two declarations, not a use the
+                // checker records; in TypeScript it is the use of the name in an `implements`
+                // clause (Python has none).
                 Some(EdgeKind::Embeds) | Some(EdgeKind::MethodOf) | Some(EdgeKind::Overrides) => {}
-                Some(EdgeKind::Implements) if !typescript => {}
+                Some(EdgeKind::Implements) if !o.language.implements_is_use() => {}
                 Some(k) if k.is_reference() => {
                     // A module is not a declaration any oracle lists (Python's `import a.b`
                     // names the module's symbol): such edges cannot be scored.
@@ -1517,6 +1664,27 @@ pub fn score(o: &Oracle, generation: &Generation) -> Report {
     report.structural.method_of = structural(&method_of, &expected_method_of);
     report.structural.embeds = structural(&embeds, &expected_embeds);
     report.structural.overrides = structural(&overrides, &expected_overrides);
+    if by_position {
+        for (name, edges, expected) in [
+            ("METHOD_OF", &method_of, &expected_method_of),
+            ("OVERRIDES", &overrides, &expected_overrides),
+        ] {
+            let got: HashSet<(u32, u32)> = edges.iter().map(|e| (e.source, e.target)).collect();
+            let mut only_graph: Vec<&(u32, u32)> = got.difference(expected).collect();
+            let mut only_oracle: Vec<&(u32, u32)> = expected.difference(&got).collect();
+            only_graph.sort();
+            only_oracle.sort();
+            for (side, list) in [("graph only", only_graph), ("oracle only", only_oracle)] {
+                for &(a, b) in list.iter().take(TOP) {
+                    report.structural.examples.push(format!(
+                        "{name} {side}: {} → {}",
+                        sym_label(generation, *a),
+                        sym_label(generation, *b)
+                    ));
+                }
+            }
+        }
+    }
 
     report.by_bucket = buckets
         .into_iter()
@@ -1630,6 +1798,16 @@ impl Report {
             d.mapped.show(),
             d.graph_extra
         );
+        if let Some(ia) = &d.identity {
+            let _ = writeln!(
+                s,
+                "  named as the oracle names them (package, qualified name, kind): {}",
+                ia.same.show()
+            );
+            for e in ia.examples.iter().take(10) {
+                let _ = writeln!(s, "  named otherwise: {e}");
+            }
+        }
         for e in d.unmapped_examples.iter().take(10) {
             let _ = writeln!(s, "  not in graph: {e}");
         }
@@ -1674,6 +1852,9 @@ impl Report {
                 l.recall_exact.show(),
                 l.candidate_precision.show()
             );
+        }
+        for e in self.structural.examples.iter() {
+            let _ = writeln!(s, "  {e}");
         }
         let _ = writeln!(s);
         let _ = writeln!(s, "by target kind (use sites)");
@@ -1866,6 +2047,7 @@ impl Report {
                 format!("kivgraph TypeScript accuracy against {checker}")
             }
             OracleLanguage::Python => format!("kivgraph Python accuracy against {}", self.checker),
+            OracleLanguage::Rust => format!("kivgraph Rust accuracy against {}", self.checker),
         }
     }
 

@@ -1,7 +1,8 @@
 //! Accuracy of a front end: compares a generation with an oracle's JSON lines (the go/types
 //! oracle `benches/accuracy/oracle`, the TypeScript checker oracle
-//! `benches/accuracy/ts/oracle.mjs` or the pyright oracle `benches/accuracy/py/oracle.py`, told
-//! apart by the latter two's header record) at use-site, line
+//! `benches/accuracy/ts/oracle.mjs`, the pyright oracle `benches/accuracy/py/oracle.py` or the
+//! rust-analyzer oracle `benches/accuracy/rs/oracle.py`, told apart by the latter three's header
+//! record) at use-site, line
 //! and referrer level, and prints precision and recall overall, per target kind, per edge kind,
 //! per (confidence, provenance) and per use form, with the worst miss and false-positive
 //! patterns. See `benches/accuracy/README.md`.
