@@ -146,16 +146,14 @@ impl Walker<'_> {
             }
             "scoped_identifier" => {
                 if let Some(segs) = self.deeper(|w| w.path_segs(p)) {
-                    let at = self.name_at(p);
-                    self.push_ref(RefKind::Ref, What::Path(segs, Ns::Value), at);
+                    self.push_path_ref(RefKind::Ref, segs, Ns::Value, p);
                 }
             }
             "tuple_struct_pattern" => {
                 if let Some(t) = field(p, "type")
                     && let Some(segs) = self.deeper(|w| w.path_segs(t))
                 {
-                    let at = self.name_at(t);
-                    self.push_ref(RefKind::Ref, What::Path(segs, Ns::Value), at);
+                    self.push_path_ref(RefKind::Ref, segs, Ns::Value, t);
                 }
                 for k in kids(p).into_iter().skip(1) {
                     self.deeper(|w| w.pattern(k, scope));
@@ -165,8 +163,7 @@ impl Walker<'_> {
                 let ty = field(p, "type");
                 let segs = ty.and_then(|t| self.deeper(|w| w.path_segs(t)));
                 if let (Some(t), Some(segs)) = (ty, &segs) {
-                    let at = self.name_at(t);
-                    self.push_ref(RefKind::Ref, What::Path(segs.clone(), Ns::Type), at);
+                    self.push_path_ref(RefKind::Ref, segs.clone(), Ns::Type, t);
                 }
                 for k in kids(p).into_iter().skip(1) {
                     if k.kind() == "field_pattern" {

@@ -200,6 +200,12 @@ impl Walker<'_> {
                         _ => self.at(n),
                     };
                     self.push_ref(RefKind::Ref, What::Path(s.clone(), Ns::Type), at);
+                    if n.kind() == "scoped_type_identifier" {
+                        let prefix = self.prefix_at(n);
+                        if let Some(r) = self.f.refs.last_mut() {
+                            r.prefix_pos = prefix;
+                        }
+                    }
                 }
                 let recv = segs.map_or(Recv::Unknown, |s| Recv::Ty(Ty::Path(s, Vec::new())));
                 if let Some(body) = field(e, "body") {

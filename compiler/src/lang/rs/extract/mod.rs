@@ -164,6 +164,8 @@ pub struct Reference {
     pub kind: RefKind,
     pub what: What,
     pub pos: (u32, u32),
+    /// For a path `a::B::c`, where its prefix's last segment (`B`) is written.
+    pub prefix_pos: Option<(u32, u32)>,
     /// Inside a `macro_rules!` expansion: names other than `$crate::…` paths resolve where the
     /// macro is invoked, not here.
     pub in_macro_def: bool,
@@ -366,8 +368,34 @@ impl<'s> Walker<'s> {
             kind,
             what,
             pos,
+            prefix_pos: None,
             in_macro_def: self.in_macro_def,
         });
+    }
+
+    /// A reference to the path `segs` written by node `n` (its prefix's position noted).
+    fn push_path_ref(&mut self, kind: RefKind, segs: Vec<String>, ns: Ns, n: Node) {
+        let at = self.name_at(n);
+        self.push_ref(kind, What::Path(segs, ns), at);
+        let prefix = self.prefix_at(n);
+        if let Some(r) = self.f.refs.last_mut() {
+            r.prefix_pos = prefix;
+        }
+    }
+
+    /// Where the last segment of the prefix of the scoped path `n` is written (`B` of
+    /// `a::B::c`, of `B::<T>::c`).
+    fn prefix_at(&self, n: Node) -> Option<(u32, u32)> {
+        let mut p = field(n, "path")?;
+        for _ in 0..4 {
+            match p.kind() {
+                "scoped_identifier" | "scoped_type_identifier" => return Some(self.name_at(p)),
+                "identifier" | "type_identifier" => return Some(self.at(p)),
+                "generic_type" => p = field(p, "type")?,
+                _ => return None,
+            }
+        }
+        None
     }
 }
 

@@ -165,6 +165,21 @@ impl Walker<'_> {
                     self.deeper(|w| w.type_refs(t, kind));
                 }
                 if let Some(a) = field(n, "type_arguments") {
+                    // `Tr<Item = T>`: `Item` is the associated type `Tr::Item`.
+                    let trait_segs = field(n, "type").and_then(|t| self.deeper(|w| w.path_segs(t)));
+                    if let Some(segs) = trait_segs {
+                        for b in kids(a).into_iter().filter(|k| k.kind() == "type_binding") {
+                            if let Some(name) = field(b, "name") {
+                                let mut path = segs.clone();
+                                path.push(self.t(name).to_string());
+                                self.push_ref(
+                                    RefKind::Type,
+                                    What::Path(path, Ns::Type),
+                                    self.at(name),
+                                );
+                            }
+                        }
+                    }
                     self.deeper(|w| w.type_refs(a, RefKind::Type));
                 }
             }
@@ -203,7 +218,7 @@ impl Walker<'_> {
             }
             return true;
         }
-        self.push_ref(kind, What::Path(segs, ns), at);
+        self.push_path_ref(kind, segs, ns, n);
         false
     }
 

@@ -282,7 +282,7 @@ impl Resolver<'_> {
         let nr = self.files[pf].rs.refs.len();
         for ri in 0..nr {
             self.fresh();
-            let (module, source_item, selfc, kind, what, p, in_macro_def) = {
+            let (module, source_item, selfc, kind, what, p, prefix_pos, in_macro_def) = {
                 let r = &self.files[pf].rs.refs[ri];
                 (
                     r.module,
@@ -291,6 +291,7 @@ impl Resolver<'_> {
                     r.kind,
                     r.what.clone(),
                     r.pos,
+                    r.prefix_pos,
                     r.in_macro_def,
                 )
             };
@@ -347,8 +348,8 @@ impl Resolver<'_> {
                                     self.pkg_edge(pkg, t);
                                 }
                             }
-                            if exact {
-                                self.emit_type_prefix(ctx, &segs, source, (file, p));
+                            if exact && let Some(pp) = prefix_pos {
+                                self.emit_type_prefix(ctx, &segs, source, (file, pp));
                             }
                         }
                         PathRes::Missing(mi) => self.unresolved(repo, file, p, mi, source),
