@@ -599,6 +599,11 @@ pub struct FileAgreement {
     pub stale: u64,
     /// Files go/build excludes that the generation compiled.
     pub compiled_but_excluded_by_go: u64,
+    /// Measured files the generation compiled with syntax errors (tree-sitter `ERROR` or
+    /// `MISSING` nodes): status `partial`, the facts outside the broken regions kept.
+    pub partial: Ratio,
+    /// Their paths (the first few).
+    pub partial_examples: Vec<String>,
     pub examples: Vec<String>,
 }
 
@@ -968,6 +973,17 @@ pub fn score(o: &Oracle, generation: &Generation) -> Report {
                 declared_scope.insert(gf);
                 if !f.cgo {
                     scope.insert(gf);
+                }
+                if !f.cgo {
+                    let partial = g.files[gf as usize].status == FileStatus::Partial as u8;
+                    fa.partial.add(partial);
+                    if partial && fa.partial_examples.len() < 10 {
+                        fa.partial_examples.push(format!(
+                            "{}:{}",
+                            o.s.get(f.repo),
+                            o.s.get(f.path)
+                        ));
+                    }
                 }
                 if !compiled(gf) {
                     fa.not_compiled_by_graph += 1;
@@ -1790,6 +1806,14 @@ impl Report {
         }
         for e in f.examples.iter().take(10) {
             let _ = writeln!(s, "  {e}");
+        }
+        let _ = writeln!(
+            s,
+            "syntax errors: {} of the measured files parsed with ERROR or MISSING nodes (kept as partial: the facts outside the broken regions)",
+            f.partial.show()
+        );
+        for e in f.partial_examples.iter().take(5) {
+            let _ = writeln!(s, "  partial: {e}");
         }
         let d = &self.declarations;
         let _ = writeln!(

@@ -34,6 +34,7 @@ impl Walker<'_> {
         for k in kids(b) {
             match k.kind() {
                 "attribute_item" => attrs.push(k),
+                kind if is_item(kind) && self.cfg_off_before(k) => attrs.clear(),
                 kind if is_item(kind) => {
                     let a = self.attrs(&attrs);
                     attrs.clear();
@@ -53,7 +54,7 @@ impl Walker<'_> {
             }
         }
         for k in kids(b) {
-            if !is_item(k.kind()) && k.kind() != "attribute_item" {
+            if !is_item(k.kind()) && k.kind() != "attribute_item" && !self.cfg_off_before(k) {
                 self.deeper(|w| w.stmt(k));
             }
         }

@@ -169,6 +169,9 @@ impl Walker<'_> {
         if self.deep() {
             return;
         }
+        if self.inner_cfg_off(body) {
+            return;
+        }
         let mut attrs: Vec<Node> = Vec::new();
         for k in kids(body) {
             match k.kind() {
@@ -181,6 +184,9 @@ impl Walker<'_> {
             }
             let a = self.attrs(&attrs);
             attrs.clear();
+            if self.cfg_off_before(k) {
+                continue;
+            }
             self.deeper(|w| w.decl(k, &a));
         }
     }

@@ -56,6 +56,9 @@ impl Walker<'_> {
     ) {
         let is_trait = owner.is_some_and(|o| self.f.items[o].kind == SymbolKind::Trait);
         for k in kids(b) {
+            if self.cfg_off_before(k) {
+                continue;
+            }
             let (_, ex) = self.vis(k);
             let ex = ex || in_trait_or_impl;
             match k.kind() {

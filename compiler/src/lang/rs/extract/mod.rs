@@ -6,6 +6,7 @@
 //! token trees of macros.
 
 mod body;
+mod cfg;
 mod exprs;
 mod items;
 mod macros;

@@ -653,3 +653,56 @@ pub fn make() -> u32 {
         "Shape::Line, Shape and count only"
     );
 }
+
+/// `#[cfg]` is evaluated for x86_64 Linux, in both the library and the test build: an item
+/// (module, impl member, statement) switched off there is not compiled, so the item that is
+/// compiled binds exactly; `test` and features are undecided and keep their items.
+#[test]
+fn cfg_switched_off_items_are_not_compiled() {
+    let c = check_lib(
+        r#"
+#[cfg(target_arch = "aarch64")]
+pub fn width() -> u32 { 128 }
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+pub fn width() -> u32 { 256 }
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+pub fn width() -> u32 { 64 }
+#[cfg(windows)]
+mod win { pub fn helper() {} }
+pub struct S;
+impl S {
+    #[cfg(miri)]
+    pub fn probe() {}
+    #[cfg(unix)]
+    pub fn probe() {}
+}
+#[cfg(test)]
+mod tests { pub fn t() {} }
+#[cfg(not(test))]
+pub fn lib_only() {}
+#[cfg(feature = "std")]
+pub fn with_std() {}
+pub fn use_them() -> u32 {
+    S::probe(); //want: CALLS_DIRECT geo:S::probe ; //want: REFERENCES geo:S
+    tests::t(); //want: CALLS_DIRECT geo::tests:t
+    lib_only(); //want: CALLS_DIRECT geo:lib_only
+    with_std(); //want: CALLS_DIRECT geo:with_std
+    width() //want: CALLS_DIRECT geo:width
+}
+"#,
+    );
+    let widths: Vec<u32> = c
+        .facts
+        .symbols
+        .iter()
+        .filter(|s| s.name == "width")
+        .map(|s| s.span.start_line)
+        .collect();
+    assert_eq!(widths, [4], "only the x86_64 function is compiled");
+    assert!(
+        !c.facts
+            .symbols
+            .iter()
+            .any(|s| s.name == "win" || s.name == "helper")
+    );
+}
