@@ -523,6 +523,7 @@ fn dart_libraries_parts_and_provenances() {
                 Provenance::DartNameOnly,
             ],
             name_only: Provenance::DartNameOnly,
+            candidate_only: None,
             declaration: Provenance::DartDeclaration,
             ambiguous_candidates: true,
             min_edges: 400,

@@ -365,6 +365,7 @@ fn py_modules_packages_and_provenances() {
                 Provenance::PyNameOnly,
             ],
             name_only: Provenance::PyNameOnly,
+            candidate_only: None,
             declaration: Provenance::PyDeclaration,
             ambiguous_candidates: false,
             min_edges: 300,

@@ -103,7 +103,7 @@ fn rust_outline_lists_inline_modules() {
         [
             "geo_core::layout::grid@34-47",
             "geo_core::layout@31-52",
-            "geo_core::tests@55-76",
+            "geo_core::tests@55-77",
         ]
     );
     // Without a kind, the modules are listed among the other declarations.

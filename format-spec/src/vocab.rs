@@ -227,6 +227,9 @@ vocabulary! {
         DartNameOnly = 31 => "DART_NAME_ONLY",
         /// A library dependency read from a Dart `import`, `export` or `part` directive.
         DartImportDependency = 32 => "DART_IMPORT_DEPENDENCY",
+        /// A Rust name written in the arguments of a macro whose expansion is not known (any
+        /// macro but the standard library's expression macros): always a candidate.
+        RustMacroArgument = 33 => "RUST_MACRO_ARGUMENT",
     }
 }
 

@@ -13,6 +13,8 @@ pub struct EdgeRules<'a> {
     /// The name-only rule: its edges, and only they (but see `ambiguous_candidates`), are
     /// `CANDIDATE`.
     pub name_only: Provenance,
+    /// Another provenance whose edges are all `CANDIDATE` (Rust's macro arguments).
+    pub candidate_only: Option<Provenance>,
     /// The declaration rule: its edges, and only they, are `STRUCTURAL_CERTAIN`.
     pub declaration: Provenance,
     /// Whether a binding that finds several declarations gives a `CANDIDATE` edge under its own
@@ -58,7 +60,7 @@ pub fn assert_edge_rules(facts: &Facts, rules: &EdgeRules<'_>) {
                 "{}",
                 what()
             );
-            if p == rules.name_only.code() {
+            if p == rules.name_only.code() || rules.candidate_only.is_some_and(|c| c.code() == p) {
                 assert_eq!(
                     e.confidence,
                     candidate,

@@ -3,7 +3,7 @@
 
 use tree_sitter::Node;
 
-use super::{Ns, Recv, RefKind, Scope, SelfCtx, Ty, Walker, What, field};
+use super::{EXPRESSION_MACROS, Ns, Recv, RefKind, Scope, SelfCtx, Ty, Walker, What, field};
 use crate::lang::kids;
 
 impl Walker<'_> {
@@ -180,7 +180,14 @@ impl Walker<'_> {
                     self.push_ref(RefKind::Call, What::Path(segs, Ns::Macro), at);
                 }
                 if let Some(tt) = kids(e).into_iter().find(|k| k.kind() == "token_tree") {
+                    let name = field(e, "macro").map_or("", |m| {
+                        let t = self.t(m);
+                        t.rsplit("::").next().unwrap_or(t)
+                    });
+                    let saved = self.in_opaque_macro_args;
+                    self.in_opaque_macro_args |= !EXPRESSION_MACROS.contains(&name);
                     self.deeper(|w| w.macro_tokens(tt, false));
+                    self.in_opaque_macro_args = saved;
                 }
             }
             "struct_expression" => {

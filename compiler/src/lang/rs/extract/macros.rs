@@ -113,6 +113,7 @@ impl Walker<'_> {
             shift: Some((line, column + 1, wrapper as u32)),
             byte_base: self.file_byte(tt.start_byte() + 1),
             in_macro_def,
+            in_opaque_macro_args: self.in_opaque_macro_args,
         };
         walk(&mut sub);
         self.f = sub.f;

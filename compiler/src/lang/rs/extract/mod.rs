@@ -167,6 +167,9 @@ pub struct Reference {
     pub pos: (u32, u32),
     /// For a path `a::B::c`, where its prefix's last segment (`B`) is written.
     pub prefix_pos: Option<(u32, u32)>,
+    /// Written in the arguments of a macro whose expansion is not known: a binding of it is a
+    /// candidate.
+    pub opaque_macro_arg: bool,
     /// Inside a `macro_rules!` expansion: names other than `$crate::…` paths resolve where the
     /// macro is invoked, not here.
     pub in_macro_def: bool,
@@ -209,7 +212,36 @@ struct Walker<'s> {
     /// With `shift`: the file offset of the token tree's first byte.
     byte_base: usize,
     in_macro_def: bool,
+    /// Inside the arguments of an invocation of a macro whose expansion is not known (not one
+    /// of [`EXPRESSION_MACROS`]): what its arguments name may mean something else there.
+    in_opaque_macro_args: bool,
 }
+
+/// Macros of the standard library whose arguments are expressions evaluated where the macro
+/// is invoked: a name in their arguments means what it means there.
+pub const EXPRESSION_MACROS: &[&str] = &[
+    "assert",
+    "assert_eq",
+    "assert_ne",
+    "debug_assert",
+    "debug_assert_eq",
+    "debug_assert_ne",
+    "dbg",
+    "eprint",
+    "eprintln",
+    "format",
+    "format_args",
+    "panic",
+    "print",
+    "println",
+    "todo",
+    "unimplemented",
+    "unreachable",
+    "vec",
+    "write",
+    "writeln",
+    "matches",
+];
 
 /// A parser of Rust.
 fn parser() -> Option<Parser> {
@@ -234,6 +266,7 @@ pub fn extract(src: &str) -> RsFile {
             shift: None,
             byte_base: 0,
             in_macro_def: false,
+            in_opaque_macro_args: false,
         };
         w.f.mods.push(ModuleDecl {
             parent: None,
@@ -370,6 +403,7 @@ impl<'s> Walker<'s> {
             what,
             pos,
             prefix_pos: None,
+            opaque_macro_arg: self.in_opaque_macro_args,
             in_macro_def: self.in_macro_def,
         });
     }

@@ -23,6 +23,11 @@ impl Resolver<'_> {
             self.facts.symbols[source].repo,
             self.facts.symbols[target].repo,
         );
+        let (confidence, provenance) = if self.opaque && confidence.is_exact() {
+            (Confidence::Candidate, Provenance::RustMacroArgument)
+        } else {
+            (confidence, provenance)
+        };
         let confidence = if confidence == Confidence::ExactDeclarationMapped {
             emit::exact(!self.package_mapped(from, to))
         } else {
@@ -282,6 +287,7 @@ impl Resolver<'_> {
         let nr = self.files[pf].rs.refs.len();
         for ri in 0..nr {
             self.fresh();
+            self.opaque = self.files[pf].rs.refs[ri].opaque_macro_arg;
             let (module, source_item, selfc, kind, what, p, prefix_pos, in_macro_def) = {
                 let r = &self.files[pf].rs.refs[ri];
                 (
@@ -465,5 +471,6 @@ impl Resolver<'_> {
                 }
             }
         }
+        self.opaque = false;
     }
 }

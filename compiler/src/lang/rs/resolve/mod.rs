@@ -139,6 +139,9 @@ pub struct Resolver<'f> {
     macro_index: HashMap<(usize, String), Vec<SymbolId>>,
     memo: RefCell<HashMap<MemoKey, Lookup>>,
     memo_tmp: RefCell<HashMap<MemoKey, Lookup>>,
+    /// The reference being bound is an argument of a macro whose expansion is not known: its
+    /// edges are candidates (SPEC 14.4).
+    opaque: bool,
     packages: HashMap<(RepoId, String), PackageId>,
     steps: Cell<usize>,
     /// How deep the lookup is; past [`MAX_DEPTH`] it is cut.
@@ -207,6 +210,7 @@ impl<'f> Resolver<'f> {
             macro_index: HashMap::new(),
             memo: RefCell::new(HashMap::new()),
             memo_tmp: RefCell::new(HashMap::new()),
+            opaque: false,
             packages: HashMap::new(),
             steps: Cell::new(0),
             depth: Depth::default(),

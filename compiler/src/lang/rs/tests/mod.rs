@@ -551,13 +551,20 @@ pub mod inner {
     );
 }
 
+/// The arguments of a macro invocation are read as expressions: exactly for the standard
+/// library's expression macros (`assert_eq!`, `format!`, `vec!`, …), whose arguments mean what
+/// they mean where they are written; as candidates for any other macro, whose expansion may
+/// give a name another meaning (it is not expanded).
 #[test]
 fn macro_arguments_are_read_as_expressions() {
     check_lib(
         r#"
 macro_rules! id { ($x:expr) => { $x }; }
 pub fn area() -> u32 { 1 }
-pub fn f() -> u32 { id!(area()) } //want: CALLS_DIRECT geo:area
+pub fn f() -> u32 { id!(area()) } //want: CALLS_DIRECT geo:area CANDIDATE
+pub fn g() -> Vec<u32> { vec![area(), 2] } //want: CALLS_DIRECT geo:area
+pub fn h() { assert_eq!(area(), 1); } //want: CALLS_DIRECT geo:area
+pub fn k() { std::assert!(id!(area()) > 0); } //want: CALLS_DIRECT geo:area CANDIDATE
 "#,
     );
 }
