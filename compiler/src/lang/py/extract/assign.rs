@@ -66,6 +66,8 @@ impl Extractor<'_> {
                             local.ty = ty;
                         } else if local.assignments == 1 {
                             local.value = value;
+                        } else {
+                            local.later.push(value);
                         }
                     }
                     NameRes::Decl(d) => {

@@ -142,6 +142,8 @@ pub struct Local {
     pub ty: Option<TypeRef>,
     pub value: Option<Expr>,
     pub assignments: u32,
+    /// The values of the assignments after the first (`None`: not described).
+    pub later: Vec<Option<Expr>>,
 }
 
 #[derive(Debug, Default)]

@@ -113,6 +113,11 @@ pub struct Resolver<'f> {
     table: ModuleTable,
     /// Module attributes by (module, name).
     attributes: CutMemo<(usize, String), Bound>,
+    /// Locals whose assignments are being typed ([`Resolver::eval`]): a value that reads one
+    /// of them again (`ptr = ptr.next`) adds nothing to its type.
+    typing_locals: std::cell::RefCell<std::collections::HashSet<(usize, usize)>>,
+    /// Set when such a value was met.
+    read_again: std::cell::Cell<bool>,
     /// Per module: class members by name (the name-only candidates).
     member_index: Vec<HashMap<String, Vec<usize>>>,
     /// Per module: the other compiled modules its imports reach.
@@ -162,6 +167,8 @@ impl<'f> Resolver<'f> {
             mods,
             table,
             attributes: CutMemo::default(),
+            typing_locals: Default::default(),
+            read_again: Default::default(),
             member_index,
             imported: Vec::new(),
             layouts,

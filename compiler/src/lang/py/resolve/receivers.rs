@@ -36,6 +36,18 @@ impl Resolver<'_> {
             Expr::External => Receiver::External,
             Expr::Name(NameRes::Local(l)) => {
                 let local = &self.mods[m].py.locals[*l];
+                if local.ty.is_none()
+                    && local.assignments > 1
+                    && local.later.len() + 1 == local.assignments as usize
+                {
+                    if !self.typing_locals.borrow_mut().insert((m, *l)) {
+                        self.read_again.set(true);
+                        return Receiver::External;
+                    }
+                    let r = self.reassigned_recv(m, &local.value, &local.later, depth);
+                    self.typing_locals.borrow_mut().remove(&(m, *l));
+                    return r;
+                }
                 self.assigned_recv(m, (&local.ty, &local.value, local.assignments), depth)
             }
             Expr::Name(res) => self.value_recv(self.bind_res(m, res, depth + 1), depth + 1),
@@ -155,6 +167,44 @@ impl Resolver<'_> {
             (Some(t), _) => self.type_recv(m, t, depth + 1),
             (None, Some(v)) if assignments <= 1 => self.eval(m, v, depth + 1),
             _ => Receiver::Unknown,
+        }
+    }
+
+    /// A local assigned several times, all by plain assignments: the class every assignment
+    /// whose value has members gives it (values of a library type, `None` included, and values
+    /// that read the local again add none), when they agree; else unknown (SPEC 12.4).
+    fn reassigned_recv(
+        &self,
+        m: usize,
+        first: &Option<Expr>,
+        later: &[Option<Expr>],
+        depth: usize,
+    ) -> Receiver {
+        let mut class: Option<(usize, usize)> = None;
+        let outer = self.read_again.replace(false);
+        let mut library_only = true;
+        for v in std::iter::once(first).chain(later) {
+            let Some(v) = v else {
+                self.read_again.set(outer);
+                return Receiver::Unknown;
+            };
+            match self.eval(m, v, depth + 1) {
+                Receiver::External => library_only &= !self.read_again.replace(false),
+                Receiver::Members(a, b) if class.is_none_or(|c| c == (a, b)) => {
+                    class = Some((a, b))
+                }
+                _ => {
+                    self.read_again.set(outer);
+                    return Receiver::Unknown;
+                }
+            }
+        }
+        self.read_again.set(outer);
+        match class {
+            Some((a, b)) => Receiver::Members(a, b),
+            // Every value is of a library type: so is the local.
+            None if library_only => Receiver::External,
+            None => Receiver::Unknown,
         }
     }
 

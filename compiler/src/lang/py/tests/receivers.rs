@@ -66,8 +66,10 @@ def f():
     );
 }
 
+/// A variable assigned twice, once with `None`, has the other assignment's class; two classes
+/// leave it to the name.
 #[test]
-fn a_variable_assigned_twice_is_matched_by_name_only() {
+fn a_variable_assigned_twice_is_typed_when_the_values_agree() {
     check(
         r#"
 //- shop/m.py
@@ -75,11 +77,19 @@ class Order:
     def total(self):
         return 0
 
+class Quote:
+    def total(self):
+        return 1
+
 def f(flag):
     o = Order()
     if flag:
         o = None
-    o.total()  #want: CALLS_DIRECT m:Order.total CANDIDATE
+    o.total()  #want: CALLS_DIRECT m:Order.total
+    q = Order()
+    if flag:
+        q = Quote()
+    q.total()  #want: CALLS_DIRECT m:Order.total CANDIDATE ; #want: CALLS_DIRECT m:Quote.total CANDIDATE
 "#,
     );
 }
@@ -461,6 +471,41 @@ class Headers:
         self, key, default=None
     ):
         return self._get_key(key)  #want: CALLS_DIRECT m:Headers._get_key
+"#,
+    );
+}
+
+/// A local assigned more than once has the class its assignments agree on (`None` and other
+/// library values add nothing, nor does a value that reads the local again); when they
+/// disagree it is unknown.
+#[test]
+fn a_local_assigned_several_times_has_the_class_they_agree_on() {
+    check(
+        r#"
+//- shop/m.py
+class Node:
+    def __init__(self):
+        self.next = None
+
+    def label(self):
+        return ""
+
+class Edge:
+    def label(self):
+        return ""
+
+def f(first: Node, flag):
+    cur = None
+    if flag:
+        cur = first
+    cur.label()  #want: CALLS_DIRECT m:Node.label
+    ptr = first
+    while ptr is not None:
+        ptr.label()  #want: CALLS_DIRECT m:Node.label
+        ptr = ptr.next
+    other = Node()
+    other = Edge()
+    other.label()  #want: CALLS_DIRECT m:Node.label CANDIDATE ; #want: CALLS_DIRECT m:Edge.label CANDIDATE
 "#,
     );
 }
