@@ -273,7 +273,11 @@ impl Extractor<'_> {
             match el.kind() {
                 "keyed_element" => {
                     if let Some(k) = el.child_by_field_name("key") {
-                        let ident = k.named_child(0).filter(|i| i.kind() == "identifier");
+                        // `iota`, `nil`, `true` and `false` are identifiers too (field names
+                        // may shadow them), though the grammar gives them their own kinds.
+                        let ident = k.named_child(0).filter(|i| {
+                            matches!(i.kind(), "identifier" | "iota" | "nil" | "true" | "false")
+                        });
                         match (&keys, ident) {
                             (Keys::Fields(t), Some(id)) => {
                                 let name = self.text(id).to_string();

@@ -179,6 +179,12 @@ var Origin = Point{X: 0, Y: 0} //want: TYPE_USES example.com/m/p:Point ; //want:
 var Bad = Point{Z: 1} //want-unresolved: DECLARATION_NOT_FOUND example.com/m/p
 
 var Many = []Point{{X: 1}} //want: REFERENCES example.com/m/p:Point.X EXACT_DECLARATION_MAPPED GO_RECEIVER_TYPED
+
+type env struct{ iota, nil int }
+
+func Shadow(iota int) env {
+	return env{iota: iota, nil: 0} //want: REFERENCES example.com/m/p:env.iota ; //want: REFERENCES example.com/m/p:env.nil
+}
 "#,
     );
     assert!(unresolved(&c).contains(
