@@ -196,6 +196,7 @@ fn add_repository(facts: &mut FactSet, inputs: &mut Inputs, spec: &RepoSpec, pro
                 language,
             },
             text,
+            features: None,
         });
     }
 }

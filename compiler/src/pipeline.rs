@@ -29,6 +29,9 @@ pub(crate) struct FileMeta {
 pub(crate) struct SourceInput {
     pub meta: FileMeta,
     pub text: SourceText,
+    /// The build configuration the file is compiled in, when its front end reads one (Rust:
+    /// the features its package enables by default), set at admission.
+    pub features: Option<std::sync::Arc<std::collections::BTreeSet<String>>>,
 }
 
 /// What every front end may read besides its source files.
@@ -243,6 +246,7 @@ mod tests {
                     language: Language::Go,
                 },
                 text: SourceText::from_string(text.into()),
+                features: None,
             });
         }
         let configs = Vec::new();

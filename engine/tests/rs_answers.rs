@@ -101,9 +101,9 @@ fn rust_outline_lists_inline_modules() {
     assert_eq!(
         modules("crates/geo-core/src/lib.rs"),
         [
-            "geo_core::layout::grid@34-47",
-            "geo_core::layout@31-52",
-            "geo_core::tests@55-77",
+            "geo_core::layout::grid@35-48",
+            "geo_core::layout@32-53",
+            "geo_core::tests@56-78",
         ]
     );
     // Without a kind, the modules are listed among the other declarations.

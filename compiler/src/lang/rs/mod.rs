@@ -29,8 +29,28 @@ impl FrontEnd for Rust {
     const LANGUAGES: &'static [Language] = &[Language::Rust];
     type Parsed = extract::RsFile;
 
+    /// Each file is compiled with the features its package (the nearest `Cargo.toml` with a
+    /// `[package]` at or above it) enables by default.
+    fn admit(_: &mut FactSet, mut inputs: Vec<SourceInput>, project: &Project) -> Vec<SourceInput> {
+        let packages = project::default_features(project.configs);
+        for input in &mut inputs {
+            let mut dir = project::parent(&input.meta.path).to_string();
+            loop {
+                if let Some(f) = packages.get(&(input.meta.repo, dir.clone())) {
+                    input.features = Some(f.clone());
+                    break;
+                }
+                if dir.is_empty() {
+                    break;
+                }
+                dir = project::parent(&dir).to_string();
+            }
+        }
+        inputs
+    }
+
     fn extract(input: &SourceInput) -> extract::RsFile {
-        extract::extract(input.text.as_str())
+        extract::extract(input.text.as_str(), input.features.as_deref())
     }
 
     fn partial(f: &extract::RsFile) -> bool {

@@ -1,7 +1,7 @@
 //! Cargo: the crates of each `Cargo.toml` with a `[package]` table, their root files, their
 //! dependencies (renames and workspace inheritance honoured) and their edition.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::facts::{Diagnostic, FactSet, RepoId};
 use crate::lang::ConfigFile;
@@ -297,6 +297,48 @@ pub fn crates(
         if let Some(b) = build {
             add(CrateKind::Build, crate_name.clone(), b, &mut out);
         }
+    }
+    out
+}
+
+/// The features each package enables by default: `[features] default` and, transitively, the
+/// features it names (`dep:x` and `x/y` entries enable no feature of the package), keyed by
+/// the package's repository and directory.
+pub(super) fn default_features(
+    configs: &[crate::lang::ConfigFile],
+) -> HashMap<(RepoId, String), std::sync::Arc<std::collections::BTreeSet<String>>> {
+    let mut out = HashMap::new();
+    for c in configs {
+        let name = c.path.rsplit('/').next().unwrap_or(&c.path);
+        if name != "Cargo.toml" {
+            continue;
+        }
+        let Ok(t) = c.text.parse::<toml::Table>() else {
+            continue;
+        };
+        if t.get("package").and_then(|p| p.as_table()).is_none() {
+            continue;
+        }
+        let table = t.get("features").and_then(|f| f.as_table());
+        let mut on = std::collections::BTreeSet::new();
+        let mut todo: Vec<String> = vec!["default".to_string()];
+        while let Some(f) = todo.pop() {
+            if !on.insert(f.clone()) {
+                continue;
+            }
+            let Some(list) = table.and_then(|t| t.get(&f)).and_then(|v| v.as_array()) else {
+                continue;
+            };
+            for e in list.iter().filter_map(|e| e.as_str()) {
+                if !e.starts_with("dep:") && !e.contains('/') {
+                    todo.push(e.to_string());
+                }
+            }
+        }
+        out.insert(
+            (c.repo, parent(&c.path).to_string()),
+            std::sync::Arc::new(on),
+        );
     }
     out
 }

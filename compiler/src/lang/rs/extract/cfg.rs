@@ -1,9 +1,9 @@
 //! `#[cfg(…)]` evaluated for the configuration kivgraph compiles Rust for (SPEC 14.2): the
 //! host target `x86_64-unknown-linux-gnu` with `debug_assertions`, in both the library and the
 //! test build of a crate (`test` is set in one and not the other, so a predicate that depends
-//! on it is undecided). An item whose `cfg` is false is not compiled. Features depend on the
-//! crate and are not evaluated here: a predicate that needs one is undecided too, and an item
-//! whose `cfg` is undecided is kept.
+//! on it is undecided), with the features the file's package enables by default (when the
+//! package is not known, a predicate that needs a feature is undecided too). An item whose
+//! `cfg` is false is not compiled; one whose `cfg` is undecided is kept.
 
 use tree_sitter::Node;
 
@@ -112,7 +112,10 @@ impl Walker<'_> {
                         .get(i + 2)
                         .filter(|v| v.kind() == "string_literal")
                         .map(|v| self.t(*v).trim_matches('"').to_string());
-                    out.push(value.and_then(|v| key_value(name, &v)));
+                    out.push(value.and_then(|v| match name {
+                        "feature" => self.features.map(|f| f.contains(&v)),
+                        _ => key_value(name, &v),
+                    }));
                     i += 3;
                 }
                 _ => {

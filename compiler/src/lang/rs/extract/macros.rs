@@ -114,6 +114,7 @@ impl Walker<'_> {
             byte_base: self.file_byte(tt.start_byte() + 1),
             in_macro_def,
             in_opaque_macro_args: self.in_opaque_macro_args,
+            features: self.features,
         };
         walk(&mut sub);
         self.f = sub.f;

@@ -212,6 +212,8 @@ struct Walker<'s> {
     /// With `shift`: the file offset of the token tree's first byte.
     byte_base: usize,
     in_macro_def: bool,
+    /// The features the file is compiled with, when known.
+    features: Option<&'s std::collections::BTreeSet<String>>,
     /// Inside the arguments of an invocation of a macro whose expansion is not known (not one
     /// of [`EXPRESSION_MACROS`]): what its arguments name may mean something else there.
     in_opaque_macro_args: bool,
@@ -252,7 +254,8 @@ fn parser() -> Option<Parser> {
     Some(parser)
 }
 
-pub fn extract(src: &str) -> RsFile {
+/// Extracts a file compiled with `features` (`None`: not known, features undecided).
+pub fn extract(src: &str, features: Option<&std::collections::BTreeSet<String>>) -> RsFile {
     extract_with(src, tree_sitter_rust::LANGUAGE.into(), |root| {
         let mut w = Walker {
             src,
@@ -267,6 +270,7 @@ pub fn extract(src: &str) -> RsFile {
             byte_base: 0,
             in_macro_def: false,
             in_opaque_macro_args: false,
+            features,
         };
         w.f.mods.push(ModuleDecl {
             parent: None,

@@ -661,13 +661,24 @@ pub fn make() -> u32 {
     );
 }
 
-/// `#[cfg]` is evaluated for x86_64 Linux, in both the library and the test build: an item
-/// (module, impl member, statement) switched off there is not compiled, so the item that is
-/// compiled binds exactly; `test` and features are undecided and keep their items.
+/// `#[cfg]` is evaluated for x86_64 Linux, in both the library and the test build, with the
+/// package's default features: an item (module, impl member, statement) switched off there is
+/// not compiled, so the item that is compiled binds exactly; `test` is undecided and keeps
+/// its items.
 #[test]
 fn cfg_switched_off_items_are_not_compiled() {
-    let c = check_lib(
+    let c = check(
         r#"
+//- geo/Cargo.toml
+[package]
+name = "geo"
+edition = "2021"
+[features]
+default = ["std"]
+std = ["alloc", "dep:serde"]
+alloc = []
+extra = []
+//- geo/src/lib.rs
 #[cfg(target_arch = "aarch64")]
 pub fn width() -> u32 { 128 }
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
@@ -687,25 +698,37 @@ impl S {
 mod tests { pub fn t() {} }
 #[cfg(not(test))]
 pub fn lib_only() {}
-#[cfg(feature = "std")]
-pub fn with_std() {}
+#[cfg(feature = "alloc")]
+pub fn with_alloc() {}
+#[cfg(feature = "extra")]
+pub fn with_alloc() {}
 pub fn use_them() -> u32 {
     S::probe(); //want: CALLS_DIRECT geo:S::probe ; //want: REFERENCES geo:S
     tests::t(); //want: CALLS_DIRECT geo::tests:t
     lib_only(); //want: CALLS_DIRECT geo:lib_only
-    with_std(); //want: CALLS_DIRECT geo:with_std
+    with_alloc(); //want: CALLS_DIRECT geo:with_alloc
     width() //want: CALLS_DIRECT geo:width
 }
 "#,
     );
-    let widths: Vec<u32> = c
-        .facts
-        .symbols
-        .iter()
-        .filter(|s| s.name == "width")
-        .map(|s| s.span.start_line)
-        .collect();
-    assert_eq!(widths, [4], "only the x86_64 function is compiled");
+    let lines_of = |name: &str| -> Vec<u32> {
+        c.facts
+            .symbols
+            .iter()
+            .filter(|s| s.name == name)
+            .map(|s| s.span.start_line)
+            .collect()
+    };
+    assert_eq!(
+        lines_of("width"),
+        [4],
+        "only the x86_64 function is compiled"
+    );
+    assert_eq!(
+        lines_of("with_alloc"),
+        [21],
+        "alloc is on by default, extra is not"
+    );
     assert!(
         !c.facts
             .symbols
