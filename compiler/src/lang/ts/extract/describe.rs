@@ -105,19 +105,37 @@ impl Extractor<'_> {
                     _ => Expr::External,
                 }
             }
-            "string"
-            | "template_string"
-            | "number"
-            | "true"
-            | "false"
-            | "null"
-            | "array"
-            | "regex"
-            | "arrow_function"
-            | "function_expression"
-            | "unary_expression" => Expr::External,
+            "string" | "template_string" | "number" | "true" | "false" | "null" | "array"
+            | "regex" | "unary_expression" => Expr::External,
+            // A function value: its parameters' written types (what a callback passed to it
+            // receives).
+            "arrow_function" | "function_expression" | "function" => {
+                Expr::Typed(TypeRef::Fn(self.written_params(n, d)))
+            }
             _ => Expr::Unknown,
         }
+    }
+
+    /// The written types of the parameters of a function-like node (`this:` left out).
+    fn written_params(&self, n: Node, d: usize) -> Vec<Option<TypeRef>> {
+        let mut ps = Vec::new();
+        if let Some(params) = n.child_by_field_name("parameters") {
+            let mut c = params.walk();
+            for p in params.named_children(&mut c) {
+                if matches!(p.kind(), "required_parameter" | "optional_parameter") {
+                    if p.child_by_field_name("pattern")
+                        .is_some_and(|x| x.kind() == "this")
+                    {
+                        continue;
+                    }
+                    ps.push(
+                        p.child_by_field_name("type")
+                            .map(|t| self.type_at(t, d + 1)),
+                    );
+                }
+            }
+        }
+        ps
     }
 
     pub(super) fn type_ref(&self, n: Node) -> TypeRef {
@@ -227,26 +245,7 @@ impl Extractor<'_> {
             "this_type" => TypeRef::This,
             // `any` and `unknown` say nothing about the value.
             "predefined_type" if matches!(self.t(n), "any" | "unknown") => TypeRef::Unknown,
-            "function_type" => {
-                let mut ps = Vec::new();
-                if let Some(params) = n.child_by_field_name("parameters") {
-                    let mut c = params.walk();
-                    for p in params.named_children(&mut c) {
-                        if matches!(p.kind(), "required_parameter" | "optional_parameter") {
-                            if p.child_by_field_name("pattern")
-                                .is_some_and(|x| x.kind() == "this")
-                            {
-                                continue;
-                            }
-                            ps.push(
-                                p.child_by_field_name("type")
-                                    .map(|t| self.type_at(t, d + 1)),
-                            );
-                        }
-                    }
-                }
-                TypeRef::Fn(ps)
-            }
+            "function_type" => TypeRef::Fn(self.written_params(n, d)),
             "tuple_type" => {
                 let mut ts = Vec::new();
                 for m in kids(n) {

@@ -212,6 +212,19 @@ impl Resolver<'_> {
         param: usize,
         depth: usize,
     ) -> Option<(usize, TypeRef)> {
+        // A local function value (`const loop = (cb: (r: R) => void) => …`): its written
+        // parameter types.
+        if let Expr::Name(NameRes::Local(l)) = callee {
+            let local = &self.mods[m].ts.locals[*l];
+            let t = match (&local.ty, &local.value) {
+                (Some(t @ TypeRef::Fn(_)), _) => t.clone(),
+                (None, Some(Expr::Typed(t @ TypeRef::Fn(_)))) => t.clone(),
+                _ => return None,
+            };
+            let TypeRef::Fn(ps) = t else { return None };
+            let t = ps.get(arg)?.clone()?;
+            return self.fn_param(m, t, param, depth + 1);
+        }
         let Bound::Decl(mut cm, mut cd) = self.callee(m, callee, depth + 1) else {
             return None;
         };

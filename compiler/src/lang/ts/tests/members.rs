@@ -176,6 +176,22 @@ export function g(n: Named): string {
     );
 }
 
+/// A callback passed to a local function value receives the type that function's parameter
+/// writes.
+#[test]
+fn a_callback_of_a_local_function_value_is_typed_by_its_parameter() {
+    check(
+        r#"
+//- app/src/a.ts
+export interface Win { size: number }
+export function f(all: Win[]): void {
+  const each = (cb: (w: Win) => void) => all.forEach(cb);
+  each((w) => w.size); //want: REFERENCES src/a.ts:Win.size
+}
+"#,
+    );
+}
+
 #[test]
 fn arrays_promises_and_mapped_types_keep_the_element_type() {
     check(
