@@ -354,12 +354,14 @@ impl Resolver<'_> {
                                     self.pkg_edge(pkg, t);
                                 }
                             }
-                            if exact && let Some(pp) = prefix_pos {
-                                self.emit_type_prefix(ctx, &segs, source, (file, pp));
-                            }
                         }
                         PathRes::Missing(mi) => self.unresolved(repo, file, p, mi, source),
                         PathRes::Ignore => {}
+                    }
+                    // The type the prefix names is used whatever its member turns out to be
+                    // (`Builder::default()`, a derived or a library trait's method).
+                    if hygienic && let Some(pp) = prefix_pos {
+                        self.emit_type_prefix(ctx, &segs, source, (file, pp));
                     }
                 }
                 What::Qual(ty, tr, name) => {

@@ -260,18 +260,24 @@ pub fn f() {
     );
 }
 
+/// An associated item that is not declared (derived, or a library trait's) is neither an edge
+/// nor a record; the type before it is still used.
 #[test]
-fn a_missing_associated_item_gives_nothing() {
+fn a_missing_associated_item_gives_nothing_but_the_type() {
     let c = check_lib(
         r#"
 pub struct Point;
 pub fn f() {
-    Point::from_derive();
+    Point::from_derive(); //want: REFERENCES geo:Point
     let _p = Point; //want: REFERENCES geo:Point
 }
 "#,
     );
-    assert_nothing_at(&c, 3);
+    assert_eq!(
+        c.edges_at("geo", "src/lib.rs", 3),
+        ["REFERENCES geo:Point EXACT_DECLARATION_MAPPED RUST_SCOPE"]
+    );
+    assert!(c.unresolved_at("geo", "src/lib.rs", 3).is_empty());
 }
 
 #[test]
@@ -630,8 +636,9 @@ pub fn h() { take(LIMIT) } //want: REFERENCES geo:LIMIT
     );
 }
 
-/// The type a path's prefix names is used too: `Gadget` in `Gadget::build()`, `Shape` in
-/// `Shape::Dot` in expressions and patterns; a module prefix and `Self` are not.
+/// The type a path's prefix names is used too: `Gadget` in `Gadget::build()` (and in
+/// `Gadget::default()`, whose method is derived), `Shape` in `Shape::Dot` in expressions and
+/// patterns; a module prefix and `Self` are not.
 #[test]
 fn a_type_used_as_a_path_prefix_is_referenced() {
     let c = check_lib(
@@ -643,6 +650,7 @@ pub enum Shape { Dot, Line(u32) }
 pub mod parts { pub fn count() -> u32 { 1 } }
 pub fn make() -> u32 {
     let _g = Gadget::build(); //want: CALLS_DIRECT geo:Gadget::build ; //want: REFERENCES geo:Gadget
+    let _d = Gadget::default(); //want: REFERENCES geo:Gadget
     let s = Shape::Dot; //want: REFERENCES geo:Shape::Dot ; //want: REFERENCES geo:Shape
     match s { Shape::Line(n) => n, _ => parts::count() } //want: REFERENCES geo:Shape ; //want: CALLS_DIRECT geo::parts:count
 }
@@ -655,7 +663,7 @@ pub fn make() -> u32 {
             .any(|e| e.starts_with("REFERENCES geo:Gadget "))
     );
     assert_eq!(
-        c.edges_at("geo", "src/lib.rs", 9).len(),
+        c.edges_at("geo", "src/lib.rs", 10).len(),
         3,
         "Shape::Line, Shape and count only"
     );
