@@ -704,6 +704,12 @@ impl Extractor<'_> {
             match m.kind() {
                 "property_signature" => {
                     self.with_owner(decl, |x| {
+                        // `[KEY]: T`: the key is an expression (a `unique symbol` constant).
+                        if let Some(n) = m.child_by_field_name("name")
+                            && n.kind() == "computed_property_name"
+                        {
+                            x.walk(n);
+                        }
                         if let Some(tr) = x.walk_written(m, "type")
                             && let Some(d) = decl
                             && x.file.decls[d].ty.is_none()

@@ -192,6 +192,19 @@ export function f(all: Win[]): void {
     );
 }
 
+/// A computed key of a property signature (`[KEY]: T`) is a use of the constant it names.
+#[test]
+fn a_computed_property_signature_key_is_a_use() {
+    check(
+        r#"
+//- app/src/a.ts
+export const KEY: unique symbol = Symbol("k");
+export type Branded = { [KEY]: true }; //want: REFERENCES src/a.ts:KEY
+export interface Keyed { [KEY]: number } //want: REFERENCES src/a.ts:KEY
+"#,
+    );
+}
+
 #[test]
 fn arrays_promises_and_mapped_types_keep_the_element_type() {
     check(
