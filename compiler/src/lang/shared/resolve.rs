@@ -103,17 +103,27 @@ impl<B> From<Lookup> for Hit<B> {
 
 impl<B> Hit<B> {
     /// What a member name denotes on a value of a written union type, from the answer of each
-    /// member type: see [`union_hit`]; a name no member type declares, while some is not
-    /// known, is external.
+    /// member type: see [`union_hit`]; a name no member type declares is unknown while some
+    /// member type's members are unknown, else (some is a library type) external.
     pub(crate) fn of_union(parts: impl IntoIterator<Item = Hit<B>>) -> Hit<B> {
-        let answers = parts.into_iter().map(|h| match h {
-            Hit::Decls(v, exact) => UnionPart::Declares(v, exact),
-            Hit::NotFound { closed: true } => UnionPart::Lacks,
-            _ => UnionPart::Unknown,
-        });
+        let mut unknown = false;
+        let answers: Vec<UnionPart<(usize, usize)>> = parts
+            .into_iter()
+            .map(|h| match h {
+                Hit::Decls(v, exact) => UnionPart::Declares(v, exact),
+                Hit::NotFound { closed: true } => UnionPart::Lacks,
+                Hit::External => UnionPart::Unknown,
+                _ => {
+                    unknown = true;
+                    UnionPart::Unknown
+                }
+            })
+            .collect();
         match union_hit(answers) {
             UnionHit::Found(v, exact) => Hit::Decls(v, exact),
             UnionHit::Lacks => Hit::NotFound { closed: true },
+            // A member type whose members are unknown may declare it: not a library's member.
+            UnionHit::Unknown if unknown => Hit::Unknown,
             UnionHit::Unknown => Hit::External,
         }
     }

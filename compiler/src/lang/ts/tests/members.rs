@@ -205,6 +205,23 @@ export interface Keyed { [KEY]: number } //want: REFERENCES src/a.ts:KEY
     );
 }
 
+/// A member no type of a union declares, while one of them has unknown members, may be
+/// declared there: it is matched by name, not taken for a library member.
+#[test]
+fn a_union_with_an_unknown_part_is_not_a_library_value() {
+    check(
+        r#"
+//- app/src/a.ts
+export interface Foo { a: number }
+export interface Bar { zz: number }
+export function f<T>(x: Foo | T, y: Foo | string): void {
+  x.zz; //want: REFERENCES src/a.ts:Bar.zz CANDIDATE
+  y.length; //want-none: length
+}
+"#,
+    );
+}
+
 #[test]
 fn arrays_promises_and_mapped_types_keep_the_element_type() {
     check(
