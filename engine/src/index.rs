@@ -297,6 +297,14 @@ pub fn rebuild(index: &Path, projects: &[Project]) -> Result<Value, String> {
 /// One index at a time per process; another process is kept out by the compiler's lock.
 static RUNNING: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
+/// The answer to a rebuild asked for while another one runs.
+pub(crate) fn already_running() -> ToolError {
+    ToolError::new(
+        ErrorCode::IndexingFailed,
+        "an index is already running in this server; call again when it finished",
+    )
+}
+
 /// Registers the projects and rebuilds. `ask` is the client's consent channel when it declared
 /// elicitation; without it, `confirmed: true` is the consent.
 pub fn index_project(
@@ -419,10 +427,7 @@ pub fn index_requested(
         }
     }
     let Ok(_running) = RUNNING.try_lock() else {
-        return Err(ToolError::new(
-            ErrorCode::IndexingFailed,
-            "an index is already running in this server; call again when it finished",
-        ));
+        return Err(already_running());
     };
     let index = store.index().root().to_path_buf();
     let before = read_registry(&index).map_err(|e| ToolError::new(ErrorCode::IndexingFailed, e))?;

@@ -66,6 +66,9 @@ struct State {
     client_elicits: bool,
     /// Ids of the requests this server sends to the client.
     next_request: u64,
+    /// An `index_project` call runs beside the loop (set before it starts, so that a second
+    /// call is refused whatever the order the threads run in).
+    indexing: bool,
 }
 
 /// A request id as the client wrote it (a JSON string, number or `null`), echoed verbatim.
@@ -395,6 +398,7 @@ impl Server {
                 listed_query_tools: None,
                 client_elicits: false,
                 next_request: 1,
+                indexing: false,
             }),
         }
     }
@@ -508,9 +512,15 @@ impl Server {
                             index::index_requested(request, &self.store, None, &mut |_, _, _| {});
                         return out.reply(&id, &Ok(tool_result(answer)));
                     }
+                    // One rebuild at a time: the second call is refused here, before any
+                    // thread of the first one has run.
+                    if std::mem::replace(&mut self.state().indexing, true) {
+                        return out.reply(&id, &Ok(tool_result(Err(index::already_running()))));
+                    }
                     // A rebuild runs beside the loop, which keeps answering meanwhile.
                     scope.spawn(move || {
                         let answer = self.index_project(request, &params, out, pending);
+                        self.state().indexing = false;
                         // Nobody to tell when the output is gone.
                         let _ = out.reply(&id, &answer);
                         if let Some(n) = self.tool_set_changed() {
