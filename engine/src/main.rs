@@ -78,15 +78,15 @@ fn main() -> ExitCode {
             match answer {
                 // get_source's prose already ends with a newline; JSON answers get one.
                 Ok(text) if text.ends_with('\n') => {
-                    print!("{text}");
+                    out(&text, false);
                     ExitCode::SUCCESS
                 }
                 Ok(text) => {
-                    println!("{text}");
+                    out(&text, true);
                     ExitCode::SUCCESS
                 }
                 Err(e) => {
-                    println!("{e}");
+                    out(&e.to_string(), true);
                     ExitCode::from(1)
                 }
             }
@@ -94,11 +94,11 @@ fn main() -> ExitCode {
         Command::Status => {
             match tools::call_store("graph_status", &serde_json::json!({}), &store) {
                 Ok(text) => {
-                    println!("{text}");
+                    out(&text, true);
                     ExitCode::SUCCESS
                 }
                 Err(e) => {
-                    println!("{e}");
+                    out(&e.to_string(), true);
                     ExitCode::FAILURE
                 }
             }
@@ -113,9 +113,9 @@ fn main() -> ExitCode {
             };
             match index::rebuild(&cli.index, &registry) {
                 Ok(summary) => {
-                    println!(
-                        "{}",
-                        serde_json::to_string_pretty(&summary).unwrap_or_default()
+                    out(
+                        &serde_json::to_string_pretty(&summary).unwrap_or_default(),
+                        true,
                     );
                     ExitCode::SUCCESS
                 }
@@ -126,4 +126,15 @@ fn main() -> ExitCode {
             }
         }
     }
+}
+
+/// Writes an answer to stdout; a reader that went away (`kivgraph query … | head`) is not an
+/// error of the command.
+fn out(text: &str, newline: bool) {
+    use std::io::Write;
+    let mut o = std::io::stdout().lock();
+    let _ = o
+        .write_all(text.as_bytes())
+        .and_then(|()| if newline { o.write_all(b"\n") } else { Ok(()) })
+        .and_then(|()| o.flush());
 }

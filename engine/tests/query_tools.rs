@@ -547,3 +547,29 @@ fn file_outline() {
             .starts_with("INVALID_ARGUMENT: path is required")
     );
 }
+
+/// `kivgraph query … | head`: a reader that closes the pipe before the answer is written ends
+/// the command quietly (exit 0, nothing on stderr), not with a panic.
+#[test]
+fn a_closed_stdout_ends_query_quietly() {
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    compile_go_fixtures(dir.path());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kivgraph"))
+        .arg("--index")
+        .arg(dir.path())
+        .args([
+            "query",
+            "get_file_outline",
+            r#"{"repository":"shapes","path":"."}"#,
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?} {stderr}", out.status);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
