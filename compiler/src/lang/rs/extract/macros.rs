@@ -3,7 +3,7 @@
 
 use tree_sitter::Node;
 
-use super::{Depth, Scope, Walker, field, parser};
+use super::{Depth, Ns, RefKind, Scope, Walker, What, field, parser};
 use crate::lang::kids;
 
 impl Walker<'_> {
@@ -86,6 +86,59 @@ impl Walker<'_> {
                 w.scopes.pop();
             });
             return;
+        }
+        // Arguments that are not expressions (`test!{ min: Bound::Unbounded }`): the paths
+        // among their tokens, as candidates (the macro's expansion is what gives them meaning).
+        if !body && self.in_opaque_macro_args {
+            self.token_paths(tt);
+        }
+    }
+
+    /// The paths (`a`, `a::B::c`) written among the tokens of `tt`, nested groups included,
+    /// each a reference whose bindings are candidates; a name binding nothing is not recorded.
+    fn token_paths(&mut self, tt: Node) {
+        if self.deep() {
+            return;
+        }
+        let mut c = tt.walk();
+        let toks: Vec<Node> = tt.children(&mut c).collect();
+        let mut i = 0;
+        while i < toks.len() {
+            let t = toks[i];
+            match t.kind() {
+                "token_tree" => {
+                    self.deeper(|w| w.token_paths(t));
+                    i += 1;
+                }
+                "identifier" => {
+                    // `a::b::c`, not a field name before `:` nor a macro name before `!`.
+                    let mut segs = vec![self.t(t).to_string()];
+                    let mut last = t;
+                    let mut j = i + 1;
+                    while j + 1 < toks.len()
+                        && toks[j].kind() == "::"
+                        && toks[j + 1].kind() == "identifier"
+                    {
+                        segs.push(self.t(toks[j + 1]).to_string());
+                        last = toks[j + 1];
+                        j += 2;
+                    }
+                    let next = toks.get(j).map(|n| n.kind());
+                    if !matches!(next, Some(":" | "!")) {
+                        let at = self.at(last);
+                        self.push_ref(RefKind::Ref, What::Path(segs, Ns::Value), at);
+                        if j > i + 1 {
+                            // The prefix's last segment, for the type it may name.
+                            let prefix = self.at(toks[j - 3]);
+                            if let Some(r) = self.f.refs.last_mut() {
+                                r.prefix_pos = Some(prefix);
+                            }
+                        }
+                    }
+                    i = j;
+                }
+                _ => i += 1,
+            }
         }
     }
 

@@ -355,6 +355,9 @@ impl Resolver<'_> {
                                 }
                             }
                         }
+                        // A name among a macro's tokens may be anything the expansion makes
+                        // of it (a field name, a binding): binding nothing records nothing.
+                        PathRes::Missing(_) if self.opaque => {}
                         PathRes::Missing(mi) => self.unresolved(repo, file, p, mi, source),
                         PathRes::Ignore => {}
                     }

@@ -575,6 +575,21 @@ pub fn k() { std::assert!(id!(area()) > 0); } //want: CALLS_DIRECT geo:area CAND
     );
 }
 
+/// Arguments of a macro that are not expressions (`test!{ min: Bound::Unbounded }`): the paths
+/// among their tokens are candidates where they bind; a name that binds nothing (a field name of
+/// the macro's own syntax) is not recorded.
+#[test]
+fn paths_among_macro_tokens_are_candidates() {
+    let c = check_lib(
+        r#"
+macro_rules! range_test { ($($k:ident : $v:expr),*) => {}; }
+pub enum Bound { Unbounded }
+pub fn f() { range_test!{ min: Bound::Unbounded, max: nothing_here } } //want: REFERENCES geo:Bound::Unbounded CANDIDATE RUST_MACRO_ARGUMENT ; //want: REFERENCES geo:Bound CANDIDATE RUST_MACRO_ARGUMENT
+"#,
+    );
+    assert!(c.unresolved_at("geo", "src/lib.rs", 3).is_empty());
+}
+
 #[test]
 fn in_an_expansion_only_dollar_crate_paths_bind_exactly() {
     check_lib(
