@@ -573,6 +573,7 @@ impl Extractor<'_> {
                 self.walk_children(n);
                 self.scopes.pop();
             }
+            "if_statement" => self.walk_if(n),
             "for_statement" => {
                 self.scopes.push(Scope::default());
                 if let Some(init) = n.child_by_field_name("initializer")
@@ -842,4 +843,83 @@ impl Extractor<'_> {
             self.with_owner(decl_here, |x| x.pattern(name, src, false));
         }
     }
+
+    /// `if (x instanceof C) …`: in the branch, a local or parameter `x` that the branch does not
+    /// assign is a `C` (SPEC 11.4); the condition and the `else` are walked as they are.
+    fn walk_if(&mut self, n: Node) {
+        let cond = n.child_by_field_name("condition");
+        if let Some(c) = cond {
+            self.walk(c);
+        }
+        let narrowed = cond.and_then(|c| self.instanceof_test(c));
+        if let Some(body) = n.child_by_field_name("consequence") {
+            match narrowed {
+                Some((name, ty)) if !assigns(body, self.src, &name) => {
+                    self.scopes.push(Scope::default());
+                    let l = self.new_local(Some(ty), None);
+                    self.bind(&name, NameRes::Local(l));
+                    self.walk(body);
+                    self.scopes.pop();
+                }
+                _ => self.walk(body),
+            }
+        }
+        if let Some(alt) = n.child_by_field_name("alternative") {
+            self.walk(alt);
+        }
+    }
+
+    /// `x instanceof C` (parenthesized, or the first operand of `&&`): the local `x` and the
+    /// type `C`.
+    fn instanceof_test(&self, c: Node) -> Option<(String, TypeRef)> {
+        match c.kind() {
+            "parenthesized_expression" => self.instanceof_test(c.named_child(0)?),
+            "binary_expression" => {
+                let op = c.child_by_field_name("operator")?;
+                let (l, r) = (
+                    c.child_by_field_name("left")?,
+                    c.child_by_field_name("right")?,
+                );
+                match op.kind() {
+                    "&&" => self.instanceof_test(l).or_else(|| self.instanceof_test(r)),
+                    "instanceof" if l.kind() == "identifier" => {
+                        let name = self.t(l).to_string();
+                        if !matches!(self.lookup(&name, false), NameRes::Local(_)) {
+                            return None;
+                        }
+                        let ty = match r.kind() {
+                            "identifier" => TypeRef::Named {
+                                head: self.lookup(self.t(r), false),
+                                path: Vec::new(),
+                                args: Vec::new(),
+                            },
+                            _ => return None,
+                        };
+                        Some((name, ty))
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Whether `n` assigns the name `name` (`name = …`, `name += …`, `name++`).
+fn assigns(n: Node, src: &str, name: &str) -> bool {
+    let mut stack = vec![n];
+    while let Some(x) = stack.pop() {
+        let target = match x.kind() {
+            "assignment_expression" | "augmented_assignment_expression" => {
+                x.child_by_field_name("left")
+            }
+            "update_expression" => x.child_by_field_name("argument"),
+            _ => None,
+        };
+        if target.is_some_and(|t| t.kind() == "identifier" && text(t, src) == name) {
+            return true;
+        }
+        stack.extend(kids(x));
+    }
+    false
 }

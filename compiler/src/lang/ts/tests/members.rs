@@ -222,6 +222,28 @@ export function f<T>(x: Foo | T, y: Foo | string): void {
     );
 }
 
+/// `if (x instanceof C)` types `x` as `C` in the branch, unless the branch assigns it.
+#[test]
+fn instanceof_narrows_a_local_in_its_branch() {
+    check(
+        r#"
+//- app/src/a.ts
+export class Cat { purr(): void {} }
+export class Dog { bark(): void {} }
+export function f(p: unknown, q: unknown): void {
+  if (p instanceof Cat) {
+    p.purr(); //want: CALLS_DIRECT src/a.ts:Cat.purr
+  }
+  if (q !== null && q instanceof Dog) q.bark(); //want: CALLS_DIRECT src/a.ts:Dog.bark
+  if (q instanceof Cat) {
+    q = new Dog();
+    q.bark(); //want: CALLS_DIRECT src/a.ts:Dog.bark CANDIDATE
+  }
+}
+"#,
+    );
+}
+
 #[test]
 fn arrays_promises_and_mapped_types_keep_the_element_type() {
     check(
