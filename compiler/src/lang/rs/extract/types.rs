@@ -289,12 +289,18 @@ impl Walker<'_> {
             }
             "use_wildcard" => {
                 let mut full = prefix;
+                // At the last segment before `*` (the module or enum globbed).
+                let mut at = self.at(n);
                 if let Some(p) = kids(n).into_iter().next()
                     && let Some(segs) = self.deeper(|w| w.path_segs(p))
                 {
                     full.extend(segs);
+                    at = match p.kind() {
+                        "scoped_identifier" => self.name_at(p),
+                        _ => self.at(p),
+                    };
                 }
-                push(self, full, Leaf::Glob, self.at(n));
+                push(self, full, Leaf::Glob, at);
             }
             "use_list" => {
                 for k in kids(n) {

@@ -759,3 +759,25 @@ pub fn use_them() -> u32 {
             .any(|s| s.name == "win" || s.name == "helper")
     );
 }
+
+/// A glob import's edge to what it globs is written at that item's name, the last segment
+/// before `*` (`Primitive` in `use self::Primitive::*`), not at the path's first segment.
+#[test]
+fn a_glob_import_is_recorded_at_the_item_it_globs() {
+    let c = check_lib(
+        r#"
+pub enum Primitive { Literal, Dot }
+pub fn kind() -> u32 { use self::Primitive::*; let _p = Dot; 1 } //want: IMPORTS_SYMBOL geo:Primitive ; //want: REFERENCES geo:Primitive::Dot
+"#,
+    );
+    let line = "pub fn kind() -> u32 { use self::Primitive::*; let _p = Dot; 1 }";
+    let col = line.find("Primitive").unwrap() as u32;
+    let glob: Vec<u32> = c
+        .facts
+        .edges
+        .iter()
+        .filter(|e| e.line == 2 && e.kind == kivgraph_format::EdgeKind::ImportsSymbol)
+        .map(|e| e.column)
+        .collect();
+    assert_eq!(glob, [col]);
+}
