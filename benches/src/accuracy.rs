@@ -1076,6 +1076,18 @@ pub fn score(o: &Oracle, generation: &Generation) -> Report {
             }
         }
     }
+    // How an oracle declaration no graph symbol maps to is shown.
+    let unmapped = |d: &ODecl| {
+        format!(
+            "{} {}:{} ({}:{}:{})",
+            o.s.get(d.detail),
+            o.s.get(d.pkg),
+            o.s.get(d.qn),
+            o.s.get(d.repo),
+            o.s.get(d.file),
+            d.line
+        )
+    };
     for (di, d) in o.decls.iter().enumerate() {
         if by_position {
             let sid = symbol_at(g, &file_symbols, file_of(d.repo, d.file), o, d).or_else(|| {
@@ -1108,15 +1120,7 @@ pub fn score(o: &Oracle, generation: &Generation) -> Report {
                     }
                 }
             } else if report.declarations.unmapped_examples.len() < TOP {
-                report.declarations.unmapped_examples.push(format!(
-                    "{} {}:{} ({}:{}:{})",
-                    o.s.get(d.detail),
-                    o.s.get(d.pkg),
-                    o.s.get(d.qn),
-                    o.s.get(d.repo),
-                    o.s.get(d.file),
-                    d.line
-                ));
+                report.declarations.unmapped_examples.push(unmapped(d));
             }
             decl_sid.push(sid);
             continue;
@@ -1141,15 +1145,7 @@ pub fn score(o: &Oracle, generation: &Generation) -> Report {
             }
             None => {
                 if report.declarations.unmapped_examples.len() < TOP {
-                    report.declarations.unmapped_examples.push(format!(
-                        "{} {}:{} ({}:{}:{})",
-                        o.s.get(d.detail),
-                        o.s.get(d.pkg),
-                        o.s.get(d.qn),
-                        o.s.get(d.repo),
-                        o.s.get(d.file),
-                        d.line
-                    ));
+                    report.declarations.unmapped_examples.push(unmapped(d));
                 }
             }
         }

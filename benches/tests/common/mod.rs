@@ -1,4 +1,4 @@
-//! The accuracy guards of the TypeScript and Python fixtures share everything but their data:
+//! The accuracy guards of the TypeScript, Python and Rust fixtures share everything but their data:
 //! compile the fixture repositories, score them against committed oracle output, check the
 //! thresholds, and show that the guard is not vacuous.
 
