@@ -446,6 +446,10 @@ const enclosing = new Map();
 const grouped = new Map();
 const allDecls = [];
 let nDecls = 0;
+/** `repo\0qn` -> the top-level declaration of a script (a global) in that repository. One
+ * program holds every repository, so a global declared by several of them (`declare const
+ * __DEV__`) merges into the first; a use is credited to its own repository's declaration. */
+const scriptGlobals = new Map();
 
 const K = ts.SyntaxKind;
 const hasModifier = (n, kind) => (ts.canHaveModifiers(n) ? ts.getModifiers(n) ?? [] : []).some((m) => m.kind === kind);
@@ -474,6 +478,10 @@ function collectFile(sf, info) {
     };
     rec._pos = node.getStart(sf, false);
     rec._file = ctx.abs;
+    if (!ts.isExternalModule(sf) && !ctx.container) {
+      rec._script = true;
+      scriptGlobals.set(`${rec.repo}\0${rec.qn}`, rec);
+    }
     if (ctx.container) rec._container = ctx.container;
     allDecls.push(rec);
     nDecls++;
@@ -795,7 +803,7 @@ for (const { sf } of sourceFiles) {
 }
 
 for (const rec of allDecls) {
-  const { _pos, _file, _overridesDone, _container, ...r } = rec;
+  const { _pos, _file, _overridesDone, _container, _script, ...r } = rec;
   emit(r);
 }
 log("declarations written");
@@ -1128,6 +1136,11 @@ function emitUsesOfFile(sf, info) {
   };
   const put = (id, recs, usage, form, edgeOf) => {
     if (recs.length === 0) return;
+    if (recs.some((r) => r._script && r.repo !== info.root.name)) {
+      const tag = recs.tag;
+      recs = recs.map((r) => (r._script && r.repo !== info.root.name ? scriptGlobals.get(`${info.root.name}\0${r.qn}`) ?? r : r));
+      recs.tag = tag;
+    }
     const at = position(sf, id.getStart(sf));
     const from = fromOf();
     const name = id.text;

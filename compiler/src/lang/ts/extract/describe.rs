@@ -243,6 +243,23 @@ impl Extractor<'_> {
                 TypeRef::Intersection(parts)
             }
             "this_type" => TypeRef::This,
+            // `T["key"]`.
+            "lookup_type" => {
+                let mut c = n.walk();
+                let parts: Vec<Node> = n.named_children(&mut c).collect();
+                match parts[..] {
+                    [base, key]
+                        if key.kind() == "literal_type"
+                            && key.named_child(0).is_some_and(|s| s.kind() == "string") =>
+                    {
+                        let key = key
+                            .named_child(0)
+                            .map_or(String::new(), |s| super::string_value(s, self.src));
+                        TypeRef::Index(Box::new(self.type_at(base, d + 1)), key)
+                    }
+                    _ => TypeRef::Unknown,
+                }
+            }
             // `any` and `unknown` say nothing about the value.
             "predefined_type" if matches!(self.t(n), "any" | "unknown") => TypeRef::Unknown,
             "function_type" => TypeRef::Fn(self.written_params(n, d)),

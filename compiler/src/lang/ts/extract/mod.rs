@@ -46,6 +46,8 @@ pub enum TypeRef {
     Intersection(Vec<TypeRef>),
     /// An object type literal: its properties' names and written types.
     Object(Vec<(String, Option<TypeRef>)>),
+    /// `T["key"]`: the type of property `key` of `T`.
+    Index(Box<TypeRef>, String),
     Unknown,
 }
 
@@ -74,14 +76,32 @@ pub enum Expr {
         callee: Box<Expr>,
         arg: usize,
         param: usize,
+        /// The call's written type arguments and the type its result is assigned to: what
+        /// instantiates a type parameter of the callee that the parameter is typed by.
+        call: Box<CallTypes>,
     },
     /// Parameter `param` of a function whose context gives it the written function type `ty`.
     ContextParam {
         ty: TypeRef,
         param: usize,
     },
+    /// Parameter `param` of a function assigned to the member `target` (`o.m = (p) => …`):
+    /// typed by that member's declared parameters (a method) or its written function type.
+    AssignedParam {
+        target: Box<Expr>,
+        param: usize,
+    },
     /// A value known not to be any module's declaration (literals, object literals).
     External,
+}
+
+/// What a call says about the callee's type parameters: the type arguments written at the call
+/// (`f<A>(…)`) and the written type of the variable its result initializes
+/// (`const x: R<A> = f(…)`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CallTypes {
+    pub args: Vec<TypeRef>,
+    pub expected: Option<TypeRef>,
 }
 
 /// How a reference is used; phase 2 picks the edge kind from it and the target.
@@ -143,6 +163,8 @@ pub struct Decl {
     pub heritage_at: Vec<(u32, u32)>,
     /// Has members no name lists: index, call or construct signatures, mapped types.
     pub open: bool,
+    /// The type parameters of a function or method, in order (locals of the file).
+    pub type_params: Vec<usize>,
     /// Signatures without a body (overloads); with more than one, the parameter and return
     /// types of a call depend on which overload applies and are not used.
     pub overloads: u8,
@@ -204,6 +226,8 @@ pub struct Local {
     pub value: Option<Expr>,
     /// The name it is bound to.
     pub name: String,
+    /// A type parameter's default (`D = T["def"]`).
+    pub default: Option<TypeRef>,
 }
 
 #[derive(Debug, Default)]
@@ -284,10 +308,12 @@ struct Scope {
 /// Where a function expression's parameters get their types when they are not written.
 #[derive(Clone)]
 enum Context {
-    /// Argument `.1` of a call of `.0`.
-    Argument(Expr, usize),
+    /// Argument `.1` of a call of `.0`, with the call's type information.
+    Argument(Expr, usize, CallTypes),
     /// The written type of what the function is assigned to (`const f: Handler = (e) => …`).
     Typed(TypeRef),
+    /// The member the function is assigned to (`o.m = (e) => …`).
+    Assigned(Expr),
 }
 
 struct Extractor<'s> {
@@ -296,6 +322,9 @@ struct Extractor<'s> {
     scopes: Vec<Scope>,
     /// Decl of each declaring node, by (start byte, kind id).
     decl_at: HashMap<(usize, u16), usize>,
+    /// A variable's written type and the node of its initializer, when that is a call: the
+    /// call's expected type.
+    expected: Option<(usize, TypeRef)>,
     /// The innermost enclosing declaration.
     owner: Option<usize>,
     /// The class `this` refers to: `Some(Some(decl))` in a recorded class, `Some(None)` in an
@@ -336,6 +365,7 @@ pub fn extract(src: &str, tsx: bool) -> TsFile {
             owner: None,
             this_class: None,
             callback: None,
+            expected: None,
             depth: 0,
             narrowing: narrowing_ranges(root),
         };
@@ -473,6 +503,7 @@ impl<'s> Extractor<'s> {
             heritage_at: Vec::new(),
             open: false,
             overloads: 0,
+            type_params: Vec::new(),
             private: name.starts_with('#'),
         });
         if let Some(p) = parent {

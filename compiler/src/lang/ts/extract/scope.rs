@@ -125,6 +125,7 @@ impl Extractor<'_> {
             ty,
             value,
             name: String::new(),
+            default: None,
         });
         self.file.locals.len() - 1
     }
@@ -270,7 +271,8 @@ impl Extractor<'_> {
         }
     }
 
-    pub(super) fn bind_type_params(&mut self, n: Node) {
+    pub(super) fn bind_type_params(&mut self, n: Node) -> Vec<usize> {
+        let mut out = Vec::new();
         if let Some(tp) = n.child_by_field_name("type_parameters") {
             let mut c = tp.walk();
             let ps: Vec<Node> = tp.named_children(&mut c).collect();
@@ -279,6 +281,7 @@ impl Extractor<'_> {
                     let l = self.new_local(None, None);
                     let nm = self.t(name).to_string();
                     self.bind(&nm, NameRes::Local(l));
+                    out.push(l);
                 }
             }
             // A type parameter's members are its constraint's (`T extends Base`): the
@@ -293,6 +296,16 @@ impl Extractor<'_> {
                     self.file.locals[l].ty = Some(self.type_ref(t));
                 }
             }
+            for p in &ps {
+                if let (Some(name), Some(def)) = (
+                    p.child_by_field_name("name"),
+                    p.child_by_field_name("value"),
+                ) && let Some(t) = def.named_child(0)
+                    && let NameRes::Local(l) = self.lookup(self.t(name), true)
+                {
+                    self.file.locals[l].default = Some(self.type_ref(t));
+                }
+            }
             for p in ps {
                 for k in kids(p) {
                     if k.kind() != "type_identifier" || p.child_by_field_name("name") != Some(k) {
@@ -301,6 +314,7 @@ impl Extractor<'_> {
                 }
             }
         }
+        out
     }
 
     pub(super) fn name_ref(&mut self, n: Node, usage: Use) {

@@ -46,7 +46,7 @@ impl Extractor<'_> {
         }
         let callback = self.callback.take();
         self.with_owner(decl, |x| {
-            x.bind_type_params(n);
+            let tps = x.bind_type_params(n);
             let params = x.walk_params(n, callback.as_ref());
             let ret = x.walk_written(n, "return_type");
             if let Some(d) = decl {
@@ -56,6 +56,9 @@ impl Extractor<'_> {
                 }
                 if dd.params.is_empty() {
                     dd.params = params;
+                }
+                if dd.type_params.is_empty() {
+                    dd.type_params = tps;
                 }
             }
             if let Some(body) = n.child_by_field_name("body") {
@@ -88,13 +91,18 @@ impl Extractor<'_> {
         let mut out = Vec::new();
         let ctx = |param: usize| {
             callback.map(|c| match c {
-                Context::Argument(callee, arg) => Expr::CallbackParam {
+                Context::Argument(callee, arg, call) => Expr::CallbackParam {
                     callee: Box::new(callee.clone()),
                     arg: *arg,
                     param,
+                    call: Box::new(call.clone()),
                 },
                 Context::Typed(t) => Expr::ContextParam {
                     ty: t.clone(),
+                    param,
+                },
+                Context::Assigned(target) => Expr::AssignedParam {
+                    target: Box::new(target.clone()),
                     param,
                 },
             })
@@ -681,6 +689,29 @@ impl Extractor<'_> {
             "assignment_expression" if self.owner.is_none() && self.scopes.len() == 1 => {
                 self.walk_top_assignment(n);
             }
+            // `o.m = (p) => …`: the function's parameters are typed by the member's declaration.
+            "assignment_expression"
+                if n.child_by_field_name("left")
+                    .is_some_and(|l| l.kind() == "member_expression")
+                    && n.child_by_field_name("right").is_some_and(|r| {
+                        matches!(
+                            r.kind(),
+                            "arrow_function" | "function_expression" | "function"
+                        )
+                    }) =>
+            {
+                let (Some(left), Some(right)) = (
+                    n.child_by_field_name("left"),
+                    n.child_by_field_name("right"),
+                ) else {
+                    return;
+                };
+                self.walk(left);
+                let target = self.expr_of(left);
+                self.callback = Some(Context::Assigned(target));
+                self.walk(right);
+                self.callback = None;
+            }
             "labeled_statement" => {
                 if let Some(b) = n.child_by_field_name("body") {
                     self.walk(b);
@@ -751,18 +782,30 @@ impl Extractor<'_> {
 
     /// The type arguments and arguments of the call or `new` expression `n` of `callee`.
     fn call_arguments(&mut self, n: Node, callee: Option<Node>) {
+        let mut call = CallTypes::default();
         if let Some(t) = n.child_by_field_name("type_arguments") {
             self.walk(t);
+            let mut c = t.walk();
+            call.args = t
+                .named_children(&mut c)
+                .filter(|a| a.kind() != "comment")
+                .map(|a| self.type_ref(a))
+                .collect();
+        }
+        if let Some((at, _)) = &self.expected
+            && *at == n.id()
+        {
+            call.expected = self.expected.take().map(|(_, t)| t);
         }
         if let Some(args) = n.child_by_field_name("arguments") {
             let callee = callee.map_or(Expr::Unknown, |c| self.expr_of(c));
-            self.walk_arguments(args, callee);
+            self.walk_arguments(args, callee, call);
         }
     }
 
     /// The arguments of a call of `callee`; a function written as an argument gets its
     /// parameters typed from the callee's declaration.
-    pub(super) fn walk_arguments(&mut self, args: Node, callee: Expr) {
+    pub(super) fn walk_arguments(&mut self, args: Node, callee: Expr, call: CallTypes) {
         let mut c = args.walk();
         let xs: Vec<Node> = args.named_children(&mut c).collect();
         let mut i = 0;
@@ -775,7 +818,7 @@ impl Extractor<'_> {
                 }
                 "arrow_function" | "function_expression" | "function" => {
                     if callee != Expr::Unknown {
-                        self.callback = Some(Context::Argument(callee.clone(), i));
+                        self.callback = Some(Context::Argument(callee.clone(), i, call.clone()));
                     }
                     self.walk(a);
                     self.callback = None;
@@ -816,8 +859,14 @@ impl Extractor<'_> {
             {
                 self.callback = Some(Context::Typed(t.clone()));
             }
+            if let Some(t) = &ty
+                && v.kind() == "call_expression"
+            {
+                self.expected = Some((v.id(), t.clone()));
+            }
             self.with_owner(decl_here, |x| x.walk(v));
             self.callback = None;
+            self.expected = None;
             self.expr_of(v)
         });
         let Some(name) = name else { return };

@@ -2,6 +2,7 @@
 //! callee's declared return type or the function type its parameter is passed to.
 
 use super::*;
+use crate::lang::ts::extract::CallTypes;
 
 impl Resolver<'_> {
     // ------------------------------------------------------------------ receivers
@@ -51,14 +52,23 @@ impl Resolver<'_> {
                     None => Recv::Unknown,
                 }
             }
-            Expr::CallbackParam { callee, arg, param } => {
-                match self.callback_param(m, callee, *arg, *param, depth + 1) {
+            Expr::AssignedParam { target, param } => {
+                match self.assigned_param(m, target, *param, depth + 1) {
                     Some((tm, t)) => self.type_recv(tm, &t, depth + 1),
-                    None => self
-                        .library_callback_param(m, callee, *arg, *param, depth + 1)
-                        .unwrap_or(Recv::Unknown),
+                    None => Recv::Unknown,
                 }
             }
+            Expr::CallbackParam {
+                callee,
+                arg,
+                param,
+                call,
+            } => match self.callback_param(m, callee, *arg, *param, call, depth + 1) {
+                Some((tm, t)) => self.type_recv(tm, &t, depth + 1),
+                None => self
+                    .library_callback_param(m, callee, *arg, *param, depth + 1)
+                    .unwrap_or(Recv::Unknown),
+            },
             Expr::Member(base, name) => match self.eval(m, base, depth + 1) {
                 // `C.prototype` has the instance members of C.
                 Recv::Members(tm, td)
@@ -210,6 +220,7 @@ impl Resolver<'_> {
         callee: &Expr,
         arg: usize,
         param: usize,
+        call: &CallTypes,
         depth: usize,
     ) -> Option<(usize, TypeRef)> {
         // A local function value (`const loop = (cb: (r: R) => void) => …`): its written
@@ -238,7 +249,153 @@ impl Resolver<'_> {
             return None;
         }
         let t = self.mods[cm].ts.decls[cd].params.get(arg)?.clone()?;
-        self.fn_param(cm, t, param, depth + 1)
+        let (tm, t) = self.fn_param(cm, t, param, depth + 1)?;
+        if tm == cm && mentions_local(&t) {
+            // Typed by the callee's type parameters: instantiated by the call, in the caller.
+            return Some((m, self.instantiate(m, cm, cd, &t, call, depth + 1)?));
+        }
+        Some((tm, t))
+    }
+
+    /// `t`, written in the signature of function `cd` of module `cm` in terms of its type
+    /// parameters, with each type parameter replaced by what the call instantiates it with:
+    /// the type argument written at the call, else the argument in the same position of the
+    /// call's expected type when that names the callee's declared return type, else the
+    /// parameter's default. The result is a type of the caller's module `m`; `None` when a
+    /// name of `t` is not a type parameter so instantiated (it would not mean the same in `m`).
+    fn instantiate(
+        &self,
+        m: usize,
+        cm: usize,
+        cd: usize,
+        t: &TypeRef,
+        call: &CallTypes,
+        depth: usize,
+    ) -> Option<TypeRef> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let decl = &self.mods[cm].ts.decls[cd];
+        Some(match t {
+            TypeRef::Named {
+                head: NameRes::Local(tp),
+                path,
+                args,
+            } if path.is_empty() && args.is_empty() => {
+                let i = decl.type_params.iter().position(|x| x == tp)?;
+                if let Some(a) = call.args.get(i) {
+                    return Some(a.clone());
+                }
+                if let Some(a) = self.expected_arg(m, cm, cd, *tp, call, depth + 1) {
+                    return Some(a);
+                }
+                let default = self.mods[cm].ts.locals[*tp].default.as_ref()?;
+                self.instantiate(m, cm, cd, default, call, depth + 1)?
+            }
+            TypeRef::Index(base, key) => TypeRef::Index(
+                Box::new(self.instantiate(m, cm, cd, base, call, depth + 1)?),
+                key.clone(),
+            ),
+            TypeRef::Array(x) => {
+                TypeRef::Array(Box::new(self.instantiate(m, cm, cd, x, call, depth + 1)?))
+            }
+            TypeRef::External => TypeRef::External,
+            _ => return None,
+        })
+    }
+
+    /// The type argument of the call's expected type that stands where the callee's declared
+    /// return type has the type parameter `tp` (`const c: Ctor<A> = make(…)` with
+    /// `make<T>(…): Ctor<T>` gives `A` for `T`), when both name the same declaration.
+    fn expected_arg(
+        &self,
+        m: usize,
+        cm: usize,
+        cd: usize,
+        tp: usize,
+        call: &CallTypes,
+        depth: usize,
+    ) -> Option<TypeRef> {
+        let TypeRef::Named {
+            head: rh,
+            path: rp,
+            args: rargs,
+        } = self.mods[cm].ts.decls[cd].ret.as_ref()?
+        else {
+            return None;
+        };
+        let Some(TypeRef::Named {
+            head: eh,
+            path: ep,
+            args: eargs,
+        }) = &call.expected
+        else {
+            return None;
+        };
+        let j = rargs.iter().position(|a| {
+            matches!(a, TypeRef::Named { head: NameRes::Local(x), path, args }
+                if *x == tp && path.is_empty() && args.is_empty())
+        })?;
+        let target = |mm: usize, head: &NameRes, path: &[String]| -> Option<(usize, usize)> {
+            let mut b = self.bind_res(
+                mm,
+                head,
+                if path.is_empty() {
+                    Meaning::Type
+                } else {
+                    Meaning::Any
+                },
+                depth + 1,
+            );
+            for (i, seg) in path.iter().enumerate() {
+                let meaning = if i + 1 == path.len() {
+                    Meaning::Type
+                } else {
+                    Meaning::Any
+                };
+                b = match b {
+                    Bound::Module(t) => self.export_of(t, seg, meaning, depth + 1),
+                    _ => return None,
+                };
+            }
+            match b {
+                Bound::Decl(a, c) => Some((a, c)),
+                _ => None,
+            }
+        };
+        if target(cm, rh, rp)? != target(m, eh, ep.as_slice())? {
+            return None;
+        }
+        eargs.get(j).cloned()
+    }
+
+    /// The written type of parameter `param` of a function assigned to the member `target`:
+    /// the member's declared parameter when it is a method, else its written function type.
+    fn assigned_param(
+        &self,
+        m: usize,
+        target: &Expr,
+        param: usize,
+        depth: usize,
+    ) -> Option<(usize, TypeRef)> {
+        let Expr::Member(base, name) = target else {
+            return None;
+        };
+        let recv = self.eval(m, base, depth + 1);
+        let Hit::Decls(v, true) = self.members_named(&recv, name, Meaning::Value, depth + 1) else {
+            return None;
+        };
+        let [(dm, dd)] = v[..] else { return None };
+        let decl = &self.mods[dm].ts.decls[dd];
+        match decl.kind {
+            SymbolKind::Method | SymbolKind::Function if decl.overloads <= 1 => {
+                Some((dm, decl.params.get(param)?.clone()?))
+            }
+            SymbolKind::Field | SymbolKind::Property | SymbolKind::Variable => {
+                self.fn_param(dm, decl.ty.clone()?, param, depth + 1)
+            }
+            _ => None,
+        }
     }
 
     /// The written type of parameter `param` of the function type `t` (written in module
@@ -363,6 +520,22 @@ impl Resolver<'_> {
                 Recv::All(ts.iter().map(|t| self.type_recv(m, t, depth + 1)).collect())
             }
             TypeRef::Object(props) => Recv::Object(m, props.clone()),
+            TypeRef::Index(base, key) => {
+                let recv = self.type_recv(m, base, depth + 1);
+                if let Recv::Object(om, props) = &recv {
+                    return match props.iter().find(|(n, _)| n == key) {
+                        Some((_, Some(t))) => self.type_recv(*om, t, depth + 1),
+                        _ => Recv::Unknown,
+                    };
+                }
+                match self.members_named(&recv, key, Meaning::Value, depth + 1) {
+                    Hit::Decls(v, true) if v.len() == 1 => {
+                        self.value_recv(Bound::Decl(v[0].0, v[0].1), depth + 1)
+                    }
+                    Hit::External => Recv::External,
+                    _ => Recv::Unknown,
+                }
+            }
             TypeRef::Array(x) => Recv::Array(Box::new(self.type_recv(m, x, depth + 1))),
             TypeRef::Tuple(ts) => {
                 Recv::Tuple(ts.iter().map(|t| self.type_recv(m, t, depth + 1)).collect())
@@ -451,5 +624,24 @@ impl Resolver<'_> {
             },
             _ => Recv::Unknown,
         }
+    }
+}
+
+/// Whether a name of `t` is a local (a type parameter).
+fn mentions_local(t: &TypeRef) -> bool {
+    match t {
+        TypeRef::Named { head, args, .. } => {
+            matches!(head, NameRes::Local(_)) || args.iter().any(mentions_local)
+        }
+        TypeRef::Array(x) | TypeRef::Index(x, _) => mentions_local(x),
+        TypeRef::Tuple(v) | TypeRef::Union(v) | TypeRef::Intersection(v) => {
+            v.iter().any(mentions_local)
+        }
+        TypeRef::Fn(ps) => ps.iter().flatten().any(mentions_local),
+        TypeRef::Object(ps) => ps
+            .iter()
+            .filter_map(|(_, t)| t.as_ref())
+            .any(mentions_local),
+        TypeRef::External | TypeRef::This | TypeRef::Unknown => false,
     }
 }

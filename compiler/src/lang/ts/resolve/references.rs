@@ -285,7 +285,10 @@ impl Resolver<'_> {
             Expr::Name(NameRes::Decl(d)) => f.narrowed.contains(&f.decls[*d].name),
             Expr::Name(NameRes::Import(i)) => f.narrowed.contains(&f.imports[*i].local),
             // A parameter's context types it; conditions on its name were checked above.
-            Expr::CallbackParam { .. } | Expr::ContextParam { .. } | Expr::JsxProps(_) => false,
+            Expr::CallbackParam { .. }
+            | Expr::ContextParam { .. }
+            | Expr::AssignedParam { .. }
+            | Expr::JsxProps(_) => false,
             Expr::Unknown => true,
         }
     }
