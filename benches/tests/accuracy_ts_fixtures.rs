@@ -29,7 +29,9 @@ const GUARD: Guard = Guard {
     thresholds: Thresholds {
         min_exact_precision: Some(99.5),
         min_recall: Some(99.0),
-        min_exact_recall: Some(98.0),
+        // The fixtures hold deliberate candidates (`src/untyped.ts`, narrowings that are not
+        // decided in `src/narrowing.ts`): 12 of 560 uses at the last count.
+        min_exact_recall: Some(97.5),
     },
 };
 

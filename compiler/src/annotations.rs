@@ -3,7 +3,7 @@
 //!
 //! Annotations are comments at the end of the line holding the reference (or alone on the line
 //! above it): `//want: EDGE_KIND package:qualified_name [CONFIDENCE [PROVENANCE]]` (the confidence
-//! defaults to `EXACT_DECLARATION_MAPPED`; a provenance, when written, is checked too), `//want-none: NAME`, `//want-unresolved: REASON PACKAGE`; several
+//! defaults to `EXACT_DECLARATION_MAPPED`; a provenance, when written, is checked too), `//want-none: NAME` (or `PACKAGE:QN`), `//want-unresolved: REASON PACKAGE`; several
 //! on one line are separated by ` ; `. In Python files (`.py`, `.pyi`), where `//` is floor
 //! division, the comment marker is `#` instead (see [`comment_marker`]).
 

@@ -189,7 +189,17 @@ impl Compiled {
                 match f
                     .edges
                     .iter()
-                    .find(|e| e.file == file && e.line == line && f.symbols[e.target].name == *name)
+                    .find(|e| {
+                        let t = &f.symbols[e.target];
+                        // `NAME`, or `PACKAGE:QN` for one declaration among several of that name.
+                        let hit = match name.rsplit_once(':') {
+                            Some((package, qn)) => {
+                                f.packages[t.package].name == package && t.qualified_name == qn
+                            }
+                            None => t.name == *name,
+                        };
+                        e.file == file && e.line == line && hit
+                    })
                 {
                     Some(e) => Err(format!(
                         "an edge targets {}",

@@ -124,9 +124,20 @@ pub fn check(
             Err(format!("edges on this line: {seen:?}"))
         }
         Want::None { name } => {
+            // `NAME`, or `PACKAGE:QN` for one declaration among several of that name.
+            let target = name.rsplit_once(':');
             for (_, e) in edges_here() {
                 let t = &g.symbols[e.other.to_native() as usize];
-                if g.strings.get(t.name.to_native()) == name {
+                let hit = match target {
+                    Some((package, qn)) => {
+                        let t_pkg = g
+                            .strings
+                            .get(g.packages[t.package.to_native() as usize].name.to_native());
+                        t_pkg == package && g.strings.get(t.qualified_name.to_native()) == qn
+                    }
+                    None => g.strings.get(t.name.to_native()) == name,
+                };
+                if hit {
                     return Err(format!(
                         "an edge targets {}",
                         g.strings.get(t.qualified_name.to_native())

@@ -24,7 +24,7 @@ import a
 from b import B
 
 def f(x):
-    x.run()  #want: CALLS_DIRECT a:A.run CANDIDATE ; #want: CALLS_DIRECT b:B.run CANDIDATE ; #want-none: C.run
+    x.run()  #want: CALLS_DIRECT a:A.run CANDIDATE ; #want: CALLS_DIRECT b:B.run CANDIDATE ; #want-none: c:C.run
 "#,
     );
 }

@@ -182,7 +182,7 @@ class C(A):
 
 class D(B, C):
     def g(self):
-        self.f()  #want: CALLS_DIRECT m:C.f ; #want-none: A.f
+        self.f()  #want: CALLS_DIRECT m:C.f ; #want-none: m:A.f
 "#,
     );
 }

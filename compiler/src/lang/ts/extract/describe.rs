@@ -288,6 +288,12 @@ impl Extractor<'_> {
                 }
                 TypeRef::Tuple(ts)
             }
+            "literal_type" if n.named_child(0).is_some_and(|s| s.kind() == "string") => {
+                TypeRef::Literal(
+                    n.named_child(0)
+                        .map_or(String::new(), |s| super::string_value(s, self.src)),
+                )
+            }
             "predefined_type" | "literal_type" | "template_literal_type" => TypeRef::External,
             "object_type" => {
                 let mut props = Vec::new();

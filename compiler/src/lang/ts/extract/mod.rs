@@ -48,6 +48,8 @@ pub enum TypeRef {
     Object(Vec<(String, Option<TypeRef>)>),
     /// `T["key"]`: the type of property `key` of `T`.
     Index(Box<TypeRef>, String),
+    /// A string literal type (`"circle"`): what a discriminant comparison tests.
+    Literal(String),
     Unknown,
 }
 
@@ -93,6 +95,15 @@ pub enum Expr {
     },
     /// A value known not to be any module's declaration (literals, object literals).
     External,
+    /// `.0` where a comparison of its property `key` with string literals holds: the member
+    /// types of its union whose `key` may equal one of `lits` (`keep`), or may differ from
+    /// all of them (`!keep`).
+    Narrow {
+        base: Box<Expr>,
+        key: String,
+        lits: Vec<String>,
+        keep: bool,
+    },
 }
 
 /// What a call says about the callee's type parameters: the type arguments written at the call
@@ -325,6 +336,9 @@ struct Extractor<'s> {
     /// A variable's written type and the node of its initializer, when that is a call: the
     /// call's expected type.
     expected: Option<(usize, TypeRef)>,
+    /// A name whose mentions in the condition being walked are a modelled discriminant test:
+    /// they do not make it narrowable.
+    quiet: Option<String>,
     /// The innermost enclosing declaration.
     owner: Option<usize>,
     /// The class `this` refers to: `Some(Some(decl))` in a recorded class, `Some(None)` in an
@@ -366,6 +380,7 @@ pub fn extract(src: &str, tsx: bool) -> TsFile {
             this_class: None,
             callback: None,
             expected: None,
+            quiet: None,
             depth: 0,
             narrowing: narrowing_ranges(root),
         };
@@ -390,6 +405,9 @@ impl<'s> Extractor<'s> {
 
     /// Notes that `res` (named `name`), written at `n`, may be narrowed there.
     fn note_narrowing(&mut self, n: Node, name: &str, res: &NameRes) {
+        if self.quiet.as_deref() == Some(name) {
+            return;
+        }
         let b = n.start_byte();
         let i = self.narrowing.partition_point(|&(s, _)| s <= b);
         if i == 0 || self.narrowing[i - 1].1 <= b {

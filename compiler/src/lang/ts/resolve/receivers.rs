@@ -52,6 +52,12 @@ impl Resolver<'_> {
                     None => Recv::Unknown,
                 }
             }
+            Expr::Narrow {
+                base,
+                key,
+                lits,
+                keep,
+            } => self.narrow(m, base, key, lits, *keep, depth + 1).0,
             Expr::AssignedParam { target, param } => {
                 match self.assigned_param(m, target, *param, depth + 1) {
                     Some((tm, t)) => self.type_recv(tm, &t, depth + 1),
@@ -300,6 +306,7 @@ impl Resolver<'_> {
                 TypeRef::Array(Box::new(self.instantiate(m, cm, cd, x, call, depth + 1)?))
             }
             TypeRef::External => TypeRef::External,
+            TypeRef::Literal(s) => TypeRef::Literal(s.clone()),
             _ => return None,
         })
     }
@@ -367,6 +374,106 @@ impl Resolver<'_> {
             return None;
         }
         eargs.get(j).cloned()
+    }
+
+    /// The member types of `base`'s union that a discriminant comparison of their property
+    /// `key` with `lits` keeps (`keep`: those whose `key` may equal one of them; else those
+    /// whose `key` may differ from all), and whether that was decided: when a member type's
+    /// `key` is not declared with string literal types, `base`'s members, undecided.
+    pub(super) fn narrow(
+        &self,
+        m: usize,
+        base: &Expr,
+        key: &str,
+        lits: &[String],
+        keep: bool,
+        depth: usize,
+    ) -> (Recv, bool) {
+        let r = self.eval(m, base, depth + 1);
+        let mut parts = Vec::new();
+        flatten_union(&r, &mut parts);
+        if parts.len() < 2 {
+            return (r, true);
+        }
+        let mut kept = Vec::new();
+        for p in parts {
+            let Some(vals) = self.discriminant_values(p, key, depth + 1) else {
+                return (r, false);
+            };
+            let any = vals.iter().any(|v| lits.contains(v));
+            let all = vals.iter().all(|v| lits.contains(v));
+            if (keep && any) || (!keep && !all) {
+                kept.push(p.clone());
+            }
+        }
+        match kept.len() {
+            0 => (Recv::Unknown, true),
+            1 => (kept.swap_remove(0), true),
+            _ => (Recv::Union(kept), true),
+        }
+    }
+
+    /// The string literals a value of `recv` may hold in its property `key`, when that is
+    /// declared with string literal types (through type aliases); `None` otherwise.
+    fn discriminant_values(&self, recv: &Recv, key: &str, depth: usize) -> Option<Vec<String>> {
+        let (tm, t) = match recv {
+            Recv::Object(om, props) => (*om, props.iter().find(|(n, _)| n == key)?.1.clone()?),
+            _ => match self.members_named(recv, key, Meaning::Value, depth + 1) {
+                Hit::Decls(v, true) if v.len() == 1 => {
+                    let (dm, dd) = v[0];
+                    (dm, self.mods[dm].ts.decls[dd].ty.clone()?)
+                }
+                _ => return None,
+            },
+        };
+        let mut out = Vec::new();
+        self.literal_set(tm, &t, depth + 1, &mut out).then_some(out)
+    }
+
+    /// Adds the string literals of type `t` (a literal, a union of them, an alias of one) to
+    /// `out`; false when `t` is another type.
+    fn literal_set(&self, m: usize, t: &TypeRef, depth: usize, out: &mut Vec<String>) -> bool {
+        if depth > MAX_DEPTH {
+            return false;
+        }
+        match t {
+            TypeRef::Literal(s) => {
+                out.push(s.clone());
+                true
+            }
+            TypeRef::Union(ts) => ts.iter().all(|t| self.literal_set(m, t, depth + 1, out)),
+            // `Exclude<A, B>`, `Extract<A, B>` of literal unions.
+            TypeRef::Named {
+                head: NameRes::Unbound(n),
+                path,
+                args,
+            } if path.is_empty()
+                && args.len() == 2
+                && matches!(n.as_str(), "Exclude" | "Extract") =>
+            {
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                if !self.literal_set(m, &args[0], depth + 1, &mut a)
+                    || !self.literal_set(m, &args[1], depth + 1, &mut b)
+                {
+                    return false;
+                }
+                let extract = n == "Extract";
+                out.extend(a.into_iter().filter(|x| b.contains(x) == extract));
+                true
+            }
+            TypeRef::Named { head, path, args } if path.is_empty() && args.is_empty() => match self
+                .bind_res(m, head, Meaning::Type, depth + 1)
+            {
+                Bound::Decl(am, ad) if self.mods[am].ts.decls[ad].kind == SymbolKind::TypeAlias => {
+                    match &self.mods[am].ts.decls[ad].ty {
+                        Some(t) => self.literal_set(am, t, depth + 1, out),
+                        None => false,
+                    }
+                }
+                _ => false,
+            },
+            _ => false,
+        }
     }
 
     /// The written type of parameter `param` of a function assigned to the member `target`:
@@ -510,7 +617,7 @@ impl Resolver<'_> {
             return Recv::Unknown;
         }
         match t {
-            TypeRef::External => Recv::External,
+            TypeRef::External | TypeRef::Literal(_) => Recv::External,
             TypeRef::Unknown | TypeRef::This => Recv::Unknown,
             TypeRef::Fn(_) => Recv::External,
             TypeRef::Union(ts) => {
@@ -642,6 +749,14 @@ fn mentions_local(t: &TypeRef) -> bool {
             .iter()
             .filter_map(|(_, t)| t.as_ref())
             .any(mentions_local),
-        TypeRef::External | TypeRef::This | TypeRef::Unknown => false,
+        TypeRef::External | TypeRef::Literal(_) | TypeRef::This | TypeRef::Unknown => false,
+    }
+}
+
+/// The member types of a union, nested unions flattened; any other receiver is its own part.
+fn flatten_union<'r>(r: &'r Recv, out: &mut Vec<&'r Recv>) {
+    match r {
+        Recv::Union(v) => v.iter().for_each(|x| flatten_union(x, out)),
+        other => out.push(other),
     }
 }

@@ -285,6 +285,15 @@ impl Resolver<'_> {
             Expr::Name(NameRes::Decl(d)) => f.narrowed.contains(&f.decls[*d].name),
             Expr::Name(NameRes::Import(i)) => f.narrowed.contains(&f.imports[*i].local),
             // A parameter's context types it; conditions on its name were checked above.
+            Expr::Narrow {
+                base,
+                key,
+                lits,
+                keep,
+            } => {
+                self.narrowable(m, base, depth + 1)
+                    || !self.narrow(m, base, key, lits, *keep, depth + 1).1
+            }
             Expr::CallbackParam { .. }
             | Expr::ContextParam { .. }
             | Expr::AssignedParam { .. }

@@ -106,7 +106,7 @@ export function g(x: unknown): void {
 export function h(p: Cat | Dog): void {
   switch (p.kind) {
     case "cat":
-      p.name; //want: REFERENCES src/pets.ts:Cat.name CANDIDATE ; //want: REFERENCES src/pets.ts:Dog.name CANDIDATE
+      p.name; //want: REFERENCES src/pets.ts:Cat.name ; //want-none: src/pets.ts:Dog.name
   }
 }
 export function k(p: Cat | Dog, o: Cat | Dog): void {

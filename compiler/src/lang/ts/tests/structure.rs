@@ -28,7 +28,7 @@ fn a_method_overrides_the_same_named_method_of_its_base_class() {
 //- app/src/a.ts
 export class Animal { speak(): string { return ""; } }
 export class Dog extends Animal {
-  constructor() { super(); } //want-none: Animal.constructor
+  constructor() { super(); } //want-none: src/a.ts:Animal.constructor
   speak(): string { return "woof"; } //want: OVERRIDES src/a.ts:Animal.speak STRUCTURAL_CERTAIN
 }
 "#,
