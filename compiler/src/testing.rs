@@ -186,21 +186,17 @@ impl Compiled {
             Want::None { name } => {
                 let f = &self.facts;
                 let file = self.file_id(repo, path);
-                match f
-                    .edges
-                    .iter()
-                    .find(|e| {
-                        let t = &f.symbols[e.target];
-                        // `NAME`, or `PACKAGE:QN` for one declaration among several of that name.
-                        let hit = match name.rsplit_once(':') {
-                            Some((package, qn)) => {
-                                f.packages[t.package].name == package && t.qualified_name == qn
-                            }
-                            None => t.name == *name,
-                        };
-                        e.file == file && e.line == line && hit
-                    })
-                {
+                match f.edges.iter().find(|e| {
+                    let t = &f.symbols[e.target];
+                    // `NAME`, or `PACKAGE:QN` for one declaration among several of that name.
+                    let hit = match name.rsplit_once(':') {
+                        Some((package, qn)) => {
+                            f.packages[t.package].name == package && t.qualified_name == qn
+                        }
+                        None => t.name == *name,
+                    };
+                    e.file == file && e.line == line && hit
+                }) {
                     Some(e) => Err(format!(
                         "an edge targets {}",
                         f.symbols[e.target].qualified_name

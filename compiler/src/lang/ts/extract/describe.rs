@@ -109,15 +109,17 @@ impl Extractor<'_> {
             | "regex" | "unary_expression" => Expr::External,
             // A function value: its parameters' written types (what a callback passed to it
             // receives).
-            "arrow_function" | "function_expression" | "function" => {
-                Expr::Typed(TypeRef::Fn(self.written_params(n, d)))
-            }
+            "arrow_function" | "function_expression" | "function" => Expr::Typed(TypeRef::Fn(
+                self.written_params(n, d),
+                n.child_by_field_name("return_type")
+                    .map(|r| Box::new(self.type_at(r, d + 1))),
+            )),
             _ => Expr::Unknown,
         }
     }
 
     /// The written types of the parameters of a function-like node (`this:` left out).
-    fn written_params(&self, n: Node, d: usize) -> Vec<Option<TypeRef>> {
+    pub(super) fn written_params(&self, n: Node, d: usize) -> Vec<Option<TypeRef>> {
         let mut ps = Vec::new();
         if let Some(params) = n.child_by_field_name("parameters") {
             let mut c = params.walk();
@@ -262,7 +264,27 @@ impl Extractor<'_> {
             }
             // `any` and `unknown` say nothing about the value.
             "predefined_type" if matches!(self.t(n), "any" | "unknown") => TypeRef::Unknown,
-            "function_type" => TypeRef::Fn(self.written_params(n, d)),
+            "function_type" => TypeRef::Fn(
+                self.written_params(n, d),
+                n.child_by_field_name("return_type")
+                    .map(|r| Box::new(self.type_at(r, d + 1))),
+            ),
+            "conditional_type" => {
+                let extends_any = n.child_by_field_name("right").is_some_and(|r| {
+                    r.kind() == "predefined_type" && matches!(self.t(r), "any" | "unknown")
+                });
+                match (
+                    n.child_by_field_name("left"),
+                    n.child_by_field_name("consequence"),
+                ) {
+                    (Some(l), Some(c)) => TypeRef::Cond {
+                        check: Box::new(self.type_at(l, d + 1)),
+                        extends_any,
+                        then: Box::new(self.type_at(c, d + 1)),
+                    },
+                    _ => TypeRef::Unknown,
+                }
+            }
             "tuple_type" => {
                 let mut ts = Vec::new();
                 for m in kids(n) {
@@ -295,6 +317,9 @@ impl Extractor<'_> {
                 )
             }
             "predefined_type" | "literal_type" | "template_literal_type" => TypeRef::External,
+            "object_type" if let Some(t) = mapped_over(n) => {
+                TypeRef::Mapped(Box::new(self.type_at(t, d + 1)))
+            }
             "object_type" => {
                 let mut props = Vec::new();
                 let mut c = n.walk();
@@ -309,8 +334,12 @@ impl Extractor<'_> {
                                 ));
                             }
                         }
-                        // Signatures and index signatures: members no name lists.
                         "method_signature" | "comment" => {}
+                        // Call, construct and index signatures: what a call or an index
+                        // gives is not followed.
+                        "call_signature" | "construct_signature" | "index_signature" => {
+                            return TypeRef::Unknown;
+                        }
                         _ => return TypeRef::External,
                     }
                 }
@@ -319,4 +348,28 @@ impl Extractor<'_> {
             _ => TypeRef::Unknown,
         }
     }
+}
+
+/// `T` of an object type that is one homomorphic mapped type `{ [k in keyof T]: … }` (without
+/// an `as` clause).
+pub(super) fn mapped_over(n: Node) -> Option<Node> {
+    let members: Vec<Node> = kids(n)
+        .into_iter()
+        .filter(|k| k.is_named() && k.kind() != "comment")
+        .collect();
+    let [sig] = members[..] else { return None };
+    if sig.kind() != "index_signature" {
+        return None;
+    }
+    let clause = kids(sig)
+        .into_iter()
+        .find(|k| k.kind() == "mapped_type_clause")?;
+    if clause.child_by_field_name("alias").is_some() {
+        return None;
+    }
+    let keys = clause.child_by_field_name("type")?;
+    if keys.kind() != "index_type_query" {
+        return None;
+    }
+    keys.named_child(0)
 }

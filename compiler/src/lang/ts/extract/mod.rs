@@ -38,8 +38,22 @@ pub enum TypeRef {
     External,
     /// The polymorphic `this` type of a method's result.
     This,
-    /// A function type, with its parameters' written types.
-    Fn(Vec<Option<TypeRef>>),
+    /// A function type, with its parameters' written types and its return type.
+    Fn(Vec<Option<TypeRef>>, Option<Box<TypeRef>>),
+    /// The return type of the function type `.0` (what a function typed by it returns).
+    Ret(Box<TypeRef>),
+    /// `.1`, written in module `.0` (made by phase 2 when it instantiates a generic type).
+    In(usize, Box<TypeRef>),
+    /// `check extends any ? then : other` (`extends_any`; `unknown` too), or a conditional type
+    /// whose condition is not followed.
+    Cond {
+        check: Box<TypeRef>,
+        extends_any: bool,
+        then: Box<TypeRef>,
+    },
+    /// `{ [k in keyof T]: … }` (no `as` clause): a mapped type over `T`'s properties, whose
+    /// members are `T`'s declarations.
+    Mapped(Box<TypeRef>),
     /// `A | B` (without `null` and `undefined`), with at least two members.
     Union(Vec<TypeRef>),
     /// `A & B`.
@@ -174,8 +188,12 @@ pub struct Decl {
     pub heritage_at: Vec<(u32, u32)>,
     /// Has members no name lists: index, call or construct signatures, mapped types.
     pub open: bool,
-    /// The type parameters of a function or method, in order (locals of the file).
+    /// The type parameters of a function, method, interface or type alias, in order (locals of
+    /// the file).
     pub type_params: Vec<usize>,
+    /// The call signatures of an interface or object type alias: parameters' written types and
+    /// the return type.
+    pub calls: Vec<(Vec<Option<TypeRef>>, Option<TypeRef>)>,
     /// Signatures without a body (overloads); with more than one, the parameter and return
     /// types of a call depend on which overload applies and are not used.
     pub overloads: u8,
@@ -339,6 +357,9 @@ struct Extractor<'s> {
     /// A name whose mentions in the condition being walked are a modelled discriminant test:
     /// they do not make it narrowable.
     quiet: Option<String>,
+    /// The type a `return` of the function being walked is expected to have: its written
+    /// return type, or the return type of the function type its context gives it.
+    ret_ctx: Option<TypeRef>,
     /// The innermost enclosing declaration.
     owner: Option<usize>,
     /// The class `this` refers to: `Some(Some(decl))` in a recorded class, `Some(None)` in an
@@ -381,6 +402,7 @@ pub fn extract(src: &str, tsx: bool) -> TsFile {
             callback: None,
             expected: None,
             quiet: None,
+            ret_ctx: None,
             depth: 0,
             narrowing: narrowing_ranges(root),
         };
@@ -522,6 +544,7 @@ impl<'s> Extractor<'s> {
             open: false,
             overloads: 0,
             type_params: Vec::new(),
+            calls: Vec::new(),
             private: name.starts_with('#'),
         });
         if let Some(p) = parent {

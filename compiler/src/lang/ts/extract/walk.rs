@@ -49,6 +49,11 @@ impl Extractor<'_> {
             let tps = x.bind_type_params(n);
             let params = x.walk_params(n, callback.as_ref());
             let ret = x.walk_written(n, "return_type");
+            let ret_ctx = ret.clone().or_else(|| match &callback {
+                Some(Context::Typed(t)) => Some(TypeRef::Ret(Box::new(t.clone()))),
+                _ => None,
+            });
+            let saved_ret = std::mem::replace(&mut x.ret_ctx, ret_ctx);
             if let Some(d) = decl {
                 let dd = &mut x.file.decls[d];
                 if dd.ret.is_none() {
@@ -66,9 +71,10 @@ impl Extractor<'_> {
                     x.hoist(body, true);
                     x.walk_children(body);
                 } else {
-                    x.walk(body);
+                    x.walk_returned(body);
                 }
             }
+            x.ret_ctx = saved_ret;
         });
         self.this_class = saved_this;
         self.scopes.pop();
@@ -225,16 +231,23 @@ impl Extractor<'_> {
     /// One name of an `extends` or `implements` clause: a reference, and a heritage type of
     /// the declaration.
     pub(super) fn heritage(&mut self, t: Node, usage: Use, decl: Option<usize>) {
+        let mut targs = Vec::new();
         let head = match t.kind() {
             "generic_type" => {
                 if let Some(a) = t.child_by_field_name("type_arguments") {
                     self.walk(a);
+                    let mut c = a.walk();
+                    targs = a
+                        .named_children(&mut c)
+                        .filter(|x| x.kind() != "comment")
+                        .map(|x| self.type_ref(x))
+                        .collect();
                 }
                 t.child_by_field_name("name").unwrap_or(t)
             }
             _ => t,
         };
-        let tr = match head.kind() {
+        let mut tr = match head.kind() {
             "identifier" | "type_identifier" => {
                 let name = self.t(head).to_string();
                 let res = self.lookup(&name, true);
@@ -254,6 +267,9 @@ impl Extractor<'_> {
                 TypeRef::Unknown
             }
         };
+        if let TypeRef::Named { args, .. } = &mut tr {
+            *args = targs;
+        }
         if let Some(d) = decl {
             let (line, column) = pos(head);
             let dd = &mut self.file.decls[d];
@@ -465,7 +481,10 @@ impl Extractor<'_> {
                 let decl = self.decl_of(n);
                 self.scopes.push(Scope::default());
                 self.with_owner(decl, |x| {
-                    x.bind_type_params(n);
+                    let tps = x.bind_type_params(n);
+                    if let Some(d) = decl {
+                        x.file.decls[d].type_params = tps;
+                    }
                     for k in kids(n) {
                         if k.kind() == "extends_type_clause" {
                             x.walk_heritage_clause(k, decl);
@@ -492,10 +511,19 @@ impl Extractor<'_> {
                 let decl = self.decl_of(n);
                 self.scopes.push(Scope::default());
                 self.with_owner(decl, |x| {
-                    x.bind_type_params(n);
+                    let tps = x.bind_type_params(n);
+                    if let Some(d) = decl {
+                        x.file.decls[d].type_params = tps;
+                    }
                     if let Some(v) = n.child_by_field_name("value") {
                         if v.kind() == "object_type" {
                             x.walk_type_members(v);
+                            // A mapped type over `keyof T` has `T`'s members.
+                            if describe::mapped_over(v).is_some()
+                                && let Some(d) = decl
+                            {
+                                x.file.decls[d].ty = Some(x.type_ref(v));
+                            }
                         } else {
                             x.walk(v);
                             let tr = x.type_ref(v);
@@ -582,6 +610,10 @@ impl Extractor<'_> {
                 self.scopes.pop();
             }
             "if_statement" => self.walk_if(n),
+            "return_statement" => match n.named_child(0) {
+                Some(v) if v.kind() != "comment" => self.walk_returned(v),
+                _ => self.walk_children(n),
+            },
             "switch_statement" => self.walk_switch(n),
             "for_statement" => {
                 self.scopes.push(Scope::default());
@@ -752,6 +784,16 @@ impl Extractor<'_> {
                     });
                 }
                 "method_signature" => self.walk_member(m, None),
+                "call_signature" => {
+                    self.walk(m);
+                    if let Some(o) = self.owner {
+                        let params = self.written_params(m, 0);
+                        let ret = m
+                            .child_by_field_name("return_type")
+                            .map(|r| self.type_ref(r));
+                        self.file.decls[o].calls.push((params, ret));
+                    }
+                }
                 _ => self.walk(m),
             }
         }
@@ -1080,6 +1122,21 @@ impl Extractor<'_> {
         if let Some((_, _, lits, _)) = self.discriminant_test(c) {
             before.extend(lits);
         }
+    }
+
+    /// Walks a returned value: a function returned where the return type is known gets its
+    /// parameters typed by it.
+    fn walk_returned(&mut self, v: Node) {
+        if let Some(t) = &self.ret_ctx
+            && matches!(
+                v.kind(),
+                "arrow_function" | "function_expression" | "function"
+            )
+        {
+            self.callback = Some(Context::Typed(t.clone()));
+        }
+        self.walk(v);
+        self.callback = None;
     }
 
     /// Binds `name` anew, in the innermost scope, to its current value narrowed by a

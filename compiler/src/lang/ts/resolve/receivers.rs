@@ -88,6 +88,7 @@ impl Resolver<'_> {
                     Some((_, None)) => Recv::Unknown,
                     None => Recv::External,
                 },
+                recv if let Some(r) = self.object_prop(&recv, name, depth + 1) => r,
                 recv => match self.members_named(&recv, name, Meaning::Value, depth + 1) {
                     Hit::Decls(v, _) if v.len() == 1 => {
                         self.value_recv(Bound::Decl(v[0].0, v[0].1), depth + 1)
@@ -149,6 +150,30 @@ impl Resolver<'_> {
                 Bound::External => Recv::External,
                 _ => Recv::Unknown,
             },
+        }
+    }
+
+    /// The value of property `name` of an object type literal that is part of an
+    /// intersection (`A & { p: T }`), or of every member of a union of such: `None` when the
+    /// receiver has no such part.
+    fn object_prop(&self, recv: &Recv, name: &str, depth: usize) -> Option<Recv> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        match recv {
+            Recv::Object(om, props) => match props.iter().find(|(n, _)| n == name)? {
+                (_, Some(t)) => Some(self.type_recv(*om, t, depth + 1)),
+                (_, None) => Some(Recv::Unknown),
+            },
+            Recv::All(parts) => parts
+                .iter()
+                .find_map(|p| self.object_prop(p, name, depth + 1)),
+            Recv::Union(parts) => parts
+                .iter()
+                .map(|p| self.object_prop(p, name, depth + 1))
+                .collect::<Option<Vec<Recv>>>()
+                .map(Recv::Union),
+            _ => None,
         }
     }
 
@@ -234,11 +259,11 @@ impl Resolver<'_> {
         if let Expr::Name(NameRes::Local(l)) = callee {
             let local = &self.mods[m].ts.locals[*l];
             let t = match (&local.ty, &local.value) {
-                (Some(t @ TypeRef::Fn(_)), _) => t.clone(),
-                (None, Some(Expr::Typed(t @ TypeRef::Fn(_)))) => t.clone(),
+                (Some(t @ TypeRef::Fn(..)), _) => t.clone(),
+                (None, Some(Expr::Typed(t @ TypeRef::Fn(..)))) => t.clone(),
                 _ => return None,
             };
-            let TypeRef::Fn(ps) = t else { return None };
+            let TypeRef::Fn(ps, _) = t else { return None };
             let t = ps.get(arg)?.clone()?;
             return self.fn_param(m, t, param, depth + 1);
         }
@@ -441,6 +466,7 @@ impl Resolver<'_> {
                 out.push(s.clone());
                 true
             }
+            TypeRef::In(m2, inner) => self.literal_set(*m2, inner, depth + 1, out),
             TypeRef::Union(ts) => ts.iter().all(|t| self.literal_set(m, t, depth + 1, out)),
             // `Exclude<A, B>`, `Extract<A, B>` of literal unions.
             TypeRef::Named {
@@ -514,25 +540,143 @@ impl Resolver<'_> {
         param: usize,
         depth: usize,
     ) -> Option<(usize, TypeRef)> {
+        let (tm, ps, _) = self.fn_sig(m, t, depth + 1)?;
+        Some((tm, ps.get(param)?.clone()?))
+    }
+
+    /// The parameters' written types and the return type of the function type `t` (written in
+    /// module `m`): followed through type aliases (instantiated by their type arguments or
+    /// defaults), an interface or object type alias with one call signature, and the return
+    /// type of another function type.
+    #[allow(clippy::type_complexity)]
+    fn fn_sig(
+        &self,
+        m: usize,
+        t: TypeRef,
+        depth: usize,
+    ) -> Option<(usize, Vec<Option<TypeRef>>, Option<TypeRef>)> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
         let (mut t, mut tm) = (t, m);
         for _ in 0..MAX_DEPTH {
             match t {
-                TypeRef::Fn(ps) => return Some((tm, ps.get(param)?.clone()?)),
+                TypeRef::Fn(ps, ret) => return Some((tm, ps, ret.map(|r| *r))),
+                TypeRef::In(m2, inner) => {
+                    tm = m2;
+                    t = *inner;
+                }
+                TypeRef::Ret(f) => {
+                    let (rm, _, ret) = self.fn_sig(tm, *f, depth + 1)?;
+                    tm = rm;
+                    t = ret?;
+                }
                 TypeRef::Named {
-                    ref head, ref path, ..
-                } if path.is_empty() => match self.bind_res(tm, head, Meaning::Type, depth + 1) {
-                    Bound::Decl(am, ad)
-                        if self.mods[am].ts.decls[ad].kind == SymbolKind::TypeAlias =>
-                    {
-                        t = self.mods[am].ts.decls[ad].ty.clone()?;
-                        tm = am;
+                    ref head,
+                    ref path,
+                    ref args,
+                } => {
+                    let (am, ad) = self.type_decl(tm, head, path, depth + 1)?;
+                    let decl = &self.mods[am].ts.decls[ad];
+                    let map = self.type_args(tm, am, ad, args);
+                    if let [(ps, ret)] = &decl.calls[..] {
+                        return Some((
+                            am,
+                            ps.iter()
+                                .map(|p| p.as_ref().map(|p| subst(p, &map)))
+                                .collect(),
+                            ret.as_ref().map(|r| subst(r, &map)),
+                        ));
                     }
-                    _ => return None,
-                },
+                    if decl.kind != SymbolKind::TypeAlias {
+                        return None;
+                    }
+                    t = subst(decl.ty.as_ref()?, &map);
+                    tm = am;
+                }
                 _ => return None,
             }
         }
         None
+    }
+
+    /// The type declaration `head.path…` names in module `m`.
+    pub(super) fn type_decl(
+        &self,
+        m: usize,
+        head: &NameRes,
+        path: &[String],
+        depth: usize,
+    ) -> Option<(usize, usize)> {
+        let any = |last: bool| if last { Meaning::Type } else { Meaning::Any };
+        let mut b = self.bind_res(m, head, any(path.is_empty()), depth + 1);
+        for (i, seg) in path.iter().enumerate() {
+            b = match b {
+                Bound::Module(t) => self.export_of(t, seg, any(i + 1 == path.len()), depth + 1),
+                Bound::Decl(bm, bd) => match self.lookup_member(bm, bd, seg, depth + 1) {
+                    Lookup::Found(a, c) => Bound::Decl(a, c),
+                    _ => return None,
+                },
+                _ => return None,
+            };
+        }
+        match b {
+            Bound::Decl(a, c) => Some((a, c)),
+            _ => None,
+        }
+    }
+
+    /// What the type parameters of declaration `d` of module `am` stand for where it is named
+    /// with `args` (written in module `m`): each argument, else the parameter's default (in
+    /// terms of the parameters before it). A parameter with neither is left out.
+    fn type_args(&self, m: usize, am: usize, d: usize, args: &[TypeRef]) -> Vec<(usize, TypeRef)> {
+        let mut map: Vec<(usize, TypeRef)> = Vec::new();
+        for (i, &tp) in self.mods[am].ts.decls[d].type_params.iter().enumerate() {
+            let v = match args.get(i) {
+                Some(a) => TypeRef::In(m, Box::new(a.clone())),
+                None => match &self.mods[am].ts.locals[tp].default {
+                    Some(def) => TypeRef::In(am, Box::new(subst(def, &map))),
+                    None => continue,
+                },
+            };
+            map.push((tp, v));
+        }
+        map
+    }
+
+    /// The member types of the union a closed type `t` names (through type aliases without
+    /// type parameters), each closed; `t` itself when it is not a union.
+    fn union_members(&self, t: &TypeRef, depth: usize) -> Vec<TypeRef> {
+        if depth > MAX_DEPTH {
+            return vec![t.clone()];
+        }
+        let TypeRef::In(m, inner) = t else {
+            return vec![t.clone()];
+        };
+        match &**inner {
+            TypeRef::In(..) => self.union_members(inner, depth + 1),
+            TypeRef::Union(ts) => ts
+                .iter()
+                .flat_map(|x| self.union_members(&TypeRef::In(*m, Box::new(x.clone())), depth + 1))
+                .collect(),
+            TypeRef::Named { head, path, args } if args.is_empty() => {
+                match self.type_decl(*m, head, path, depth + 1) {
+                    Some((am, ad))
+                        if self.mods[am].ts.decls[ad].kind == SymbolKind::TypeAlias
+                            && self.mods[am].ts.decls[ad].type_params.is_empty() =>
+                    {
+                        match &self.mods[am].ts.decls[ad].ty {
+                            Some(u @ TypeRef::Union(_)) => {
+                                self.union_members(&TypeRef::In(am, Box::new(u.clone())), depth + 1)
+                            }
+                            _ => vec![t.clone()],
+                        }
+                    }
+                    _ => vec![t.clone()],
+                }
+            }
+            _ => vec![t.clone()],
+        }
     }
 
     /// The declaration an expression in callee position denotes.
@@ -544,12 +688,12 @@ impl Resolver<'_> {
             Expr::Name(NameRes::Local(_)) => Bound::Missing,
             Expr::Name(res) => self.bind_res(m, res, Meaning::Value, depth + 1),
             Expr::Member(base, name) => {
-                match self.members_named(
-                    &self.eval(m, base, depth + 1),
-                    name,
-                    Meaning::Value,
-                    depth + 1,
-                ) {
+                let recv = self.eval(m, base, depth + 1);
+                // A property of an object type literal is not a declaration to call.
+                if self.object_prop(&recv, name, depth + 1).is_some() {
+                    return Bound::Missing;
+                }
+                match self.members_named(&recv, name, Meaning::Value, depth + 1) {
                     Hit::Decls(v, true) => Bound::Decl(v[0].0, v[0].1),
                     Hit::Bound(b) => b,
                     Hit::External | Hit::NotFound { closed: false } => Bound::External,
@@ -619,7 +763,19 @@ impl Resolver<'_> {
         match t {
             TypeRef::External | TypeRef::Literal(_) => Recv::External,
             TypeRef::Unknown | TypeRef::This => Recv::Unknown,
-            TypeRef::Fn(_) => Recv::External,
+            TypeRef::Fn(..) => Recv::External,
+            TypeRef::In(m2, inner) => self.type_recv(*m2, inner, depth + 1),
+            TypeRef::Mapped(over) => self.type_recv(m, over, depth + 1),
+            TypeRef::Cond {
+                extends_any: true,
+                then,
+                ..
+            } => self.type_recv(m, then, depth + 1),
+            TypeRef::Cond { .. } => Recv::Unknown,
+            TypeRef::Ret(f) => match self.fn_sig(m, (**f).clone(), depth + 1) {
+                Some((rm, _, Some(r))) => self.type_recv(rm, &r, depth + 1),
+                _ => Recv::Unknown,
+            },
             TypeRef::Union(ts) => {
                 Recv::Union(ts.iter().map(|t| self.type_recv(m, t, depth + 1)).collect())
             }
@@ -683,6 +839,23 @@ impl Resolver<'_> {
                         {
                             self.type_recv(m, &args[0], depth + 1)
                         }
+                        "Awaited" if args.len() == 1 => {
+                            match self.type_recv(m, &args[0], depth + 1) {
+                                Recv::Promise(x) => *x,
+                                other => other,
+                            }
+                        }
+                        // Library types computed from another type, whose members may be the
+                        // graph's: not followed.
+                        "ReturnType"
+                        | "InstanceType"
+                        | "Parameters"
+                        | "ConstructorParameters"
+                        | "ThisParameterType"
+                        | "OmitThisParameter"
+                        | "Exclude"
+                        | "Extract"
+                        | "NoInfer" => Recv::Unknown,
                         n if is_global(n) => Recv::External,
                         _ => Recv::Unknown,
                     };
@@ -712,7 +885,7 @@ impl Resolver<'_> {
                     };
                 }
                 match b {
-                    Bound::Decl(bm, bd) => self.declared_type_recv(bm, bd, depth),
+                    Bound::Decl(bm, bd) => self.declared_type_recv(bm, bd, m, args, depth),
                     Bound::External => Recv::External,
                     _ => Recv::Unknown,
                 }
@@ -721,12 +894,55 @@ impl Resolver<'_> {
     }
 
     /// The members a value of the type declaration `d` of module `m` declares has.
-    fn declared_type_recv(&self, m: usize, d: usize, depth: usize) -> Recv {
+    /// A generic type alias is instantiated with `args` (written in module `am`): a
+    /// distributive conditional `T extends any ? X : never` over a union argument is the union
+    /// of `X` for each member type.
+    fn declared_type_recv(
+        &self,
+        m: usize,
+        d: usize,
+        am: usize,
+        args: &[TypeRef],
+        depth: usize,
+    ) -> Recv {
         let decl = &self.mods[m].ts.decls[d];
         match decl.kind {
             SymbolKind::Class | SymbolKind::Interface | SymbolKind::Enum => Recv::Members(m, d),
             SymbolKind::TypeAlias | SymbolKind::Alias => match &decl.ty {
-                Some(t) => self.type_recv(m, t, depth + 1),
+                Some(t) if decl.type_params.is_empty() => self.type_recv(m, t, depth + 1),
+                Some(t) => {
+                    let map = self.type_args(am, m, d, args);
+                    if let TypeRef::Cond {
+                        check,
+                        extends_any: true,
+                        then,
+                    } = t
+                        && let TypeRef::Named {
+                            head: NameRes::Local(tp),
+                            path,
+                            args,
+                        } = &**check
+                        && path.is_empty()
+                        && args.is_empty()
+                        && let Some((_, arg)) = map.iter().find(|(x, _)| x == tp)
+                    {
+                        let parts = self.union_members(arg, depth + 1);
+                        if parts.len() > 1 {
+                            return Recv::Union(
+                                parts
+                                    .into_iter()
+                                    .map(|p| {
+                                        let mut one = map.clone();
+                                        one.retain(|(x, _)| x != tp);
+                                        one.push((*tp, p));
+                                        self.type_recv(m, &subst(then, &one), depth + 1)
+                                    })
+                                    .collect(),
+                            );
+                        }
+                    }
+                    self.type_recv(m, &subst(t, &map), depth + 1)
+                }
                 None => Recv::Members(m, d),
             },
             _ => Recv::Unknown,
@@ -744,7 +960,12 @@ fn mentions_local(t: &TypeRef) -> bool {
         TypeRef::Tuple(v) | TypeRef::Union(v) | TypeRef::Intersection(v) => {
             v.iter().any(mentions_local)
         }
-        TypeRef::Fn(ps) => ps.iter().flatten().any(mentions_local),
+        TypeRef::Fn(ps, ret) => {
+            ps.iter().flatten().any(mentions_local) || ret.as_deref().is_some_and(mentions_local)
+        }
+        TypeRef::Ret(x) | TypeRef::Mapped(x) => mentions_local(x),
+        TypeRef::Cond { check, then, .. } => mentions_local(check) || mentions_local(then),
+        TypeRef::In(..) => false,
         TypeRef::Object(ps) => ps
             .iter()
             .filter_map(|(_, t)| t.as_ref())
@@ -758,5 +979,60 @@ fn flatten_union<'r>(r: &'r Recv, out: &mut Vec<&'r Recv>) {
     match r {
         Recv::Union(v) => v.iter().for_each(|x| flatten_union(x, out)),
         other => out.push(other),
+    }
+}
+
+/// `t` with the type parameters of `map` replaced by what they stand for. The parts already
+/// closed (`In`) are another module's and are left as they are.
+fn subst(t: &TypeRef, map: &[(usize, TypeRef)]) -> TypeRef {
+    if map.is_empty() {
+        return t.clone();
+    }
+    let s = |x: &TypeRef| subst(x, map);
+    let b = |x: &TypeRef| Box::new(subst(x, map));
+    match t {
+        TypeRef::Named {
+            head: NameRes::Local(tp),
+            path,
+            args,
+        } if path.is_empty() && args.is_empty() => map
+            .iter()
+            .find(|(x, _)| x == tp)
+            .map_or_else(|| t.clone(), |(_, v)| v.clone()),
+        TypeRef::Named { head, path, args } => TypeRef::Named {
+            head: head.clone(),
+            path: path.clone(),
+            args: args.iter().map(s).collect(),
+        },
+        TypeRef::Array(x) => TypeRef::Array(b(x)),
+        TypeRef::Tuple(v) => TypeRef::Tuple(v.iter().map(s).collect()),
+        TypeRef::Union(v) => TypeRef::Union(v.iter().map(s).collect()),
+        TypeRef::Intersection(v) => TypeRef::Intersection(v.iter().map(s).collect()),
+        TypeRef::Fn(ps, ret) => TypeRef::Fn(
+            ps.iter().map(|p| p.as_ref().map(s)).collect(),
+            ret.as_deref().map(b),
+        ),
+        TypeRef::Object(ps) => TypeRef::Object(
+            ps.iter()
+                .map(|(n, t)| (n.clone(), t.as_ref().map(s)))
+                .collect(),
+        ),
+        TypeRef::Index(x, k) => TypeRef::Index(b(x), k.clone()),
+        TypeRef::Ret(x) => TypeRef::Ret(b(x)),
+        TypeRef::Mapped(x) => TypeRef::Mapped(b(x)),
+        TypeRef::Cond {
+            check,
+            extends_any,
+            then,
+        } => TypeRef::Cond {
+            check: b(check),
+            extends_any: *extends_any,
+            then: b(then),
+        },
+        TypeRef::In(..)
+        | TypeRef::External
+        | TypeRef::Literal(_)
+        | TypeRef::This
+        | TypeRef::Unknown => t.clone(),
     }
 }

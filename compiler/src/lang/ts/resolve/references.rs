@@ -196,7 +196,7 @@ impl Resolver<'_> {
                 let detail = format!("{owner} declares no member {name}");
                 self.unresolved_here(at, reason::DECLARATION_NOT_FOUND, name, detail);
             }
-            Hit::NotFound { .. } | Hit::External => {}
+            Hit::NotFound { closed: true } | Hit::External => {}
             Hit::Bound(b) => {
                 let Recv::Module(t) = recv else { return };
                 match b {
@@ -210,8 +210,9 @@ impl Resolver<'_> {
                     _ => {}
                 }
             }
-            Hit::Unknown => {
-                if self.receiver_is_external(m, base) {
+            // A type with parts whose members are unknown may declare it there.
+            Hit::Unknown | Hit::NotFound { closed: false } => {
+                if OBJECT_MEMBERS.contains(&name) || self.receiver_is_external(m, base) {
                     return;
                 }
                 match emit::name_only(self.name_only_candidates(m, name)) {
