@@ -5,7 +5,11 @@
 // (benches/src/accuracy.rs) reads both. See ../README.md, section "TypeScript", for what is a
 // declaration and which uses are counted.
 //
-//   node oracle.mjs -o OUT.jsonl -repo NAME=DIR [-repo NAME=DIR ...] [-diagnostics=false]
+//   node oracle.mjs -o OUT.jsonl -repo NAME=DIR [-repo NAME=DIR ...] [-diagnostics=false] [-object-keys]
+//
+// -object-keys also emits, for each key of an object literal, the property of the literal's
+// contextual type it provides (form `object-literal-key`). The graph does not bind them yet;
+// the default run leaves them out. [-object-keys]
 //
 // Records, in this order: one `oracle` header; per file a `package` record (each module is its
 // own graph package, SPEC §11.1) carrying the checker's error count, a `file` record and its
@@ -22,7 +26,7 @@ import ts from "typescript";
 function usage(msg) {
   if (msg) process.stderr.write(`oracle: ${msg}\n`);
   process.stderr.write(
-    "usage: node oracle.mjs -o OUT.jsonl -repo NAME=DIR [-repo NAME=DIR ...] [-diagnostics=false]\n",
+    "usage: node oracle.mjs -o OUT.jsonl -repo NAME=DIR [-repo NAME=DIR ...] [-diagnostics=false] [-object-keys]\n",
   );
   process.exit(2);
 }
@@ -30,6 +34,7 @@ function usage(msg) {
 const roots = [];
 let outPath = null;
 let diagnostics = true;
+let objectKeys = false;
 {
   const argv = process.argv.slice(2);
   for (let i = 0; i < argv.length; i++) {
@@ -43,6 +48,7 @@ let diagnostics = true;
       if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) usage(`${dir}: not a directory`);
       roots.push({ name: v.slice(0, eq), dir: fs.realpathSync(dir) });
     } else if (a === "-diagnostics=false" || a === "--diagnostics=false") diagnostics = false;
+    else if (a === "-object-keys" || a === "--object-keys") objectKeys = true;
     else if (a === "-diagnostics" || a === "-diagnostics=true") diagnostics = true;
     else if (a === "-h" || a === "--help") usage();
     else usage(`unknown argument ${a}`);
@@ -1134,6 +1140,17 @@ function emitUsesOfFile(sf, info) {
       return undefined;
     }
   };
+  const objectKey = (id, p) => {
+    if (!objectKeys) return;
+    let s;
+    try {
+      const t = checker.getContextualType(p.parent);
+      s = t?.getProperty(id.text);
+    } catch {}
+    // The literal's own property is not a declaration of the contextual type.
+    if (s && s.declarations?.some((d) => d === p)) return;
+    put(id, recordsOf(s), "value", "object-literal-key", "REFERENCES");
+  };
   const put = (id, recs, usage, form, edgeOf) => {
     if (recs.length === 0) return;
     if (recs.some((r) => r._script && r.repo !== info.root.name)) {
@@ -1216,6 +1233,18 @@ function emitUsesOfFile(sf, info) {
             s = checker.getShorthandAssignmentValueSymbol(p);
           } catch {}
           put(id, recordsOf(resolveAlias(s)), "value", "shorthand", "REFERENCES");
+          objectKey(id, p);
+          return;
+        }
+        break;
+      case K.PropertyAssignment:
+      case K.MethodDeclaration:
+      case K.GetAccessor:
+      case K.SetAccessor:
+        // A key of an object literal: a use of the property of the literal's contextual type
+        // that it provides (`const s: Shape = { area: 1 }` uses `Shape.area`).
+        if (p.name === id) {
+          if (p.parent.kind === K.ObjectLiteralExpression) objectKey(id, p);
           return;
         }
         break;

@@ -5,6 +5,10 @@
 #   benches/accuracy/ts/run.sh fixtures                      # regenerate fixtures.oracle.jsonl
 #   benches/accuracy/ts/run.sh prepare                       # only fetch and prepare the corpus
 #                                                            # (WORK/corpus, names in WORK/repos.txt)
+#   benches/accuracy/ts/run.sh holdout [ACCURACY_ARGS...]    # the held-out corpus (HOLDOUT below)
+#
+# The held-out corpus is a check that nothing is fixed against: its figures are reported, its
+# misses are never studied to write a rule.
 #
 # corpus: (a) installs the oracle's pinned TypeScript with `npm ci`, (b) fetches each package of
 # PACKAGES with `npm pack`, unpacks it into WORK/corpus/NAME as its own repository root and
@@ -26,7 +30,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 ws=$(cd "$here/../../.." && pwd)
 mode=corpus
-if [[ $# -gt 0 && ($1 == corpus || $1 == fixtures || $1 == prepare) ]]; then
+if [[ $# -gt 0 && ($1 == corpus || $1 == fixtures || $1 == prepare || $1 == holdout) ]]; then
 	mode=$1
 	shift
 fi
@@ -53,6 +57,19 @@ PACKAGES=(
 	"preact preact@11.2.0 src hooks/src compat/src debug/src devtools/src jsx-runtime/src test-utils/src"
 	"lodash-es lodash-es@4.18.1 *.js"
 )
+
+# The held-out corpus: packages no rule was written against.
+HOLDOUT=(
+	"tanstack-db @tanstack/db@0.15.2 src"
+	"msw msw@2.15.0 src"
+	"tanstack-form-core @tanstack/form-core@1.33.5 src"
+	"tanstack-virtual-core @tanstack/virtual-core@3.19.13 src"
+)
+if [[ $mode == holdout ]]; then
+	PACKAGES=("${HOLDOUT[@]}")
+	MIN_TS_LINES=${MIN_HOLDOUT_TS_LINES:-20000}
+	mode=corpus
+fi
 
 echo "== (a) oracle: TypeScript from package-lock.json" >&2
 if [[ ! -f $here/node_modules/typescript/package.json ]] ||

@@ -282,19 +282,19 @@ impl Resolver<'_> {
         let t = self.mods[cm].ts.decls[cd].params.get(arg)?.clone()?;
         let (tm, t) = self.fn_param(cm, t, param, depth + 1)?;
         if tm == cm && mentions_local(&t) {
-            // Typed by the callee's type parameters: instantiated by the call, in the caller.
-            return Some((m, self.instantiate(m, cm, cd, &t, call, depth + 1)?));
+            // Typed by the callee's type parameters: instantiated by the call.
+            return Some(self.instantiated(m, cm, cd, &t, call, depth + 1));
         }
         Some((tm, t))
     }
 
     /// `t`, written in the signature of function `cd` of module `cm` in terms of its type
-    /// parameters, with each type parameter replaced by what the call instantiates it with:
-    /// the type argument written at the call, else the argument in the same position of the
-    /// call's expected type when that names the callee's declared return type, else the
-    /// parameter's default. The result is a type of the caller's module `m`; `None` when a
-    /// name of `t` is not a type parameter so instantiated (it would not mean the same in `m`).
-    fn instantiate(
+    /// parameters, with each type parameter replaced by what the call (in module `m`)
+    /// instantiates it with: the type argument written at the call, else the argument in the
+    /// same position of the call's expected type when that names the callee's declared return
+    /// type, else the parameter's default. A type parameter with none of them is left as it is
+    /// (its uses are then not typed).
+    fn instantiated(
         &self,
         m: usize,
         cm: usize,
@@ -302,38 +302,21 @@ impl Resolver<'_> {
         t: &TypeRef,
         call: &CallTypes,
         depth: usize,
-    ) -> Option<TypeRef> {
-        if depth > MAX_DEPTH {
-            return None;
+    ) -> (usize, TypeRef) {
+        let mut map: Vec<(usize, TypeRef)> = Vec::new();
+        for (i, &tp) in self.mods[cm].ts.decls[cd].type_params.iter().enumerate() {
+            let v = if let Some(a) = call.args.get(i) {
+                TypeRef::In(m, Box::new(a.clone()))
+            } else if let Some(a) = self.expected_arg(m, cm, cd, tp, call, depth + 1) {
+                TypeRef::In(m, Box::new(a))
+            } else if let Some(def) = &self.mods[cm].ts.locals[tp].default {
+                TypeRef::In(cm, Box::new(subst(def, &map)))
+            } else {
+                continue;
+            };
+            map.push((tp, v));
         }
-        let decl = &self.mods[cm].ts.decls[cd];
-        Some(match t {
-            TypeRef::Named {
-                head: NameRes::Local(tp),
-                path,
-                args,
-            } if path.is_empty() && args.is_empty() => {
-                let i = decl.type_params.iter().position(|x| x == tp)?;
-                if let Some(a) = call.args.get(i) {
-                    return Some(a.clone());
-                }
-                if let Some(a) = self.expected_arg(m, cm, cd, *tp, call, depth + 1) {
-                    return Some(a);
-                }
-                let default = self.mods[cm].ts.locals[*tp].default.as_ref()?;
-                self.instantiate(m, cm, cd, default, call, depth + 1)?
-            }
-            TypeRef::Index(base, key) => TypeRef::Index(
-                Box::new(self.instantiate(m, cm, cd, base, call, depth + 1)?),
-                key.clone(),
-            ),
-            TypeRef::Array(x) => {
-                TypeRef::Array(Box::new(self.instantiate(m, cm, cd, x, call, depth + 1)?))
-            }
-            TypeRef::External => TypeRef::External,
-            TypeRef::Literal(s) => TypeRef::Literal(s.clone()),
-            _ => return None,
-        })
+        (cm, subst(t, &map))
     }
 
     /// The type argument of the call's expected type that stands where the callee's declared
@@ -420,9 +403,17 @@ impl Resolver<'_> {
         if parts.len() < 2 {
             return (r, true);
         }
+        let values: Vec<Option<Vec<String>>> = parts
+            .iter()
+            .map(|p| self.discriminant_values(p, key, depth + 1))
+            .collect();
+        // No member type declares `key` with literal types: not a discriminant, no narrowing.
+        if values.iter().all(Option::is_none) {
+            return (r, true);
+        }
         let mut kept = Vec::new();
-        for p in parts {
-            let Some(vals) = self.discriminant_values(p, key, depth + 1) else {
+        for (p, vals) in parts.into_iter().zip(values) {
+            let Some(vals) = vals else {
                 return (r, false);
             };
             let any = vals.iter().any(|v| lits.contains(v));
