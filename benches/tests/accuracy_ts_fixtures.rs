@@ -30,8 +30,9 @@ const GUARD: Guard = Guard {
         min_exact_precision: Some(99.5),
         min_recall: Some(99.0),
         // The fixtures hold deliberate candidates (`src/untyped.ts`, narrowings that are not
-        // decided in `src/narrowing.ts`): 12 of 560 uses at the last count.
-        min_exact_recall: Some(97.5),
+        // decided in `src/narrowing.ts`, the known gaps of `src/gaps.ts`): 16 of 592 uses at
+        // the last count.
+        min_exact_recall: Some(97.0),
     },
 };
 

@@ -19,7 +19,32 @@ use common::annotations::{Facts, assert_annotations_hold, grouped_repos};
 use kivgraph_format::{Confidence, EdgeKind, FileStatus, Language, NONE, Provenance};
 
 /// Annotations this version is known to get wrong, as `file:line: annotation` with the reason.
-const KNOWN_GAPS: &[(&str, &str)] = &[];
+const KNOWN_GAPS: &[(&str, &str)] = &[
+    (
+        "shop/src/gaps.ts:26: //want: REFERENCES src/gaps.ts:Shape.area",
+        "object literal keys are not bound to the contextual type's properties",
+    ),
+    (
+        "shop/src/gaps.ts:31: //want: REFERENCES src/gaps.ts:Quill.label",
+        "`in` does not narrow: the union read stays candidates",
+    ),
+    (
+        "shop/src/gaps.ts:31: //want-none: src/gaps.ts:Brush.label",
+        "`in` does not narrow: the union read stays candidates",
+    ),
+    (
+        "shop/src/gaps.ts:41: //want: REFERENCES src/gaps.ts:Quill.label",
+        "user type predicates do not narrow",
+    ),
+    (
+        "shop/src/gaps.ts:47: //want: REFERENCES src/gaps.ts:Pen.ink",
+        "a `this:` parameter does not type `this` in a plain function",
+    ),
+    (
+        "shop/src/gaps.ts:54: //want: REFERENCES src/gaps.ts:Pen.ink",
+        "the return type of a function without an annotation is not inferred",
+    ),
+];
 
 /// The file name endings of TypeScript and JavaScript sources (SPEC section 3.1); `.d.ts` files
 /// end in `.ts`.
