@@ -8,6 +8,9 @@ pub mod facts;
 mod fuzz;
 mod lang;
 mod pipeline;
+mod progress;
+
+use progress::Progress;
 #[cfg(test)]
 mod testing;
 mod write;
@@ -159,7 +162,7 @@ struct Inputs {
 }
 
 /// Registers one repository in `facts` and discovers its files into `inputs`.
-fn add_repository(facts: &mut FactSet, inputs: &mut Inputs, spec: &RepoSpec, progress_on: bool) {
+fn add_repository(facts: &mut FactSet, inputs: &mut Inputs, spec: &RepoSpec, progress: &Progress) {
     // A derived repository has no commit, branch or dirty flag: nothing clones it.
     let head = if spec.derived {
         None
@@ -179,10 +182,7 @@ fn add_repository(facts: &mut FactSet, inputs: &mut Inputs, spec: &RepoSpec, pro
         },
         languages: Default::default(),
     });
-    progress(
-        progress_on,
-        &format!("discovering {} ({})", spec.name, spec.root.display()),
-    );
+    progress.phase(&format!("discovering {}", spec.name));
     let found = discover::discover(facts, repo, &spec.root, spec.languages.as_deref());
     for (path, text) in found.configs {
         inputs.configs.push(lang::ConfigFile { repo, path, text });
@@ -318,12 +318,6 @@ pub struct Timings {
     pub total: u64,
 }
 
-fn progress(on: bool, msg: &str) {
-    if on {
-        eprintln!("kivgraph-compile: {msg}");
-    }
-}
-
 /// Compiles the repositories and publishes one generation into `opts.out`.
 pub fn compile(opts: &CompileOptions) -> Result<Summary, CompileError> {
     let t0 = Instant::now();
@@ -335,11 +329,15 @@ pub fn compile(opts: &CompileOptions) -> Result<Summary, CompileError> {
     let index = IndexDir::new(&opts.out);
     let lock = index.lock()?.keep(opts.keep);
 
-    let (facts, t_discover) = gather_and_resolve(&opts.repos, opts.rust_sysroot, opts.progress);
+    let progress = Progress::new(opts.progress);
+    let (facts, t_discover) = gather_and_resolve(&opts.repos, opts.rust_sysroot, &progress);
+    progress.phase("ordering the facts");
     let finished = facts.finish()?;
     let t_resolve = t0.elapsed();
 
-    let published = write_generation(&lock, &finished, opts.fault, opts.progress)?;
+    let published = write_generation(&lock, &finished, opts.fault, &progress);
+    progress.finish();
+    let published = published?;
     let (id, dir) = (published.generation_id, published.generation_dir);
     let t_write = t0.elapsed();
 
@@ -390,13 +388,13 @@ pub fn compile(opts: &CompileOptions) -> Result<Summary, CompileError> {
 fn gather_and_resolve(
     repos: &[RepoSpec],
     rust_sysroot: RustSysroot,
-    progress_on: bool,
+    progress: &Progress,
 ) -> (FactSet, std::time::Duration) {
     let t0 = Instant::now();
     let mut facts = facts::FactSet::default();
     let mut inputs = Inputs::default();
     for spec in repos {
-        add_repository(&mut facts, &mut inputs, spec, progress_on);
+        add_repository(&mut facts, &mut inputs, spec, progress);
     }
     // The standard library enters as the derived repository `rust:<release>` when Rust is
     // compiled, none was given with --derived, and the toolchain has its sources.
@@ -406,7 +404,7 @@ fn gather_and_resolve(
         .any(|s| s.meta.language == Language::Rust);
     if compiles_rust && rust_sysroot == RustSysroot::Auto && !repos.iter().any(|r| r.derived) {
         match locate_rust_sysroot() {
-            Ok(spec) => add_repository(&mut facts, &mut inputs, &spec, progress_on),
+            Ok(spec) => add_repository(&mut facts, &mut inputs, &spec, progress),
             Err(why) => inputs.sysroot_missing = Some(why),
         }
     } else if rust_sysroot == RustSysroot::Off {
@@ -421,9 +419,7 @@ fn gather_and_resolve(
             .as_deref()
             .unwrap_or("the toolchain's rust-src is not installed"),
     };
-    pipeline::compile_all(&mut facts, inputs.sources, &project, |msg| {
-        progress(progress_on, msg)
-    });
+    pipeline::compile_all(&mut facts, inputs.sources, &project, progress);
     (facts, t_discover)
 }
 
@@ -458,7 +454,7 @@ pub fn publish(out: &Path, facts: FactSet) -> Result<Published, CompileError> {
     facts.check()?;
     let lock = IndexDir::new(out).lock()?;
     let finished = facts.finish()?;
-    write_generation(&lock, &finished, None, false)
+    write_generation(&lock, &finished, None, &Progress::new(false))
 }
 
 /// Encodes a canonical fact set, stages its files and publishes them under the held lock.
@@ -466,16 +462,13 @@ fn write_generation(
     lock: &WriterLock,
     finished: &facts::Finished,
     fault: Option<FaultPoint>,
-    progress_on: bool,
+    progress: &Progress,
 ) -> Result<Published, CompileError> {
-    progress(
-        progress_on,
-        &format!(
-            "writing {} symbols, {} edges",
-            finished.symbols.len(),
-            finished.edges.len()
-        ),
-    );
+    progress.phase(&format!(
+        "writing {} symbols, {} edges",
+        finished.symbols.len(),
+        finished.edges.len()
+    ));
     let encoded = write::encode(finished)?;
     let (id, current_problem) = lock.next_id()?;
     let mut index_notes = Vec::new();
@@ -528,10 +521,6 @@ fn write_generation(
             "old generations were not all removed ({e}); the next publish tries again"
         ));
     }
-    progress(
-        progress_on,
-        &format!("published generation {:06} in {}", id, dir.display()),
-    );
     Ok(Published {
         generation_id: id,
         generation_dir: dir,

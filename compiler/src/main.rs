@@ -124,7 +124,8 @@ fn run() -> anyhow::Result<()> {
         out: cli.out,
         repos,
         fault,
-        progress: !cli.json && std::io::stderr().is_terminal(),
+        // On a terminal only: a compile whose output is piped or read by a script is silent.
+        progress: !cli.json && std::io::stdout().is_terminal() && std::io::stderr().is_terminal(),
         rust_sysroot: match cli.rust_sysroot {
             SysrootArg::Auto => kivgraph_compile::RustSysroot::Auto,
             SysrootArg::Off => kivgraph_compile::RustSysroot::Off,

@@ -14,6 +14,7 @@ use rayon::prelude::*;
 use crate::discover::SourceText;
 use crate::facts::{Diagnostic, FactSet, FileId, RepoId};
 use crate::lang::{self, ConfigFile};
+use crate::progress::Progress;
 
 /// Where a source file is, without its text: what resolution keeps of an input.
 #[derive(Debug, Clone)]
@@ -73,11 +74,17 @@ pub(crate) trait FrontEnd {
 
 /// Runs one front end over its inputs: admission, parallel extraction, partial marks, and
 /// resolution, in a deterministic order. Does nothing without inputs.
-pub(crate) fn run<F: FrontEnd>(facts: &mut FactSet, inputs: Vec<SourceInput>, project: &Project) {
+pub(crate) fn run<F: FrontEnd>(
+    facts: &mut FactSet,
+    inputs: Vec<SourceInput>,
+    project: &Project,
+    progress: &Progress,
+) {
     if inputs.is_empty() {
         return;
     }
     let admitted = F::admit(facts, inputs, project);
+    progress.files(admitted.len(), &format!("parsing {} files", F::NAME));
     // Extraction recurses over syntax trees and resolution through chains of names; the pool's
     // roomy stacks plus each front end's depth bounds keep any input from overflowing one.
     let pool = lang::walk_pool();
@@ -89,6 +96,7 @@ pub(crate) fn run<F: FrontEnd>(facts: &mut FactSet, inputs: Vec<SourceInput>, pr
             .map(|input| {
                 let p = panic::catch_unwind(AssertUnwindSafe(|| F::extract(&input)))
                     .map_err(|payload| panic_message(payload.as_ref()));
+                progress.file_done();
                 (input.meta, p)
             })
             .collect()
@@ -125,6 +133,7 @@ pub(crate) fn run<F: FrontEnd>(facts: &mut FactSet, inputs: Vec<SourceInput>, pr
         };
         parsed.push((meta, p));
     }
+    progress.phase(&format!("resolving {} files", F::NAME));
     pool.install(|| F::resolve(facts, parsed, project));
 }
 
@@ -133,31 +142,21 @@ pub(crate) fn compile_all(
     facts: &mut FactSet,
     inputs: Vec<SourceInput>,
     project: &Project,
-    progress: impl Fn(&str),
+    progress: &Progress,
 ) {
     let mut inputs = inputs;
     let mut stage = |facts: &mut FactSet,
-                     run_one: fn(&mut FactSet, Vec<SourceInput>, &Project),
-                     name: &str,
+                     run_one: fn(&mut FactSet, Vec<SourceInput>, &Project, &Progress),
                      langs: &[Language]| {
         let (mine, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut inputs)
             .into_iter()
             .partition(|i| langs.contains(&i.meta.language));
         inputs = rest;
-        progress(&format!(
-            "parsing and resolving {} {name} files",
-            mine.len()
-        ));
-        run_one(facts, mine, project);
+        run_one(facts, mine, project, progress);
     };
     macro_rules! front_end {
         ($f:ty) => {
-            stage(
-                facts,
-                run::<$f>,
-                <$f as FrontEnd>::NAME,
-                <$f as FrontEnd>::LANGUAGES,
-            )
+            stage(facts, run::<$f>, <$f as FrontEnd>::LANGUAGES)
         };
     }
     front_end!(lang::go::Go);
@@ -254,7 +253,7 @@ mod tests {
             configs: &configs,
             sysroot_missing: "",
         };
-        run::<Fragile>(&mut facts, inputs, &project);
+        run::<Fragile>(&mut facts, inputs, &project, &Progress::new(false));
         let status: Vec<FileStatus> = facts.files.iter().map(|f| f.status).collect();
         assert_eq!(
             status,

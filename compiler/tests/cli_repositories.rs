@@ -155,3 +155,25 @@ fn the_summary_names_skipped_entries_and_counts_partial_files() {
     );
     assert!(text.contains("alias.py: not a regular file"), "{text}");
 }
+
+/// Off a terminal the compile shows no progress: stderr holds no drawing and no phase, stdout
+/// only the summary.
+#[test]
+fn a_compile_off_a_terminal_draws_no_progress() {
+    let repo = mixed();
+    let out = tempfile::tempdir().unwrap();
+    let o = Command::new(BIN)
+        .arg(format!("--out={}", out.path().display()))
+        .arg("--rust-sysroot=off")
+        .arg(format!("m={}", repo.path().display()))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !err.contains('\r') && !err.contains('\u{1b}') && !err.contains("parsing"),
+        "stderr: {err:?}"
+    );
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.starts_with("generation 000001 published"), "{text}");
+}
