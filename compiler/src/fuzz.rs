@@ -198,7 +198,11 @@ fn mutated_sources_never_stop_a_compile() {
                 derived: false,
                 languages: None,
             };
-            let (facts, _) = gather_and_resolve(&[spec], RustSysroot::Off, false);
+            let (facts, _) = gather_and_resolve(
+                &[spec],
+                RustSysroot::Off,
+                &crate::progress::Progress::new(false),
+            );
             let panicked: Vec<_> = facts
                 .diagnostics
                 .iter()

@@ -80,7 +80,11 @@ pub(crate) fn compile(fixture: &str) -> Compiled {
         std::fs::create_dir_all(&s.root).unwrap();
         s.root = std::fs::canonicalize(&s.root).unwrap();
     }
-    let (facts, _) = gather_and_resolve(&specs, RustSysroot::Off, false);
+    let (facts, _) = gather_and_resolve(
+        &specs,
+        RustSysroot::Off,
+        &crate::progress::Progress::new(false),
+    );
     let facts = facts.finish().expect("the fixture's facts are consistent");
     Compiled {
         facts,
