@@ -206,7 +206,7 @@ pub struct PackageEdge {
 }
 
 /// A diagnostic for the compile summary: something was skipped or could not be read.
-#[derive(Debug, Clone, serde::Serialize, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Diagnostic {
     pub repository: String,
     pub path: String,

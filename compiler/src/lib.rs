@@ -280,9 +280,13 @@ pub enum RepositoryError {
 }
 
 /// What a compile produced; printed by `--json`.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Summary {
     pub generation_id: u64,
+    /// Nothing changed since the published generation was compiled: it is the answer, and no
+    /// generation was published (see [`compile_changed`]).
+    #[serde(default)]
+    pub up_to_date: bool,
     pub generation_dir: String,
     pub repositories: Vec<RepoSummary>,
     pub rows: kivgraph_format::manifest::RowCounts,
@@ -299,7 +303,7 @@ pub struct Summary {
     pub index_notes: Vec<String>,
 }
 
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct RepoSummary {
     pub name: String,
     pub root: String,
@@ -310,7 +314,7 @@ pub struct RepoSummary {
     pub files: BTreeMap<String, BTreeMap<String, u64>>,
 }
 
-#[derive(Debug, Clone, Default, serde::Serialize)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct Timings {
     pub discover: u64,
     pub resolve: u64,
@@ -320,6 +324,30 @@ pub struct Timings {
 
 /// Compiles the repositories and publishes one generation into `opts.out`.
 pub fn compile(opts: &CompileOptions) -> Result<Summary, CompileError> {
+    compile_inner(opts, false)
+}
+
+/// [`compile`], unless nothing changed: when the inputs (every discovered file's path, status
+/// and content digest, the configuration files, the repositories' roots, heads and language
+/// restrictions, the compiler's version and options) are those the published generation was
+/// compiled from, that generation is the answer (`up_to_date`) and nothing is published. What
+/// the last compile recorded (`LAST_COMPILE.json` beside `CURRENT`) is only trusted when it is
+/// whole and names the published generation; anything else compiles.
+pub fn compile_changed(opts: &CompileOptions) -> Result<Summary, CompileError> {
+    compile_inner(opts, true)
+}
+
+/// The record of the last compile, beside `CURRENT`.
+pub const LAST_COMPILE: &str = "LAST_COMPILE.json";
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct LastCompile {
+    generation_id: u64,
+    input_digest: String,
+    summary: Summary,
+}
+
+fn compile_inner(opts: &CompileOptions, reuse: bool) -> Result<Summary, CompileError> {
     let t0 = Instant::now();
     if opts.repos.is_empty() {
         return Err(RepositoryError::NoneGiven.into());
@@ -330,7 +358,26 @@ pub fn compile(opts: &CompileOptions) -> Result<Summary, CompileError> {
     let lock = index.lock()?.keep(opts.keep);
 
     let progress = Progress::new(opts.progress);
-    let (facts, t_discover) = gather_and_resolve(&opts.repos, opts.rust_sysroot, &progress);
+    let (mut facts, inputs) = gather(&opts.repos, opts.rust_sysroot, &progress);
+    let t_discover = t0.elapsed();
+    let digest = input_digest(&facts, &inputs, opts);
+    if reuse
+        && opts.fault.is_none()
+        && let Some(mut last) = last_if_unchanged(&index, &digest)
+    {
+        progress.finish();
+        last.up_to_date = true;
+        last.index_notes = Vec::new();
+        let ms = t0.elapsed().as_millis() as u64;
+        last.elapsed_ms = Timings {
+            discover: ms,
+            resolve: 0,
+            write: 0,
+            total: ms,
+        };
+        return Ok(last);
+    }
+    resolve_all(&mut facts, inputs, &progress);
     progress.phase("ordering the facts");
     let finished = facts.finish()?;
     let t_resolve = t0.elapsed();
@@ -362,7 +409,8 @@ pub fn compile(opts: &CompileOptions) -> Result<Summary, CompileError> {
         });
     }
     let ms = |d: std::time::Duration| d.as_millis() as u64;
-    Ok(Summary {
+    let mut summary = Summary {
+        up_to_date: false,
         generation_id: id,
         generation_dir: dir.to_string_lossy().into_owned(),
         repositories,
@@ -380,17 +428,112 @@ pub fn compile(opts: &CompileOptions) -> Result<Summary, CompileError> {
         diagnostics: finished.diagnostics.len(),
         diagnostic_sample: finished.diagnostics.iter().take(50).cloned().collect(),
         index_notes: published.index_notes,
+    };
+    if let Err(e) = record_last(&index, id, &digest, &summary) {
+        summary.index_notes.push(format!(
+            "{LAST_COMPILE} was not written ({e}); the next compile starts from nothing"
+        ));
+    }
+    Ok(summary)
+}
+
+/// The summary of the published generation when the last compile recorded `digest` for it.
+fn last_if_unchanged(index: &IndexDir, digest: &str) -> Option<Summary> {
+    let current = index.current().ok()??;
+    let bytes = kivgraph_format::layout::read_regular(&index.root().join(LAST_COMPILE)).ok()?;
+    let last: LastCompile = serde_json::from_slice(&bytes).ok()?;
+    (last.generation_id == current
+        && last.summary.generation_id == current
+        && last.input_digest == digest
+        && index.generation_dir(current).is_dir())
+    .then_some(last.summary)
+}
+
+/// Records what generation `id` was compiled from (written aside, then renamed over).
+fn record_last(index: &IndexDir, id: u64, digest: &str, summary: &Summary) -> std::io::Result<()> {
+    let last = LastCompile {
+        generation_id: id,
+        input_digest: digest.to_string(),
+        summary: summary.clone(),
+    };
+    let path = index.root().join(LAST_COMPILE);
+    let tmp = index.root().join(format!("{LAST_COMPILE}.tmp"));
+    std::fs::write(&tmp, serde_json::to_vec(&last)?)?;
+    std::fs::rename(&tmp, &path)
+}
+
+/// The digest of everything a compile reads: the compiler's version and options, each
+/// repository as given and as found (root, head, dirty flag), each discovered file's path,
+/// language, status, size and content digest, and each configuration file.
+fn input_digest(facts: &FactSet, inputs: &Inputs, opts: &CompileOptions) -> String {
+    use sha2::{Digest, Sha256};
+    use std::fmt::Write as _;
+    let mut text = String::new();
+    let _ = writeln!(
+        text,
+        "kivgraph-compile {} format {} sysroot {:?}",
+        env!("CARGO_PKG_VERSION"),
+        kivgraph_format::FORMAT_VERSION,
+        opts.rust_sysroot
+    );
+    for s in &opts.repos {
+        let _ = writeln!(
+            text,
+            "spec {:?} {} {:?} {:?}",
+            s.name, s.derived, s.root, s.languages
+        );
+    }
+    for r in &facts.repos {
+        let _ = writeln!(
+            text,
+            "repo {:?} {:?} {:?} {:?} {:?} {}",
+            r.name, r.root, r.commit, r.branch, r.dirty, r.derived
+        );
+    }
+    let mut hasher = Sha256::new();
+    hasher.update(text.as_bytes());
+    for f in &facts.files {
+        hasher.update(
+            format!(
+                "file {} {:?} {:?} {:?} {} ",
+                f.repo.index(),
+                f.path,
+                f.language,
+                f.status,
+                f.size
+            )
+            .as_bytes(),
+        );
+        hasher.update(f.sha256);
+    }
+    for c in &inputs.configs {
+        hasher.update(format!("config {} {:?} ", c.repo.index(), c.path).as_bytes());
+        hasher.update(Sha256::digest(c.text.as_bytes()));
+    }
+    hasher.update(format!("sysroot_missing {:?}", inputs.sysroot_missing).as_bytes());
+    hasher.finalize().iter().fold(String::new(), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
     })
 }
 
 /// Discovers every repository and runs every front end over its files: the fact set of a
 /// compile before it is made canonical, and the time discovery took.
+#[cfg(test)]
 fn gather_and_resolve(
     repos: &[RepoSpec],
     rust_sysroot: RustSysroot,
     progress: &Progress,
 ) -> (FactSet, std::time::Duration) {
     let t0 = Instant::now();
+    let (mut facts, inputs) = gather(repos, rust_sysroot, progress);
+    let t_discover = t0.elapsed();
+    resolve_all(&mut facts, inputs, progress);
+    (facts, t_discover)
+}
+
+/// Registers and discovers every repository (the standard library's too, when it is located).
+fn gather(repos: &[RepoSpec], rust_sysroot: RustSysroot, progress: &Progress) -> (FactSet, Inputs) {
     let mut facts = facts::FactSet::default();
     let mut inputs = Inputs::default();
     for spec in repos {
@@ -411,7 +554,11 @@ fn gather_and_resolve(
         inputs.sysroot_missing =
             Some("the standard library's sources were not requested (--rust-sysroot off)".into());
     }
-    let t_discover = t0.elapsed();
+    (facts, inputs)
+}
+
+/// Runs every front end over the discovered inputs.
+fn resolve_all(facts: &mut FactSet, inputs: Inputs, progress: &Progress) {
     let project = pipeline::Project {
         configs: &inputs.configs,
         sysroot_missing: inputs
@@ -419,8 +566,7 @@ fn gather_and_resolve(
             .as_deref()
             .unwrap_or("the toolchain's rust-src is not installed"),
     };
-    pipeline::compile_all(&mut facts, inputs.sources, &project, progress);
-    (facts, t_discover)
+    pipeline::compile_all(facts, inputs.sources, &project, progress);
 }
 
 /// Where [`publish`] put a generation, and what it holds.

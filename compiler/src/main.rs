@@ -26,6 +26,10 @@ struct Cli {
     /// Print a machine-readable summary on stdout.
     #[arg(long)]
     json: bool,
+    /// Compile from nothing and publish even when nothing changed since the published
+    /// generation was compiled (by default such a compile answers with that generation).
+    #[arg(long)]
+    full: bool,
     /// A repository derived from a toolchain, as `rust:<release>=PATH` (repeatable). Its rows
     /// are withheld from query answers unless asked for.
     #[arg(long = "derived", value_name = "rust:RELEASE=PATH")]
@@ -132,10 +136,21 @@ fn run() -> anyhow::Result<()> {
         },
         keep: usize::try_from(cli.keep).unwrap_or(usize::MAX),
     };
-    let summary = kivgraph_compile::compile(&opts)?;
+    let summary = if cli.full {
+        kivgraph_compile::compile(&opts)?
+    } else {
+        kivgraph_compile::compile_changed(&opts)?
+    };
     let mut out = String::new();
     if cli.json {
         out = serde_json::to_string_pretty(&summary)? + "\n";
+    } else if summary.up_to_date {
+        out = format!(
+            "generation {:06} in {} is up to date: nothing changed since it was compiled (checked in {:.2}s; --full compiles anyway)\n",
+            summary.generation_id,
+            summary.generation_dir,
+            summary.elapsed_ms.total as f64 / 1000.0
+        );
     } else {
         let secs = summary.elapsed_ms.total as f64 / 1000.0;
         out += &format!(

@@ -264,8 +264,9 @@ pub fn compiler_binary() -> PathBuf {
     PathBuf::from("kivgraph-compile")
 }
 
-/// Runs a full rebuild of every registered project; returns the compiler's JSON summary.
-pub fn rebuild(index: &Path, projects: &[Project]) -> Result<Value, String> {
+/// Compiles every registered project; returns the compiler's JSON summary. Unless `full`, a
+/// compile when nothing changed answers with the published generation (`up_to_date`).
+pub fn rebuild(index: &Path, projects: &[Project], full: bool) -> Result<Value, String> {
     if projects.is_empty() {
         return Err("no project is registered; register one with index_project".into());
     }
@@ -279,6 +280,9 @@ pub fn rebuild(index: &Path, projects: &[Project]) -> Result<Value, String> {
     let mut out_arg = std::ffi::OsString::from("--out=");
     out_arg.push(index);
     cmd.arg(out_arg).arg("--json");
+    if full {
+        cmd.arg("--full");
+    }
     for p in projects {
         let languages: Vec<&str> = p.languages.iter().map(|l| compiler_language(l)).collect();
         cmd.arg(format!("--languages={}={}", p.name, languages.join(",")));
@@ -463,9 +467,9 @@ pub fn index_requested(
         3,
         format!("register {} {} project(s)", names.join(","), new.len()),
     );
-    progress(2, 3, format!("compile {} full rebuild", names.join(",")));
-    let summary =
-        rebuild(&index, &registry).map_err(|e| ToolError::new(ErrorCode::IndexingFailed, e))?;
+    progress(2, 3, format!("compile {}", names.join(",")));
+    let summary = rebuild(&index, &registry, false)
+        .map_err(|e| ToolError::new(ErrorCode::IndexingFailed, e))?;
     // The registry changes only once the rebuild published: a failure leaves it as it was.
     write_registry(&index, &registry).map_err(|e| ToolError::new(ErrorCode::IndexingFailed, e))?;
     let _ = store.refresh();
@@ -484,6 +488,7 @@ pub fn index_requested(
         "projects": registry.iter().map(|p| p.name.clone()).collect::<Vec<_>>(),
         "generation_id": id,
         "snapshot_id": id,
+        "up_to_date": summary.get("up_to_date").and_then(Value::as_bool).unwrap_or(false),
         "counts": summary.get("rows"),
         "index": summary.get("repositories"),
     });

@@ -37,7 +37,8 @@ enum Command {
     Status,
     /// Rebuild the graph from the registered projects (`projects.json` beside the index).
     Index {
-        /// Rebuild everything (the only mode: every rebuild is a full pass).
+        /// Compile from nothing and publish even when nothing changed since the published
+        /// generation was compiled (by default that generation is the answer).
         #[arg(long)]
         full: bool,
     },
@@ -103,7 +104,7 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Index { full: _ } => {
+        Command::Index { full } => {
             let registry = match index::read_registry(&cli.index) {
                 Ok(r) => r,
                 Err(e) => {
@@ -111,7 +112,7 @@ fn main() -> ExitCode {
                     return ExitCode::FAILURE;
                 }
             };
-            match index::rebuild(&cli.index, &registry) {
+            match index::rebuild(&cli.index, &registry, full) {
                 Ok(summary) => {
                     out(
                         &serde_json::to_string_pretty(&summary).unwrap_or_default(),

@@ -53,9 +53,10 @@ fn fixture(rel: &str) -> PathBuf {
 }
 
 /// Compiles `repos` (name, directory) into the index directory `index` and publishes one
-/// generation.
+/// generation (`--full`: even when nothing changed).
 fn compile(index: &Path, repos: &[(&str, &Path)]) {
     let out = Command::new(compiler())
+        .arg("--full")
         .arg("--out")
         .arg(index)
         .args(repos.iter().map(|(n, p)| format!("{n}={}", p.display())))
@@ -4820,20 +4821,32 @@ fn item_141_rebuild_from_the_cli_and_from_the_client() {
         s.ok("graph_status", json!({}))["results"]["repositories"],
         1
     );
-    // From the client: index_project publishes the next generation.
+    // From the client: index_project on the same sources answers with the published generation;
+    // after an edit it publishes the next one.
     let _serial = INDEXING.lock().unwrap_or_else(|e| e.into_inner());
     let store = Store::open(IndexDir::new(s.index()));
-    let answer: Value = serde_json::from_str(
-        &kivgraph::index::index_project(
-            &json!({"name": "shapes", "path": s.repo("shapes"), "languages": ["go"], "confirmed": true}),
-            &store,
-            None,
-            &mut |_, _, _| {},
+    let index = || -> Value {
+        serde_json::from_str(
+            &kivgraph::index::index_project(
+                &json!({"name": "shapes", "path": s.repo("shapes"), "languages": ["go"], "confirmed": true}),
+                &store,
+                None,
+                &mut |_, _, _| {},
+            )
+            .unwrap(),
         )
-        .unwrap(),
-    )
-    .unwrap();
+        .unwrap()
+    };
+    let same = index();
+    assert_eq!(
+        (same["generation_id"].clone(), same["up_to_date"].clone()),
+        (json!(1), json!(true))
+    );
+    let file = s.repo("shapes").join("added.go");
+    std::fs::write(&file, "package shapes\n\nfunc Added() {}\n").unwrap();
+    let answer = index();
     assert_eq!(answer["generation_id"], 2);
+    assert_eq!(answer["up_to_date"], false);
     assert_eq!(store.snapshot().unwrap().id, 2);
 }
 

@@ -37,11 +37,12 @@ pub fn compiler() -> PathBuf {
     path
 }
 
-/// Runs `kivgraph-compile --out INDEX ARGS...` and fails the test, with the compiler's stderr,
-/// when it does not succeed.
+/// Runs `kivgraph-compile --full --out INDEX ARGS...` (a new generation each time, even of the
+/// same sources) and fails the test, with the compiler's stderr, when it does not succeed.
 #[allow(dead_code)]
 pub fn compile_into<S: AsRef<std::ffi::OsStr>>(index: &Path, args: impl IntoIterator<Item = S>) {
     let out = Command::new(compiler())
+        .arg("--full")
         .arg("--out")
         .arg(index)
         .args(args)
