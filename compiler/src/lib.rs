@@ -247,6 +247,9 @@ pub enum CompileError {
     /// A fact set that cannot be made canonical.
     #[error(transparent)]
     Facts(#[from] FactsError),
+    /// The file watcher of `--watch` could not start or stopped.
+    #[error("watching the repositories failed: {0}")]
+    Watch(String),
 }
 
 /// Why a repository cannot be compiled (SPEC section 4.4 names the refused names).
@@ -335,6 +338,58 @@ pub fn compile(opts: &CompileOptions) -> Result<Summary, CompileError> {
 /// whole and names the published generation; anything else compiles.
 pub fn compile_changed(opts: &CompileOptions) -> Result<Summary, CompileError> {
     compile_inner(opts, true)
+}
+
+/// Compiles (as [`compile_changed`]), then follows the repositories' directories with a file
+/// watcher and compiles again after each burst of changes, once nothing has changed for
+/// `quiet` (or after two seconds of continuous changes); each outcome goes to `report`, an error
+/// included, and watching goes on. Changes inside the index directory and under `.git` are not
+/// followed. Returns only when the watcher fails.
+pub fn watch(
+    opts: &CompileOptions,
+    quiet: std::time::Duration,
+    mut report: impl FnMut(Result<Summary, CompileError>),
+) -> Result<(), CompileError> {
+    use notify::{RecursiveMode, Watcher};
+    use std::sync::mpsc::RecvTimeoutError;
+    let (tx, rx) = std::sync::mpsc::channel::<notify::Result<notify::Event>>();
+    let mut watcher =
+        notify::recommended_watcher(tx).map_err(|e| CompileError::Watch(e.to_string()))?;
+    for r in opts.repos.iter().filter(|r| !r.derived) {
+        watcher
+            .watch(&r.root, RecursiveMode::Recursive)
+            .map_err(|e| CompileError::Watch(format!("{}: {e}", r.root.display())))?;
+    }
+    let out = std::fs::canonicalize(&opts.out).unwrap_or_else(|_| opts.out.clone());
+    let relevant = |ev: &notify::Result<notify::Event>| match ev {
+        Ok(ev) => {
+            !matches!(ev.kind, notify::EventKind::Access(_))
+                && ev.paths.iter().any(|p| {
+                    !p.starts_with(&out) && !p.components().any(|c| c.as_os_str() == ".git")
+                })
+        }
+        Err(_) => true,
+    };
+    report(compile_changed(opts));
+    loop {
+        let first = rx
+            .recv()
+            .map_err(|_| CompileError::Watch("the file watcher stopped".into()))?;
+        if !relevant(&first) {
+            continue;
+        }
+        let start = Instant::now();
+        loop {
+            match rx.recv_timeout(quiet) {
+                Ok(_) if start.elapsed() < std::time::Duration::from_secs(2) => {}
+                Ok(_) | Err(RecvTimeoutError::Timeout) => break,
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(CompileError::Watch("the file watcher stopped".into()));
+                }
+            }
+        }
+        report(compile_changed(opts));
+    }
 }
 
 /// The record of the last compile, beside `CURRENT`.

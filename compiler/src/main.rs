@@ -30,6 +30,10 @@ struct Cli {
     /// generation was compiled (by default such a compile answers with that generation).
     #[arg(long)]
     full: bool,
+    /// Compile, then follow the repositories' directories and compile again after each burst
+    /// of changes (a summary line, or with --json a JSON line, per compile) until interrupted.
+    #[arg(long, conflicts_with = "full")]
+    watch: bool,
     /// A repository derived from a toolchain, as `rust:<release>=PATH` (repeatable). Its rows
     /// are withheld from query answers unless asked for.
     #[arg(long = "derived", value_name = "rust:RELEASE=PATH")]
@@ -136,6 +140,30 @@ fn run() -> anyhow::Result<()> {
         },
         keep: usize::try_from(cli.keep).unwrap_or(usize::MAX),
     };
+    if cli.watch {
+        let json = cli.json;
+        kivgraph_compile::watch(&opts, std::time::Duration::from_millis(250), |r| {
+            let line = match r {
+                Ok(s) if json => serde_json::to_string(&s).unwrap_or_default(),
+                Ok(s) if s.up_to_date => {
+                    format!("generation {:06} is up to date", s.generation_id)
+                }
+                Ok(s) => format!(
+                    "generation {:06} published in {} ({} files, {:.2}s)",
+                    s.generation_id,
+                    s.generation_dir,
+                    s.source_files,
+                    s.elapsed_ms.total as f64 / 1000.0
+                ),
+                Err(e) => {
+                    eprintln!("kivgraph-compile: error: {e}");
+                    return;
+                }
+            };
+            let _ = say(line + "\n");
+        })?;
+        return Ok(());
+    }
     let summary = if cli.full {
         kivgraph_compile::compile(&opts)?
     } else {

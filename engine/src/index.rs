@@ -267,6 +267,45 @@ pub fn compiler_binary() -> PathBuf {
 /// Compiles every registered project; returns the compiler's JSON summary. Unless `full`, a
 /// compile when nothing changed answers with the published generation (`up_to_date`).
 pub fn rebuild(index: &Path, projects: &[Project], full: bool) -> Result<Value, String> {
+    let mut cmd = compiler_command(index, projects, if full { "--full" } else { "--json" })?;
+    let out = cmd
+        .output()
+        .map_err(|e| format!("could not run {}: {e}", compiler_binary().display()))?;
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).trim().to_string());
+    }
+    serde_json::from_slice(&out.stdout).map_err(|e| format!("compiler summary: {e}"))
+}
+
+/// Starts `kivgraph-compile --watch` over the registered projects (`serve --watch`): it
+/// publishes after each burst of changes, and the server swaps to each new generation. Its
+/// stdout is discarded (the server's is the MCP stream), its stderr is the server's.
+pub fn spawn_watch(index: &Path, projects: &[Project]) -> Result<std::process::Child, String> {
+    let mut cmd = compiler_command(index, projects, "--watch")?;
+    cmd.stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::inherit());
+    // The watcher ends with the server, however the server ends (a client may kill it).
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: prctl is async-signal-safe and touches no memory of the parent.
+        unsafe {
+            cmd.pre_exec(|| {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+    }
+    cmd.spawn()
+        .map_err(|e| format!("could not run {}: {e}", compiler_binary().display()))
+}
+
+/// The compiler's command line for the registered projects, with `mode` (`--json`, `--full`
+/// or `--watch`; `--json` is always given).
+fn compiler_command(index: &Path, projects: &[Project], mode: &str) -> Result<Command, String> {
     if projects.is_empty() {
         return Err("no project is registered; register one with index_project".into());
     }
@@ -280,22 +319,16 @@ pub fn rebuild(index: &Path, projects: &[Project], full: bool) -> Result<Value, 
     let mut out_arg = std::ffi::OsString::from("--out=");
     out_arg.push(index);
     cmd.arg(out_arg).arg("--json");
-    if full {
-        cmd.arg("--full");
+    if mode != "--json" {
+        cmd.arg(mode);
     }
     for p in projects {
         let languages: Vec<&str> = p.languages.iter().map(|l| compiler_language(l)).collect();
         cmd.arg(format!("--languages={}={}", p.name, languages.join(",")));
     }
-    let out = cmd
-        .arg("--")
-        .args(projects.iter().map(|p| format!("{}={}", p.name, p.path)))
-        .output()
-        .map_err(|e| format!("could not run {}: {e}", compiler_binary().display()))?;
-    if !out.status.success() {
-        return Err(String::from_utf8_lossy(&out.stderr).trim().to_string());
-    }
-    serde_json::from_slice(&out.stdout).map_err(|e| format!("compiler summary: {e}"))
+    cmd.arg("--")
+        .args(projects.iter().map(|p| format!("{}={}", p.name, p.path)));
+    Ok(cmd)
 }
 
 /// One index at a time per process; another process is kept out by the compiler's lock.

@@ -25,7 +25,12 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Speak MCP over stdio.
-    Serve,
+    Serve {
+        /// Also follow the registered projects (`projects.json`) and publish a new generation
+        /// after each burst of changes (`kivgraph-compile --watch`); answers swap to it.
+        #[arg(long)]
+        watch: bool,
+    },
     /// Run one tool and print exactly the text an MCP client would receive.
     Query {
         tool: String,
@@ -48,11 +53,28 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let store = Store::open(IndexDir::new(&cli.index));
     match cli.command {
-        Command::Serve => {
+        Command::Serve { watch } => {
+            let mut watcher = None;
+            if watch {
+                let started = index::read_registry(&cli.index)
+                    .and_then(|registry| index::spawn_watch(&cli.index, &registry));
+                match started {
+                    Ok(child) => watcher = Some(child),
+                    Err(e) => {
+                        eprintln!("kivgraph: serve --watch: {e}");
+                        return ExitCode::FAILURE;
+                    }
+                }
+            }
             let stdin = std::io::stdin();
             let stdout = std::io::stdout();
             let mut server = mcp::Server::new(store);
-            match server.run(stdin.lock(), stdout) {
+            let served = server.run(stdin.lock(), stdout);
+            if let Some(mut child) = watcher {
+                let _ = child.kill();
+                let _ = child.wait();
+            }
+            match served {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("kivgraph: {e}");

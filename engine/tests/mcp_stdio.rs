@@ -19,8 +19,15 @@ struct Session {
 
 impl Session {
     fn start(index: &Path) -> Session {
+        Session::start_with(index, &[])
+    }
+
+    /// `kivgraph serve ARGS… --index INDEX`, running the compiler of this build.
+    fn start_with(index: &Path, args: &[&str]) -> Session {
         let mut child = Command::new(env!("CARGO_BIN_EXE_kivgraph"))
             .arg("serve")
+            .args(args)
+            .env("KIVGRAPH_COMPILE", compiler())
             .arg("--index")
             .arg(index)
             .stdin(Stdio::piped())
@@ -455,4 +462,69 @@ fn index_project_asks_through_elicitation_and_reports_progress() {
             .unwrap();
     assert_eq!(registry_after, registry);
     assert_eq!(s.call_json("graph_status", json!({}))["snapshot_id"], 1);
+}
+
+/// `serve --watch` compiles the registered projects, then publishes after an edit; the server
+/// answers from each new generation without a restart.
+#[test]
+fn serve_watch_publishes_after_an_edit_and_answers_from_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    let index = dir.path().join("index");
+    std::fs::create_dir_all(&repo).unwrap();
+    std::fs::create_dir_all(&index).unwrap();
+    std::fs::write(repo.join("a.py"), "def first():\n    pass\n").unwrap();
+    std::fs::write(
+        index.join("projects.json"),
+        json!([{"name": "r", "path": repo, "languages": ["python"]}]).to_string(),
+    )
+    .unwrap();
+    let mut s = Session::start_with(&index, &["--watch"]);
+    initialize(&mut s);
+    // Before the first publish there is no generation to answer from.
+    let status = |s: &mut Session| -> Value {
+        let (_, r) = s.request(
+            "tools/call",
+            json!({"name": "graph_status", "arguments": {}}),
+        );
+        r["result"]["content"][0]["text"]
+            .as_str()
+            .and_then(|t| serde_json::from_str(t).ok())
+            .unwrap_or(Value::Null)
+    };
+    // Waits (a bounded number of polls) for the snapshot `want`.
+    let wait_for = |s: &mut Session, want: u64| -> Value {
+        for _ in 0..300 {
+            let st = status(s);
+            if st["snapshot_id"] == json!(want) {
+                return st;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        panic!("snapshot {want} was never served: {}", status(s));
+    };
+    let first = wait_for(&mut s, 1);
+    assert_eq!(first["results"]["symbols"], 2, "{first}");
+    std::fs::write(repo.join("b.py"), "def second():\n    first()\n").unwrap();
+    let second = wait_for(&mut s, 2);
+    assert_eq!(second["results"]["files"], 2, "{second}");
+    let (is_error, text) = s.call("find_symbol", json!({"name": "second"}));
+    assert!(!is_error && text.contains("b.py"), "{text}");
+}
+
+#[test]
+fn serve_watch_without_a_registered_project_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_kivgraph"))
+        .args(["serve", "--watch", "--index"])
+        .arg(dir.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("serve --watch") && err.contains("no project is registered"),
+        "{err}"
+    );
 }
