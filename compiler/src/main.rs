@@ -238,7 +238,9 @@ fn status_note(status: &str) -> &'static str {
         "binary" => " (skipped: binary content)",
         "not_utf8" => " (skipped: not UTF-8)",
         "unreadable" => " (skipped: unreadable)",
-        "build_excluded" => " (excluded by the Go build rules)",
+        "build_excluded" => {
+            " (excluded by the build configuration: Go build constraints, files no Rust crate root reaches)"
+        }
         _ => "",
     }
 }

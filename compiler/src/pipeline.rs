@@ -103,10 +103,16 @@ pub(crate) fn run<F: FrontEnd>(
     });
     extracted.sort_by_key(|(m, _)| m.file);
     let mut parsed = Vec::with_capacity(extracted.len());
+    // Partial files of a derived repository (the standard library) are counted in one line.
+    let mut derived_partial: std::collections::BTreeMap<crate::facts::RepoId, usize> =
+        Default::default();
     for (meta, p) in extracted {
         let p = match p {
             Ok(p) => {
-                if F::partial(&p) {
+                if F::partial(&p) && facts.repos[meta.repo].derived {
+                    facts.files[meta.file].status = FileStatus::Partial;
+                    *derived_partial.entry(meta.repo).or_default() += 1;
+                } else if F::partial(&p) {
                     facts.files[meta.file].status = FileStatus::Partial;
                     facts.diagnostics.push(Diagnostic {
                         repository: facts.repos[meta.repo].name.clone(),
@@ -132,6 +138,16 @@ pub(crate) fn run<F: FrontEnd>(
             }
         };
         parsed.push((meta, p));
+    }
+    for (repo, n) in derived_partial {
+        facts.diagnostics.push(Diagnostic {
+            repository: facts.repos[repo].name.clone(),
+            path: ".".into(),
+            message: format!(
+                "{n} files have syntax errors or nesting deeper than is followed (the grammar \
+                 does not read every construct of the toolchain's sources); recorded as partial"
+            ),
+        });
     }
     progress.phase(&format!("resolving {} files", F::NAME));
     pool.install(|| F::resolve(facts, parsed, project));

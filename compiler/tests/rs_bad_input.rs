@@ -4,6 +4,8 @@
 //! never walked.
 
 use kivgraph_compile::{CompileOptions, RepoSpec, RustSysroot, compile};
+use std::path::Path;
+
 use kivgraph_format::{FileStatus, Generation, IndexDir};
 
 fn write(root: &std::path::Path, rel: &str, bytes: impl AsRef<[u8]>) {
@@ -166,5 +168,82 @@ fn broken_rust_is_recorded_not_fatal() {
     assert!(
         missing.contains(&("MODULE_FILE_NOT_FOUND", "bad_crate::missing")),
         "{missing:?}"
+    );
+}
+
+/// The standard library's files that no crate root reaches, or that do not parse whole, are
+/// counted in one diagnostic line each, not one per file (a real `rust-src` has hundreds).
+#[test]
+fn a_derived_library_summarises_its_unreached_and_partial_files() {
+    let lib = tempfile::tempdir().unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/rust/sysroot/library");
+    let copy = |from: &Path, to: &Path| {
+        fn go(from: &Path, to: &Path) {
+            std::fs::create_dir_all(to).unwrap();
+            for e in std::fs::read_dir(from).unwrap() {
+                let e = e.unwrap();
+                if e.file_type().unwrap().is_dir() {
+                    go(&e.path(), &to.join(e.file_name()));
+                } else {
+                    std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+                }
+            }
+        }
+        go(from, to)
+    };
+    copy(&fixtures, lib.path());
+    let p = lib.path();
+    write(p, "core/src/unreached_a.rs", "pub fn a() {}\n");
+    write(p, "core/src/unreached_b.rs", "pub fn b() {}\n");
+    let core_lib = std::fs::read_to_string(p.join("core/src/lib.rs")).unwrap();
+    write(
+        p,
+        "core/src/lib.rs",
+        &format!("{core_lib}\npub mod broken;\n"),
+    );
+    write(p, "core/src/broken.rs", "pub fn ok() {}\nfn ( {\n");
+    let user = tempfile::tempdir().unwrap();
+    write(
+        user.path(),
+        "Cargo.toml",
+        "[package]\nname = \"u\"\nversion = \"0.1.0\"\n",
+    );
+    write(
+        user.path(),
+        "src/lib.rs",
+        "pub fn u() -> Option<u8> { None }\n",
+    );
+
+    let out = tempfile::tempdir().unwrap();
+    let summary = compile(&CompileOptions {
+        out: out.path().into(),
+        repos: vec![
+            RepoSpec::parse(&format!("u={}", user.path().display())).unwrap(),
+            RepoSpec::parse_derived(&format!("rust:1.95.0={}", p.display())).unwrap(),
+        ],
+        fault: None,
+        progress: false,
+        rust_sysroot: RustSysroot::Off,
+        keep: kivgraph_format::layout::DEFAULT_KEEP,
+    })
+    .unwrap();
+    let derived: Vec<String> = summary
+        .diagnostic_sample
+        .iter()
+        .filter(|d| d.repository == "rust:1.95.0")
+        .map(|d| format!("{}: {}", d.path, d.message))
+        .collect();
+    assert_eq!(derived.len(), 2, "{derived:?}");
+    assert!(
+        derived
+            .iter()
+            .any(|m| m.starts_with(".: 2 files are reached by no crate root")),
+        "{derived:?}"
+    );
+    assert!(
+        derived
+            .iter()
+            .any(|m| m.starts_with(".: 1 files have syntax errors")),
+        "{derived:?}"
     );
 }

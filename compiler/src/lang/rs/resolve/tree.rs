@@ -47,9 +47,16 @@ impl Resolver<'_> {
             );
             self.crates[ci].root = Some(root);
         }
+        // A derived repository (the standard library) has hundreds of files no crate root of
+        // the compiled configuration reaches: one line says how many.
+        let mut derived_unreached: std::collections::BTreeMap<usize, usize> = Default::default();
         for (i, f) in self.files.iter().enumerate() {
             if !reached.contains(&i) {
                 self.facts.files[f.file].status = FileStatus::BuildExcluded;
+                if self.facts.repos[f.repo].derived {
+                    *derived_unreached.entry(f.repo.index()).or_default() += 1;
+                    continue;
+                }
                 self.facts.diagnostics.push(Diagnostic {
                     repository: self.facts.repos[f.repo].name.clone(),
                     path: f.path.clone(),
@@ -57,6 +64,16 @@ impl Resolver<'_> {
                         .into(),
                 });
             }
+        }
+        for (repo, n) in derived_unreached {
+            self.facts.diagnostics.push(Diagnostic {
+                repository: self.facts.repos[repo].name.clone(),
+                path: ".".into(),
+                message: format!(
+                    "{n} files are reached by no crate root of the compiled configuration \
+                     (tests, benches, other targets and platforms); recorded as build_excluded"
+                ),
+            });
         }
         // Macro index per crate, `#[macro_export]` macros at the crate root.
         for mi in 0..self.mods.len() {
