@@ -199,7 +199,7 @@ fn a_derived_library_summarises_its_unreached_and_partial_files() {
     write(
         p,
         "core/src/lib.rs",
-        &format!("{core_lib}\npub mod broken;\n"),
+        format!("{core_lib}\npub mod broken;\n"),
     );
     write(p, "core/src/broken.rs", "pub fn ok() {}\nfn ( {\n");
     let user = tempfile::tempdir().unwrap();
