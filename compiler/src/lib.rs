@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 pub mod annotations;
+pub mod cache;
 mod discover;
 mod emit;
 pub mod facts;
@@ -352,6 +353,8 @@ pub fn watch(
 ) -> Result<(), CompileError> {
     use notify::{RecursiveMode, Watcher};
     use std::sync::mpsc::RecvTimeoutError;
+    // The process lives on: unchanged files are not parsed again.
+    cache::enable();
     let (tx, rx) = std::sync::mpsc::channel::<notify::Result<notify::Event>>();
     let mut watcher =
         notify::recommended_watcher(tx).map_err(|e| CompileError::Watch(e.to_string()))?;
@@ -404,6 +407,7 @@ struct LastCompile {
 
 fn compile_inner(opts: &CompileOptions, reuse: bool) -> Result<Summary, CompileError> {
     let t0 = Instant::now();
+    cache::begin();
     if opts.repos.is_empty() {
         return Err(RepositoryError::NoneGiven.into());
     }

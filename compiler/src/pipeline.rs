@@ -11,6 +11,7 @@ use std::panic::{self, AssertUnwindSafe};
 use kivgraph_format::{FileStatus, Language};
 use rayon::prelude::*;
 
+use crate::cache;
 use crate::discover::SourceText;
 use crate::facts::{Diagnostic, FactSet, FileId, RepoId};
 use crate::lang::{self, ConfigFile};
@@ -51,7 +52,7 @@ pub(crate) trait FrontEnd {
     const LANGUAGES: &'static [Language];
     /// What extraction makes of one file; its default stands for a file whose extraction
     /// failed.
-    type Parsed: Send + Default;
+    type Parsed: Send + Default + Clone + 'static;
 
     /// The files admitted to parsing; the others get their status here (Go's build
     /// constraints). Runs before any file is parsed.
@@ -88,14 +89,29 @@ pub(crate) fn run<F: FrontEnd>(
     // Extraction recurses over syntax trees and resolution through chains of names; the pool's
     // roomy stacks plus each front end's depth bounds keep any input from overflowing one.
     let pool = lang::walk_pool();
+    let facts_view: &FactSet = facts;
     // One file never stops a compile: a panic in its extraction leaves it recorded, partial,
     // with a diagnostic, and its facts empty.
     let mut extracted: Vec<(FileMeta, Result<F::Parsed, String>)> = pool.install(|| {
         admitted
             .into_par_iter()
             .map(|input| {
+                let key = cache::Key::new::<F::Parsed>(
+                    &facts_view.repos[input.meta.repo].name,
+                    &input.meta.path,
+                    input.meta.language,
+                    facts_view.files[input.meta.file].sha256,
+                    input.features.clone(),
+                );
+                if let Some(p) = cache::get::<F::Parsed>(&key) {
+                    progress.file_done();
+                    return (input.meta, Ok(p));
+                }
                 let p = panic::catch_unwind(AssertUnwindSafe(|| F::extract(&input)))
                     .map_err(|payload| panic_message(payload.as_ref()));
+                if let Ok(p) = &p {
+                    cache::put(key, p);
+                }
                 progress.file_done();
                 (input.meta, p)
             })

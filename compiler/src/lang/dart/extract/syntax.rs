@@ -156,7 +156,7 @@ pub struct Local {
     pub func: bool,
 }
 
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct DartFile {
     pub library_name: Option<String>,
     /// `part of 'uri'` / `part of a.b`: (uri or dotted name, is a uri).

@@ -146,7 +146,7 @@ pub struct Local {
     pub later: Vec<Option<Expr>>,
 }
 
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct PyFile {
     pub decls: Vec<Decl>,
     pub locals: Vec<Local>,

@@ -68,7 +68,7 @@ pub enum SelfCtx {
     Trait(usize),
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct ModuleDecl {
     pub parent: Option<usize>,
     pub name: String,
@@ -81,7 +81,7 @@ pub struct ModuleDecl {
     pub span: Span,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Item {
     pub module: usize,
     /// The item this one belongs to (struct of a field, enum of a variant, impl or trait of a
@@ -111,7 +111,7 @@ pub struct Item {
     pub generics: Vec<String>,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct ImplDecl {
     pub item: usize,
     pub self_ty: Ty,
@@ -125,7 +125,7 @@ pub enum Leaf {
     Glob,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Import {
     pub module: usize,
     /// The full path (for a glob, the path of the module globbed).
@@ -157,7 +157,7 @@ pub enum What {
     Member(Recv, String, bool),
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Reference {
     pub module: usize,
     pub source: Option<usize>,
@@ -175,7 +175,7 @@ pub struct Reference {
     pub in_macro_def: bool,
 }
 
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct RsFile {
     pub has_error: bool,
     pub mods: Vec<ModuleDecl>,

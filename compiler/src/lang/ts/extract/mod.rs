@@ -259,7 +259,7 @@ pub struct Local {
     pub default: Option<TypeRef>,
 }
 
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct TsFile {
     pub decls: Vec<Decl>,
     pub locals: Vec<Local>,
