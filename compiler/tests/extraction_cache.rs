@@ -1,5 +1,5 @@
-//! The extraction cache of a long-lived compiler (`--watch`): after edits, additions and
-//! removals, a compile that reuses the unchanged files' extractions publishes the same tables
+//! The extraction cache of a long-lived compiler (`--watch`): after edits, additions, removals
+//! and a rename, a compile that reuses the unchanged files' extractions publishes the same tables
 //! and blobs as a compile from nothing. Its own process: the cache is per process.
 
 use std::path::{Path, PathBuf};
@@ -99,6 +99,13 @@ fn reused_extractions_publish_what_a_cold_compile_publishes() {
         .filter(|p| p.extension().is_some_and(|x| x == "dart"))
         .collect();
     std::fs::remove_file(&dart_lib[0]).unwrap();
+    // A renamed file: the same content under another path.
+    let py_files: Vec<PathBuf> = walk(&src.path().join("py"))
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|x| x == "py") && !p.ends_with("extra.py"))
+        .collect();
+    let renamed = py_files[0].with_file_name("renamed_module.py");
+    std::fs::rename(&py_files[0], &renamed).unwrap();
 
     let after = compile_changed(&warm).unwrap();
     assert!(!after.up_to_date);
