@@ -2,24 +2,15 @@
 //! and a rename, a compile that reuses the unchanged files' extractions publishes the same tables
 //! and blobs as a compile from nothing. Its own process: the cache is per process.
 
+mod shared;
+
 use std::path::{Path, PathBuf};
 
 use kivgraph_compile::{CompileOptions, RepoSpec, RustSysroot, cache, compile, compile_changed};
+use shared::{copy_dir, generation_files as tables};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &to.join(e.file_name()));
-        } else {
-            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
-        }
-    }
 }
 
 fn options(out: &Path, repos: &[(&str, &Path)]) -> CompileOptions {
@@ -34,23 +25,6 @@ fn options(out: &Path, repos: &[(&str, &Path)]) -> CompileOptions {
         rust_sysroot: RustSysroot::Off,
         keep: kivgraph_format::layout::DEFAULT_KEEP,
     }
-}
-
-/// The generation's files but the manifest (which records when it was made), by name.
-fn tables(dir: &str) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap())
-        .filter(|e| e.file_name() != "manifest.json")
-        .map(|e| {
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect();
-    out.sort();
-    out
 }
 
 #[test]

@@ -4,6 +4,8 @@
 //! never walked.
 
 use kivgraph_compile::{CompileOptions, RepoSpec, RustSysroot, compile};
+mod shared;
+
 use std::path::Path;
 
 use kivgraph_format::{FileStatus, Generation, IndexDir};
@@ -177,21 +179,7 @@ fn broken_rust_is_recorded_not_fatal() {
 fn a_derived_library_summarises_its_unreached_and_partial_files() {
     let lib = tempfile::tempdir().unwrap();
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/rust/sysroot/library");
-    let copy = |from: &Path, to: &Path| {
-        fn go(from: &Path, to: &Path) {
-            std::fs::create_dir_all(to).unwrap();
-            for e in std::fs::read_dir(from).unwrap() {
-                let e = e.unwrap();
-                if e.file_type().unwrap().is_dir() {
-                    go(&e.path(), &to.join(e.file_name()));
-                } else {
-                    std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
-                }
-            }
-        }
-        go(from, to)
-    };
-    copy(&fixtures, lib.path());
+    shared::copy_dir(&fixtures, lib.path());
     let p = lib.path();
     write(p, "core/src/unreached_a.rs", "pub fn a() {}\n");
     write(p, "core/src/unreached_b.rs", "pub fn b() {}\n");

@@ -4,26 +4,16 @@
 //! sysroot holding a copy of the fixture stand-in library; without `rust-src` there, every use
 //! of `std` is a `SYSROOT_SOURCE_MISSING` record that says why.
 
+mod shared;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use kivgraph_format::{Generation, IndexDir};
+use shared::copy_dir;
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/rust")
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), target).unwrap();
-        }
-    }
 }
 
 /// A stand-in `rustc` that answers `--print sysroot` with `sysroot` and `--version` as 1.95.0.

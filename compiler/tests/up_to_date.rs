@@ -3,12 +3,15 @@
 //! last compile compiles again, and what it publishes holds the same tables and blobs as a
 //! compile from nothing.
 
+mod shared;
+
 use std::path::Path;
 
 use kivgraph_compile::{
     CompileOptions, LAST_COMPILE, RepoSpec, RustSysroot, Summary, compile, compile_changed,
 };
 use kivgraph_format::{IndexDir, Language};
+use shared::generation_files as tables;
 
 fn options(out: &Path, repo: &Path) -> CompileOptions {
     CompileOptions {
@@ -38,23 +41,6 @@ fn mixed() -> tempfile::TempDir {
 
 fn changed(opts: &CompileOptions) -> Summary {
     compile_changed(opts).unwrap()
-}
-
-/// The generation files but the manifest (which records when it was made), by name.
-fn tables(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap())
-        .filter(|e| e.file_name() != "manifest.json")
-        .map(|e| {
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect();
-    out.sort();
-    out
 }
 
 #[test]

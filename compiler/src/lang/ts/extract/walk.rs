@@ -1179,11 +1179,7 @@ impl Extractor<'_> {
         match c.kind() {
             "parenthesized_expression" => self.discriminant_test(c.named_child(0)?),
             "binary_expression" => {
-                let op = c.child_by_field_name("operator")?;
-                let (l, r) = (
-                    c.child_by_field_name("left")?,
-                    c.child_by_field_name("right")?,
-                );
+                let (op, l, r) = binary(c)?;
                 match op.kind() {
                     "||" => {
                         let (a, ak, mut al, ae) = self.discriminant_test(l)?;
@@ -1231,11 +1227,7 @@ impl Extractor<'_> {
         match c.kind() {
             "parenthesized_expression" => self.instanceof_test(c.named_child(0)?),
             "binary_expression" => {
-                let op = c.child_by_field_name("operator")?;
-                let (l, r) = (
-                    c.child_by_field_name("left")?,
-                    c.child_by_field_name("right")?,
-                );
+                let (op, l, r) = binary(c)?;
                 match op.kind() {
                     "&&" => self.instanceof_test(l).or_else(|| self.instanceof_test(r)),
                     "instanceof" if l.kind() == "identifier" => {
@@ -1261,20 +1253,34 @@ impl Extractor<'_> {
     }
 }
 
+/// The operator, left and right operands of a binary expression.
+fn binary(c: Node) -> Option<(Node, Node, Node)> {
+    Some((
+        c.child_by_field_name("operator")?,
+        c.child_by_field_name("left")?,
+        c.child_by_field_name("right")?,
+    ))
+}
+
+/// Whether a node of kind `k` is a function (its body is another flow).
+fn is_function(k: &str) -> bool {
+    matches!(
+        k,
+        "function_declaration"
+            | "generator_function_declaration"
+            | "function_expression"
+            | "function"
+            | "generator_function"
+            | "arrow_function"
+            | "method_definition"
+    )
+}
+
 /// The function (or the program) `n` is written in.
 fn enclosing_function(n: Node) -> Node {
     let mut cur = n;
     while let Some(p) = cur.parent() {
-        if matches!(
-            p.kind(),
-            "function_declaration"
-                | "generator_function_declaration"
-                | "function_expression"
-                | "function"
-                | "generator_function"
-                | "arrow_function"
-                | "method_definition"
-        ) {
+        if is_function(p.kind()) {
             return p;
         }
         cur = p;
@@ -1303,15 +1309,7 @@ fn has_jump(s: Node, breaks: bool) -> bool {
         match x.kind() {
             "return_statement" | "throw_statement" | "continue_statement" => return true,
             "break_statement" if breaks || x.named_child(0).is_some() => return true,
-            "function_declaration"
-            | "generator_function_declaration"
-            | "function_expression"
-            | "function"
-            | "generator_function"
-            | "arrow_function"
-            | "method_definition"
-            | "class_declaration"
-            | "class" => {}
+            k if is_function(k) || matches!(k, "class_declaration" | "class") => {}
             _ => stack.extend(kids(x)),
         }
     }

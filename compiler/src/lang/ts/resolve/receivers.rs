@@ -351,34 +351,7 @@ impl Resolver<'_> {
             matches!(a, TypeRef::Named { head: NameRes::Local(x), path, args }
                 if *x == tp && path.is_empty() && args.is_empty())
         })?;
-        let target = |mm: usize, head: &NameRes, path: &[String]| -> Option<(usize, usize)> {
-            let mut b = self.bind_res(
-                mm,
-                head,
-                if path.is_empty() {
-                    Meaning::Type
-                } else {
-                    Meaning::Any
-                },
-                depth + 1,
-            );
-            for (i, seg) in path.iter().enumerate() {
-                let meaning = if i + 1 == path.len() {
-                    Meaning::Type
-                } else {
-                    Meaning::Any
-                };
-                b = match b {
-                    Bound::Module(t) => self.export_of(t, seg, meaning, depth + 1),
-                    _ => return None,
-                };
-            }
-            match b {
-                Bound::Decl(a, c) => Some((a, c)),
-                _ => None,
-            }
-        };
-        if target(cm, rh, rp)? != target(m, eh, ep.as_slice())? {
+        if self.type_decl(cm, rh, rp, depth + 1)? != self.type_decl(m, eh, ep, depth + 1)? {
             return None;
         }
         eargs.get(j).cloned()
