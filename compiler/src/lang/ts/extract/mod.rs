@@ -118,6 +118,8 @@ pub enum Expr {
         lits: Vec<String>,
         keep: bool,
     },
+    /// `.0` where `"key" in .0` holds: the member types of its union that declare `key`.
+    HasProp(Box<Expr>, String),
 }
 
 /// What a call says about the callee's type parameters: the type arguments written at the call

@@ -949,16 +949,48 @@ impl Extractor<'_> {
         let disc = cond
             .and_then(|c| self.discriminant_test(c))
             .filter(|(x, ..)| !assigns(enclosing_function(n), self.src, x));
+        // `"k" in x`: only the branch is narrowed (to the member types that declare `k`).
+        let has = cond
+            .filter(|_| disc.is_none())
+            .and_then(|c| self.in_test(c))
+            .filter(|(x, _)| !assigns(enclosing_function(n), self.src, x));
         if let Some(c) = cond {
             let saved = self.quiet.take();
-            match &disc {
-                Some((x, k, ..)) => {
+            match (&disc, &has) {
+                (Some((x, k, ..)), _) => {
                     self.quiet = Some(x.clone());
                     self.walk_test(c, x, k, &mut Vec::new());
                 }
-                None => self.walk(c),
+                (None, Some((x, _))) => {
+                    self.quiet = Some(x.clone());
+                    self.walk(c);
+                }
+                (None, None) => self.walk(c),
             }
             self.quiet = saved;
+        }
+        if let Some((x, key)) = &has {
+            let cons = n.child_by_field_name("consequence");
+            let alt = n.child_by_field_name("alternative");
+            if let Some(body) = cons {
+                self.scopes.push(Scope::default());
+                let base = Expr::Name(self.lookup(x, false));
+                let l = self.new_local(None, Some(Expr::HasProp(Box::new(base), key.clone())));
+                self.rebind(x, l);
+                self.walk(body);
+                self.scopes.pop();
+            }
+            if let Some(alt) = alt {
+                self.scopes.push(Scope::default());
+                self.bind_narrowable(x);
+                self.walk(alt);
+                self.scopes.pop();
+            }
+            let jumps = |s: Option<Node>| s.is_some_and(|s| has_jump(s, true));
+            if jumps(cons) || jumps(alt) {
+                self.bind_narrowable(x);
+            }
+            return;
         }
         let narrowed = cond.and_then(|c| self.instanceof_test(c));
         let cons = n.child_by_field_name("consequence");
@@ -1203,6 +1235,21 @@ impl Extractor<'_> {
             }
             _ => None,
         }
+    }
+
+    /// `"k" in x` (parenthesized too) with `x` a local or parameter: `x`'s name and `k`.
+    fn in_test(&self, c: Node) -> Option<(String, String)> {
+        let c = unwrap_parens(c);
+        if c.kind() != "binary_expression" {
+            return None;
+        }
+        let (op, l, r) = binary(c)?;
+        if op.kind() != "in" || l.kind() != "string" || r.kind() != "identifier" {
+            return None;
+        }
+        let name = self.t(r).to_string();
+        matches!(self.lookup(&name, false), NameRes::Local(_))
+            .then(|| (name, string_value(l, self.src)))
     }
 
     /// `x.k` (also parenthesized, `x?.k`) with `x` a local or parameter: `x`'s name and `k`.

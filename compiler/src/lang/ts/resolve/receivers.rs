@@ -58,6 +58,7 @@ impl Resolver<'_> {
                 lits,
                 keep,
             } => self.narrow(m, base, key, lits, *keep, depth + 1).0,
+            Expr::HasProp(base, key) => self.narrow_has(m, base, key, depth + 1).0,
             Expr::AssignedParam { target, param } => {
                 match self.assigned_param(m, target, *param, depth + 1) {
                     Some((tm, t)) => self.type_recv(tm, &t, depth + 1),
@@ -392,6 +393,43 @@ impl Resolver<'_> {
             let any = vals.iter().any(|v| lits.contains(v));
             let all = vals.iter().all(|v| lits.contains(v));
             if (keep && any) || (!keep && !all) {
+                kept.push(p.clone());
+            }
+        }
+        match kept.len() {
+            0 => (Recv::Unknown, true),
+            1 => (kept.swap_remove(0), true),
+            _ => (Recv::Union(kept), true),
+        }
+    }
+
+    /// The member types of `base`'s union that declare property `key` (`"key" in base`), and
+    /// whether that was decided: a member type whose members are not all known may have it,
+    /// and then `base`'s members are the answer, undecided.
+    pub(super) fn narrow_has(
+        &self,
+        m: usize,
+        base: &Expr,
+        key: &str,
+        depth: usize,
+    ) -> (Recv, bool) {
+        let r = self.eval(m, base, depth + 1);
+        let mut parts = Vec::new();
+        flatten_union(&r, &mut parts);
+        if parts.len() < 2 {
+            return (r, true);
+        }
+        let mut kept = Vec::new();
+        for p in parts {
+            let has = match p {
+                Recv::Object(_, props) => props.iter().any(|(n, _)| n == key),
+                _ => match self.members_named(p, key, Meaning::Value, depth + 1) {
+                    Hit::Decls(..) => true,
+                    Hit::NotFound { closed: true } => false,
+                    _ => return (r, false),
+                },
+            };
+            if has {
                 kept.push(p.clone());
             }
         }

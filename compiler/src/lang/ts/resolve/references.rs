@@ -295,6 +295,9 @@ impl Resolver<'_> {
                 self.narrowable(m, base, depth + 1)
                     || !self.narrow(m, base, key, lits, *keep, depth + 1).1
             }
+            Expr::HasProp(base, key) => {
+                self.narrowable(m, base, depth + 1) || !self.narrow_has(m, base, key, depth + 1).1
+            }
             Expr::CallbackParam { .. }
             | Expr::ContextParam { .. }
             | Expr::AssignedParam { .. }
