@@ -245,6 +245,19 @@ impl Extractor<'_> {
                 TypeRef::Intersection(parts)
             }
             "this_type" => TypeRef::This,
+            "type_predicate_annotation" => n
+                .named_child(0)
+                .map_or(TypeRef::Unknown, |c| self.type_at(c, d + 1)),
+            "type_predicate" => {
+                match (n.child_by_field_name("name"), n.child_by_field_name("type")) {
+                    (Some(p), Some(t)) if p.kind() == "identifier" => TypeRef::Predicate(
+                        usize::MAX,
+                        Box::new(self.type_at(t, d + 1)),
+                        self.t(p).to_string(),
+                    ),
+                    _ => TypeRef::External,
+                }
+            }
             // `T["key"]`.
             "lookup_type" => {
                 let mut c = n.walk();

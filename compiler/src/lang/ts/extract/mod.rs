@@ -64,6 +64,10 @@ pub enum TypeRef {
     Index(Box<TypeRef>, String),
     /// A string literal type (`"circle"`): what a discriminant comparison tests.
     Literal(String),
+    /// A type predicate `p is T` as a function's return type: parameter `.0` (its position
+    /// once the function is walked; before that, `usize::MAX`) is a `T` where the call is
+    /// true. `.2` is the parameter's name.
+    Predicate(usize, Box<TypeRef>, String),
     Unknown,
 }
 
@@ -120,6 +124,13 @@ pub enum Expr {
     },
     /// `.0` where `"key" in .0` holds: the member types of its union that declare `key`.
     HasProp(Box<Expr>, String),
+    /// `.0` where a call of `callee` with it as argument `arg` is true: the predicate's type
+    /// when the callee is a type guard, else `.0` as it is.
+    Guarded {
+        base: Box<Expr>,
+        callee: Box<Expr>,
+        arg: usize,
+    },
 }
 
 /// What a call says about the callee's type parameters: the type arguments written at the call

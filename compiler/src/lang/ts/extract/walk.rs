@@ -48,7 +48,14 @@ impl Extractor<'_> {
         self.with_owner(decl, |x| {
             let tps = x.bind_type_params(n);
             let params = x.walk_params(n, callback.as_ref());
-            let ret = x.walk_written(n, "return_type");
+            let mut ret = x.walk_written(n, "return_type");
+            // A type predicate names a parameter: its position.
+            if let Some(TypeRef::Predicate(i, _, name)) = &mut ret {
+                *i = param_names(n, x.src)
+                    .iter()
+                    .position(|p| p == name)
+                    .unwrap_or(usize::MAX);
+            }
             let ret_ctx = ret.clone().or_else(|| match &callback {
                 Some(Context::Typed(t)) => Some(TypeRef::Ret(Box::new(t.clone()))),
                 _ => None,
@@ -954,6 +961,44 @@ impl Extractor<'_> {
             .filter(|_| disc.is_none())
             .and_then(|c| self.in_test(c))
             .filter(|(x, _)| !assigns(enclosing_function(n), self.src, x));
+        // `guard(x)`: the branch is narrowed when `guard` is a type guard of that argument.
+        let guard = cond
+            .filter(|_| disc.is_none() && has.is_none())
+            .and_then(|c| self.guard_test(c))
+            .filter(|(x, ..)| !assigns(enclosing_function(n), self.src, x));
+        if let Some((x, callee, arg)) = guard {
+            if let Some(c) = cond {
+                let saved = self.quiet.replace(x.clone());
+                self.walk(c);
+                self.quiet = saved;
+            }
+            let cons = n.child_by_field_name("consequence");
+            let alt = n.child_by_field_name("alternative");
+            if let Some(body) = cons {
+                self.scopes.push(Scope::default());
+                let base = Expr::Name(self.lookup(&x, false));
+                let value = Expr::Guarded {
+                    base: Box::new(base),
+                    callee: Box::new(callee),
+                    arg,
+                };
+                let l = self.new_local(None, Some(value));
+                self.rebind(&x, l);
+                self.walk(body);
+                self.scopes.pop();
+            }
+            if let Some(alt) = alt {
+                self.scopes.push(Scope::default());
+                self.bind_narrowable(&x);
+                self.walk(alt);
+                self.scopes.pop();
+            }
+            let jumps = |s: Option<Node>| s.is_some_and(|s| has_jump(s, true));
+            if jumps(cons) || jumps(alt) {
+                self.bind_narrowable(&x);
+            }
+            return;
+        }
         if let Some(c) = cond {
             let saved = self.quiet.take();
             match (&disc, &has) {
@@ -1237,6 +1282,28 @@ impl Extractor<'_> {
         }
     }
 
+    /// `f(…, x, …)` (parenthesized too) with `x` a local or parameter: `x`'s name, the
+    /// callee, and `x`'s position among the arguments.
+    fn guard_test(&self, c: Node) -> Option<(String, Expr, usize)> {
+        let c = unwrap_parens(c);
+        if c.kind() != "call_expression" {
+            return None;
+        }
+        let f = c.child_by_field_name("function")?;
+        if !matches!(f.kind(), "identifier" | "member_expression") {
+            return None;
+        }
+        let args = c.child_by_field_name("arguments")?;
+        let mut cur = args.walk();
+        let (i, a) = args
+            .named_children(&mut cur)
+            .filter(|a| a.kind() != "comment")
+            .enumerate()
+            .find(|(_, a)| a.kind() == "identifier")?;
+        let name = self.t(a).to_string();
+        matches!(self.lookup(&name, false), NameRes::Local(_)).then(|| (name, self.expr_of(f), i))
+    }
+
     /// `"k" in x` (parenthesized too) with `x` a local or parameter: `x`'s name and `k`.
     fn in_test(&self, c: Node) -> Option<(String, String)> {
         let c = unwrap_parens(c);
@@ -1298,6 +1365,21 @@ impl Extractor<'_> {
             _ => None,
         }
     }
+}
+
+/// The names of a function's parameters, in order (`this:` left out; a destructured one is
+/// named by its text).
+fn param_names(n: Node, src: &str) -> Vec<String> {
+    let Some(params) = n.child_by_field_name("parameters") else {
+        return Vec::new();
+    };
+    let mut c = params.walk();
+    params
+        .named_children(&mut c)
+        .filter_map(|p| p.child_by_field_name("pattern"))
+        .filter(|p| p.kind() != "this")
+        .map(|p| text(p, src).to_string())
+        .collect()
 }
 
 /// The operator, left and right operands of a binary expression.

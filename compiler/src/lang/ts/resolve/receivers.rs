@@ -59,6 +59,15 @@ impl Resolver<'_> {
                 keep,
             } => self.narrow(m, base, key, lits, *keep, depth + 1).0,
             Expr::HasProp(base, key) => self.narrow_has(m, base, key, depth + 1).0,
+            Expr::Guarded { base, callee, arg } => match self.callee(m, callee, depth + 1) {
+                Bound::Decl(cm, cd) => match &self.mods[cm].ts.decls[cd].ret {
+                    Some(TypeRef::Predicate(i, t, _)) if i == arg => {
+                        self.type_recv(cm, t, depth + 1)
+                    }
+                    _ => self.eval(m, base, depth + 1),
+                },
+                _ => self.eval(m, base, depth + 1),
+            },
             Expr::AssignedParam { target, param } => {
                 match self.assigned_param(m, target, *param, depth + 1) {
                     Some((tm, t)) => self.type_recv(tm, &t, depth + 1),
@@ -763,7 +772,7 @@ impl Resolver<'_> {
             return Recv::Unknown;
         }
         match t {
-            TypeRef::External | TypeRef::Literal(_) => Recv::External,
+            TypeRef::External | TypeRef::Literal(_) | TypeRef::Predicate(..) => Recv::External,
             TypeRef::Unknown | TypeRef::This => Recv::Unknown,
             TypeRef::Fn(..) => Recv::External,
             TypeRef::In(m2, inner) => self.type_recv(*m2, inner, depth + 1),
@@ -972,7 +981,11 @@ fn mentions_local(t: &TypeRef) -> bool {
             .iter()
             .filter_map(|(_, t)| t.as_ref())
             .any(mentions_local),
-        TypeRef::External | TypeRef::Literal(_) | TypeRef::This | TypeRef::Unknown => false,
+        TypeRef::External
+        | TypeRef::Literal(_)
+        | TypeRef::Predicate(..)
+        | TypeRef::This
+        | TypeRef::Unknown => false,
     }
 }
 
@@ -1033,6 +1046,7 @@ fn subst(t: &TypeRef, map: &[(usize, TypeRef)]) -> TypeRef {
         },
         TypeRef::In(..)
         | TypeRef::External
+        | TypeRef::Predicate(..)
         | TypeRef::Literal(_)
         | TypeRef::This
         | TypeRef::Unknown => t.clone(),

@@ -295,6 +295,13 @@ impl Resolver<'_> {
                 self.narrowable(m, base, depth + 1)
                     || !self.narrow(m, base, key, lits, *keep, depth + 1).1
             }
+            // A type guard's type, or the value as it is (a call that is not a guard does not
+            // narrow); either way decided here.
+            Expr::Guarded { base, callee, .. } => {
+                let guard = matches!(self.callee(m, callee, depth + 1),
+                    Bound::Decl(cm, cd) if matches!(self.mods[cm].ts.decls[cd].ret, Some(TypeRef::Predicate(..))));
+                !guard && self.narrowable(m, base, depth + 1)
+            }
             Expr::HasProp(base, key) => {
                 self.narrowable(m, base, depth + 1) || !self.narrow_has(m, base, key, depth + 1).1
             }
