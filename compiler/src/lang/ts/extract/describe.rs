@@ -19,7 +19,10 @@ impl Extractor<'_> {
                 }
                 Expr::Name(self.lookup(name, false))
             }
-            "this" => Expr::This(self.this_class.flatten()),
+            "this" => match &self.this_type {
+                Some(t) => Expr::Typed(t.clone()),
+                None => Expr::This(self.this_class.flatten()),
+            },
             "super" => Expr::Super(self.this_class.flatten()),
             "member_expression" => {
                 match (

@@ -190,6 +190,9 @@ pub struct Decl {
     pub value: Option<Expr>,
     /// Declared return type (functions, methods, getters).
     pub ret: Option<TypeRef>,
+    /// What a function without a declared return type returns, when its body has one `return`
+    /// with a value (or is an expression).
+    pub returns: Option<Expr>,
     /// The written type of each parameter (JSX props are the first; callbacks' parameters are
     /// typed from the callee's).
     pub params: Vec<Option<TypeRef>>,
@@ -378,6 +381,8 @@ struct Extractor<'s> {
     /// The class `this` refers to: `Some(Some(decl))` in a recorded class, `Some(None)` in an
     /// unrecorded one or a plain function, `None` at module level.
     this_class: Option<Option<usize>>,
+    /// The written type of `this` in a plain function with a `this:` parameter.
+    this_type: Option<TypeRef>,
     /// Set while walking a function written as an argument: (callee, argument index).
     callback: Option<Context>,
     /// Nesting of `walk` (and of member chains): bounded, so that no input overflows a stack.
@@ -412,6 +417,7 @@ pub fn extract(src: &str, tsx: bool) -> TsFile {
             decl_at: HashMap::new(),
             owner: None,
             this_class: None,
+            this_type: None,
             callback: None,
             expected: None,
             quiet: None,
@@ -558,6 +564,7 @@ impl<'s> Extractor<'s> {
             overloads: 0,
             type_params: Vec::new(),
             calls: Vec::new(),
+            returns: None,
             private: name.starts_with('#'),
         });
         if let Some(p) = parent {

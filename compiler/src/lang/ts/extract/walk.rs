@@ -41,8 +41,14 @@ impl Extractor<'_> {
             self.bind(&nm, NameRes::Local(l));
         }
         let saved_this = self.this_class;
+        let saved_this_type = self.this_type.take();
         if let Some(t) = this_class {
             self.this_class = Some(t);
+            // A plain function's `this:` parameter types `this` in it.
+            self.this_type = self.this_param_type(n);
+        } else {
+            // An arrow function's `this` is its enclosing function's.
+            self.this_type = saved_this_type.clone();
         }
         let callback = self.callback.take();
         self.with_owner(decl, |x| {
@@ -80,11 +86,37 @@ impl Extractor<'_> {
                 } else {
                     x.walk_returned(body);
                 }
+                // Without a declared return type, the one value it returns.
+                if let Some(d) = decl
+                    && x.file.decls[d].ret.is_none()
+                {
+                    let returned = if body.kind() == "statement_block" {
+                        single_return(body)
+                    } else {
+                        Some(body)
+                    };
+                    // An object or array literal's members are not followed: not a type.
+                    x.file.decls[d].returns = returned
+                        .filter(|v| !object_or_array(*v))
+                        .map(|v| x.expr_of(v));
+                }
             }
             x.ret_ctx = saved_ret;
         });
         self.this_class = saved_this;
+        self.this_type = saved_this_type;
         self.scopes.pop();
+    }
+
+    /// The written type of the `this:` parameter of function `n`.
+    fn this_param_type(&self, n: Node) -> Option<TypeRef> {
+        let params = n.child_by_field_name("parameters")?;
+        let mut c = params.walk();
+        let p = params.named_children(&mut c).find(|p| {
+            p.child_by_field_name("pattern")
+                .is_some_and(|x| x.kind() == "this")
+        })?;
+        Some(self.type_ref(p.child_by_field_name("type")?))
     }
 
     /// Walks the type written in `field` of `n` (a return type, an annotation); returns its
@@ -1380,6 +1412,36 @@ fn param_names(n: Node, src: &str) -> Vec<String> {
         .filter(|p| p.kind() != "this")
         .map(|p| text(p, src).to_string())
         .collect()
+}
+
+/// An object or array literal, possibly parenthesized or under `as const`/`satisfies`.
+fn object_or_array(v: Node) -> bool {
+    match v.kind() {
+        "object" | "array" => true,
+        "parenthesized_expression" | "as_expression" | "satisfies_expression" => {
+            v.named_child(0).is_some_and(object_or_array)
+        }
+        _ => false,
+    }
+}
+
+/// The value of the one `return` of a function body (not counting nested functions), when
+/// there is exactly one and it has a value.
+fn single_return(body: Node) -> Option<Node> {
+    let mut found = None;
+    let mut count = 0;
+    let mut stack = vec![body];
+    while let Some(x) = stack.pop() {
+        match x.kind() {
+            "return_statement" => {
+                count += 1;
+                found = x.named_child(0).filter(|v| v.kind() != "comment");
+            }
+            k if is_function(k) || matches!(k, "class_declaration" | "class") => {}
+            _ => stack.extend(kids(x)),
+        }
+    }
+    if count == 1 { found } else { None }
 }
 
 /// The operator, left and right operands of a binary expression.

@@ -123,7 +123,15 @@ impl Resolver<'_> {
                         _ => Recv::Unknown,
                     },
                     Some(t) => self.type_recv(cm, t, depth + 1),
-                    None => Recv::Unknown,
+                    // The value its one `return` gives, read in its own module; a library
+                    // value there (`Object.values(…)`) may hold the graph's types: unknown.
+                    None => match &self.mods[cm].ts.decls[cd].returns {
+                        Some(v) => match self.eval(cm, v, depth + 1) {
+                            Recv::External => Recv::Unknown,
+                            r => r,
+                        },
+                        None => Recv::Unknown,
+                    },
                 },
                 Bound::External => Recv::External,
                 _ => Recv::Unknown,
