@@ -7,6 +7,7 @@
 mod declare;
 mod describe;
 mod modules;
+mod narrow;
 mod repair;
 mod scope;
 mod walk;
