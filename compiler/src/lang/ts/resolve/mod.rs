@@ -11,6 +11,7 @@ mod emission;
 mod exports;
 mod members;
 mod names;
+mod narrow;
 mod receivers;
 mod references;
 
