@@ -54,6 +54,7 @@ fn compile_fixtures(out: &Path) -> Generation {
         progress: false,
         rust_sysroot: kivgraph_compile::RustSysroot::Off,
         keep: kivgraph_format::layout::DEFAULT_KEEP,
+        cache: Default::default(),
     })
     .unwrap();
     Generation::open_current(&IndexDir::new(out))

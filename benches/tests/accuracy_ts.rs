@@ -73,6 +73,7 @@ fn a_typescript_generation_is_scored_against_it() {
         progress: false,
         rust_sysroot: kivgraph_compile::RustSysroot::Off,
         keep: kivgraph_format::layout::DEFAULT_KEEP,
+        cache: Default::default(),
     })
     .unwrap();
     let generation = Generation::open_current(&IndexDir::new(&out))

@@ -14,12 +14,12 @@ use kivgraph_format::Language;
 /// What an extraction depends on.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Key {
-    parsed: TypeId,
-    repo: String,
-    path: String,
-    language: Language,
-    sha256: [u8; 32],
-    features: Option<Arc<BTreeSet<String>>>,
+    pub(crate) parsed: TypeId,
+    pub(crate) repo: String,
+    pub(crate) path: String,
+    pub(crate) language: Language,
+    pub(crate) sha256: [u8; 32],
+    pub(crate) features: Option<Arc<BTreeSet<String>>>,
 }
 
 impl Key {

@@ -12,6 +12,8 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use rayon::prelude::*;
+
 use kivgraph_format::key::{SymbolIdentity, file_key, package_key};
 use kivgraph_format::{Confidence, EdgeKind, FileStatus, Language, Provenance, SymbolKind};
 
@@ -22,7 +24,10 @@ use kivgraph_format::{Confidence, EdgeKind, FileStatus, Language, Provenance, Sy
 macro_rules! fact_id {
     ($(#[$doc:meta])* $id:ident => $item:ident in $field:ident, $push:ident) => {
         $(#[$doc])*
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[derive(
+            Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash,
+            serde::Serialize, serde::Deserialize,
+        )]
         pub struct $id(pub usize);
 
         impl $id {
@@ -143,7 +148,7 @@ pub struct Symbol {
 }
 
 /// A span: 1-based lines, 0-based byte columns, byte offsets.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Span {
     pub start_line: u32,
     pub start_column: u32,
@@ -324,9 +329,11 @@ fn check_item(
 }
 
 /// `items` sorted, without duplicates.
-fn sorted_set<T: Ord>(items: impl IntoIterator<Item = T>) -> Vec<T> {
+fn sorted_set<T: Ord + Send>(items: impl IntoIterator<Item = T>) -> Vec<T> {
     let mut v: Vec<T> = items.into_iter().collect();
-    v.sort();
+    // Equal elements are identical (every order here compares every field), so an unstable
+    // sort gives the same vector as a stable one.
+    v.par_sort_unstable();
     v.dedup();
     v
 }
@@ -465,7 +472,7 @@ impl FactSet {
             }
         }
         let mut keyed: Vec<(String, Vec<u8>, usize)> = symbols
-            .iter()
+            .par_iter()
             .enumerate()
             .map(|(i, s)| {
                 let id = SymbolIdentity {
@@ -484,7 +491,8 @@ impl FactSet {
                 )
             })
             .collect();
-        keyed.sort();
+        // The position makes every element distinct: unstable is stable here.
+        keyed.par_sort_unstable();
         for w in keyed.windows(2) {
             if w[0].0 == w[1].0 {
                 return Err(FactsError::KeyCollision {

@@ -3,6 +3,7 @@
 pub mod annotations;
 pub mod cache;
 mod discover;
+pub mod disk_cache;
 mod emit;
 pub mod facts;
 #[cfg(test)]
@@ -24,6 +25,7 @@ use kivgraph_format::layout::WriterLock;
 use kivgraph_format::manifest::{Manifest, ManifestRepository, RowCounts};
 use kivgraph_format::{FaultPoint, FormatError, IndexDir, Language};
 
+pub use disk_cache::{CacheDir, CacheStats};
 pub use facts::{Diagnostic, FactSet, FactsError};
 pub use kivgraph_format::verify_generation;
 
@@ -138,6 +140,35 @@ pub struct CompileOptions {
     pub rust_sysroot: RustSysroot,
     /// How many generations a publish keeps (SPEC section 1.8).
     pub keep: usize,
+    /// Where phase 1's extractions are kept between compiles, and how large that may grow.
+    pub cache: CacheOptions,
+}
+
+/// The extraction cache of a compile: on, beside the index, bounded, unless said otherwise.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CacheOptions {
+    pub dir: CacheDir,
+    /// About how many bytes the directory may hold; the least recently used entries go first.
+    pub limit: u64,
+}
+
+impl Default for CacheOptions {
+    fn default() -> Self {
+        CacheOptions {
+            dir: CacheDir::Beside,
+            limit: disk_cache::DEFAULT_LIMIT,
+        }
+    }
+}
+
+impl CacheOptions {
+    /// No cache.
+    pub fn off() -> Self {
+        CacheOptions {
+            dir: CacheDir::Off,
+            ..CacheOptions::default()
+        }
+    }
 }
 
 /// Where the Rust standard library comes from when Rust files are compiled.
@@ -305,6 +336,9 @@ pub struct Summary {
     /// What publishing repaired or collected in the index directory (a `CURRENT` that named no
     /// generation, old generations removed).
     pub index_notes: Vec<String>,
+    /// What the extraction cache did, when the compile kept one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache: Option<CacheStats>,
 }
 
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
@@ -427,6 +461,7 @@ fn compile_inner(opts: &CompileOptions, reuse: bool) -> Result<Summary, CompileE
         progress.finish();
         last.up_to_date = true;
         last.index_notes = Vec::new();
+        last.cache = None;
         let ms = t0.elapsed().as_millis() as u64;
         last.elapsed_ms = Timings {
             discover: ms,
@@ -436,7 +471,13 @@ fn compile_inner(opts: &CompileOptions, reuse: bool) -> Result<Summary, CompileE
         };
         return Ok(last);
     }
-    resolve_all(&mut facts, inputs, &progress);
+    let disk = match &opts.cache.dir {
+        CacheDir::Off => None,
+        CacheDir::Beside => Some(index.root().join("cache")),
+        CacheDir::At(dir) => Some(dir.clone()),
+    }
+    .map(|dir| disk_cache::DiskCache::new(dir, opts.cache.limit));
+    resolve_all(&mut facts, inputs, disk.as_ref(), &progress);
     progress.phase("ordering the facts");
     let finished = facts.finish()?;
     let t_resolve = t0.elapsed();
@@ -487,6 +528,7 @@ fn compile_inner(opts: &CompileOptions, reuse: bool) -> Result<Summary, CompileE
         diagnostics: finished.diagnostics.len(),
         diagnostic_sample: finished.diagnostics.iter().take(50).cloned().collect(),
         index_notes: published.index_notes,
+        cache: disk.map(|d| d.finish()),
     };
     if let Err(e) = record_last(&index, id, &digest, &summary) {
         summary.index_notes.push(format!(
@@ -587,7 +629,7 @@ fn gather_and_resolve(
     let t0 = Instant::now();
     let (mut facts, inputs) = gather(repos, rust_sysroot, progress);
     let t_discover = t0.elapsed();
-    resolve_all(&mut facts, inputs, progress);
+    resolve_all(&mut facts, inputs, None, progress);
     (facts, t_discover)
 }
 
@@ -617,13 +659,19 @@ fn gather(repos: &[RepoSpec], rust_sysroot: RustSysroot, progress: &Progress) ->
 }
 
 /// Runs every front end over the discovered inputs.
-fn resolve_all(facts: &mut FactSet, inputs: Inputs, progress: &Progress) {
+fn resolve_all(
+    facts: &mut FactSet,
+    inputs: Inputs,
+    cache: Option<&disk_cache::DiskCache>,
+    progress: &Progress,
+) {
     let project = pipeline::Project {
         configs: &inputs.configs,
         sysroot_missing: inputs
             .sysroot_missing
             .as_deref()
             .unwrap_or("the toolchain's rust-src is not installed"),
+        cache,
     };
     pipeline::compile_all(facts, inputs.sources, &project, progress);
 }

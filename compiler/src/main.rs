@@ -54,6 +54,19 @@ struct Cli {
     /// language found.
     #[arg(long = "languages", value_name = "NAME=LANG[,LANG]")]
     languages: Vec<String>,
+    /// Where each file's extraction is kept between compiles, so that an unchanged file is not
+    /// parsed again (default: `cache/` in the index directory). Several indexes, or the runs of
+    /// a CI job, may share one directory.
+    #[arg(long = "cache-dir", value_name = "DIR", conflicts_with = "no_cache")]
+    cache_dir: Option<PathBuf>,
+    /// About how many MiB the extraction cache may hold; the entries used least recently are
+    /// removed first.
+    #[arg(long = "cache-limit", value_name = "MIB", default_value_t = kivgraph_compile::disk_cache::DEFAULT_LIMIT >> 20,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    cache_limit: u64,
+    /// Keep no extraction cache: every file is parsed.
+    #[arg(long = "no-cache")]
+    no_cache: bool,
     /// Repositories to compile, as `[NAME=]PATH`. Put them after `--` when a name or a path
     /// could start with `-`.
     #[arg(value_name = "[NAME=]PATH")]
@@ -139,6 +152,14 @@ fn run() -> anyhow::Result<()> {
             SysrootArg::Off => kivgraph_compile::RustSysroot::Off,
         },
         keep: usize::try_from(cli.keep).unwrap_or(usize::MAX),
+        cache: kivgraph_compile::CacheOptions {
+            dir: match cli.cache_dir {
+                _ if cli.no_cache => kivgraph_compile::CacheDir::Off,
+                Some(dir) => kivgraph_compile::CacheDir::At(dir),
+                None => kivgraph_compile::CacheDir::Beside,
+            },
+            limit: cli.cache_limit.saturating_mul(1 << 20),
+        },
     };
     if cli.watch {
         let json = cli.json;

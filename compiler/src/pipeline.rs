@@ -42,6 +42,8 @@ pub(crate) struct Project<'a> {
     pub configs: &'a [ConfigFile],
     /// Why the Rust standard library is not in the graph, when no derived repository gives it.
     pub sysroot_missing: &'a str,
+    /// The extraction cache on disk, when the compile keeps one.
+    pub cache: Option<&'a crate::disk_cache::DiskCache>,
 }
 
 /// A language front end.
@@ -52,7 +54,7 @@ pub(crate) trait FrontEnd {
     const LANGUAGES: &'static [Language];
     /// What extraction makes of one file; its default stands for a file whose extraction
     /// failed.
-    type Parsed: Send + Default + Clone + 'static;
+    type Parsed: Send + Default + Clone + serde::Serialize + serde::de::DeserializeOwned + 'static;
 
     /// The files admitted to parsing; the others get their status here (Go's build
     /// constraints). Runs before any file is parsed.
@@ -107,9 +109,20 @@ pub(crate) fn run<F: FrontEnd>(
                     progress.file_done();
                     return (input.meta, Ok(p));
                 }
+                let digest = project.cache.map(|_| key.digest::<F::Parsed>());
+                if let (Some(disk), Some(d)) = (project.cache, digest)
+                    && let Some(p) = disk.get::<F::Parsed>(d)
+                {
+                    cache::put(key, &p);
+                    progress.file_done();
+                    return (input.meta, Ok(p));
+                }
                 let p = panic::catch_unwind(AssertUnwindSafe(|| F::extract(&input)))
                     .map_err(|payload| panic_message(payload.as_ref()));
                 if let Ok(p) = &p {
+                    if let (Some(disk), Some(d)) = (project.cache, digest) {
+                        disk.put(d, p);
+                    }
                     cache::put(key, p);
                 }
                 progress.file_done();
@@ -284,6 +297,7 @@ mod tests {
         let project = Project {
             configs: &configs,
             sysroot_missing: "",
+            cache: None,
         };
         run::<Fragile>(&mut facts, inputs, &project, &Progress::new(false));
         let status: Vec<FileStatus> = facts.files.iter().map(|f| f.status).collect();

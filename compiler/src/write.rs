@@ -2,7 +2,7 @@
 //! blob (with the term index of `find_by_intent`) and the name index. Everything is derived from one [`Finished`], in its canonical order,
 //! so the same facts always give the same bytes.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 use kivgraph_format::blob::{
     self, Csr, EdgeRec, FileRec, GraphBlob, PackageEdgeRec, PackageRec, RepositoryRec, StringTable,
@@ -25,15 +25,24 @@ pub struct Encoded {
 }
 
 pub fn encode(f: &Finished) -> Result<Encoded, FormatError> {
-    let mut files = Vec::new();
-    for t in tables(f) {
-        files.push((format!("{}.parquet", t.name), t.to_parquet()?));
-    }
-    let (graph, fst) = graph_blob(f)?;
-    files.push((
-        kivgraph_format::GRAPH_BLOB.to_string(),
-        blob::encode(&graph)?,
-    ));
+    // The tables and the blob are independent encodings of the same facts: built side by side,
+    // each in a fixed place, so the output does not depend on the schedule.
+    let (tables, blob) = rayon::join(
+        || -> Result<Vec<(String, Vec<u8>)>, FormatError> {
+            use rayon::prelude::*;
+            tables(f)
+                .into_par_iter()
+                .map(|t| Ok((format!("{}.parquet", t.name), t.to_parquet()?)))
+                .collect()
+        },
+        || -> Result<(Vec<u8>, Vec<u8>), FormatError> {
+            let (graph, fst) = graph_blob(f)?;
+            Ok((blob::encode(&graph)?, fst))
+        },
+    );
+    let mut files = tables?;
+    let (graph, fst) = blob?;
+    files.push((kivgraph_format::GRAPH_BLOB.to_string(), graph));
     files.push((kivgraph_format::NAMES_FST.to_string(), fst));
     let rows = RowCounts {
         repositories: f.repos.len() as u64,
@@ -242,25 +251,28 @@ fn code_names<'a>(entries: impl Iterator<Item = (usize, &'a str)>) -> Vec<String
 
 /// Interns strings: collected first, then sorted, so ids do not depend on visiting order.
 #[derive(Default)]
-struct Interner {
-    ids: BTreeMap<String, u32>,
+struct Interner<'a> {
+    /// Each distinct string once; ids are assigned in byte order when the table is sealed.
+    ids: HashMap<&'a str, u32>,
 }
 
-impl Interner {
-    fn add(&mut self, s: &str) {
-        if !self.ids.contains_key(s) {
-            self.ids.insert(s.to_string(), 0);
-        }
+impl<'a> Interner<'a> {
+    fn add(&mut self, s: &'a str) {
+        self.ids.entry(s).or_insert(0);
     }
-    fn add_opt(&mut self, s: Option<&str>) {
+    fn add_opt(&mut self, s: Option<&'a str>) {
         if let Some(s) = s {
             self.add(s);
         }
     }
     fn seal(&mut self) -> StringTable {
+        let mut sorted: Vec<&'a str> = self.ids.keys().copied().collect();
+        sorted.sort_unstable();
         let mut t = StringTable::default();
-        for (i, (s, id)) in self.ids.iter_mut().enumerate() {
-            *id = i as u32;
+        t.bytes.reserve(sorted.iter().map(|s| s.len()).sum());
+        t.ends.reserve(sorted.len());
+        for (i, s) in sorted.into_iter().enumerate() {
+            self.ids.insert(s, i as u32);
             t.bytes.extend_from_slice(s.as_bytes());
             t.ends.push(t.bytes.len() as u32);
         }
@@ -275,6 +287,9 @@ impl Interner {
 }
 
 fn graph_blob(f: &Finished) -> Result<(GraphBlob, Vec<u8>), FormatError> {
+    let package_keys: Vec<String> = (0..f.packages.len())
+        .map(|i| f.package_key(PackageId(i)))
+        .collect();
     let mut it = Interner::default();
     for r in &f.repos {
         it.add(&r.name);
@@ -282,8 +297,8 @@ fn graph_blob(f: &Finished) -> Result<(GraphBlob, Vec<u8>), FormatError> {
         it.add_opt(r.commit.as_deref());
         it.add_opt(r.branch.as_deref());
     }
-    for (i, p) in f.packages.iter().enumerate() {
-        it.add(&f.package_key(PackageId(i)));
+    for (p, key) in f.packages.iter().zip(&package_keys) {
+        it.add(key);
         it.add(&p.name);
         it.add(&p.path);
         it.add_opt(p.module.as_deref());
@@ -327,7 +342,7 @@ fn graph_blob(f: &Finished) -> Result<(GraphBlob, Vec<u8>), FormatError> {
         .iter()
         .enumerate()
         .map(|(i, p)| PackageRec {
-            key: it.id(&f.package_key(PackageId(i))),
+            key: it.id(&package_keys[i]),
             repository: p.repo.0 as u32,
             language: p.language.code(),
             name: it.id(&p.name),
@@ -383,8 +398,10 @@ fn graph_blob(f: &Finished) -> Result<(GraphBlob, Vec<u8>), FormatError> {
         line: e.line,
         column: e.column,
     };
-    let forward = csr(n, f.edges.iter().map(|e| (e.source, half(e.target, e))));
-    let reverse = csr(n, f.edges.iter().map(|e| (e.target, half(e.source, e))));
+    let (forward, reverse) = rayon::join(
+        || csr(n, f.edges.iter().map(|e| (e.source, half(e.target, e)))),
+        || csr(n, f.edges.iter().map(|e| (e.target, half(e.source, e)))),
+    );
 
     let unresolved: Vec<UnresolvedRec> = f
         .unresolved
@@ -419,18 +436,26 @@ fn graph_blob(f: &Finished) -> Result<(GraphBlob, Vec<u8>), FormatError> {
         })
         .collect();
 
-    let (fst, name_postings) = names::build(f.symbols.iter().enumerate().flat_map(|(i, s)| {
-        [
-            (names::TAG_NAME, s.name.as_str(), i as u32),
-            (names::TAG_QUALIFIED, s.qualified_name.as_str(), i as u32),
-        ]
-    }))?;
-    let terms = terms::build(f.symbols.iter().map(|s| terms::TermSource {
-        name: &s.name,
-        qualified_name: &s.qualified_name,
-        kind: s.kind.as_str(),
-        path: &f.files[s.file].path,
-    }))?;
+    let (names, terms) = rayon::join(
+        || {
+            names::build(f.symbols.iter().enumerate().flat_map(|(i, s)| {
+                [
+                    (names::TAG_NAME, s.name.as_str(), i as u32),
+                    (names::TAG_QUALIFIED, s.qualified_name.as_str(), i as u32),
+                ]
+            }))
+        },
+        || {
+            terms::build(f.symbols.iter().map(|s| terms::TermSource {
+                name: &s.name,
+                qualified_name: &s.qualified_name,
+                kind: s.kind.as_str(),
+                path: &f.files[s.file].path,
+            }))
+        },
+    );
+    let (fst, name_postings) = names?;
+    let terms = terms?;
     let graph = GraphBlob {
         strings,
         repositories,

@@ -55,6 +55,7 @@ fn unusable_files_are_recorded_not_fatal() {
         progress: false,
         rust_sysroot: RustSysroot::Off,
         keep: kivgraph_format::layout::DEFAULT_KEEP,
+        cache: Default::default(),
     })
     .unwrap();
     let messages: Vec<String> = summary
@@ -131,6 +132,7 @@ fn reserved_and_duplicate_names_are_refused() {
         progress: false,
         rust_sysroot: RustSysroot::Off,
         keep: kivgraph_format::layout::DEFAULT_KEEP,
+        cache: Default::default(),
     })
     .unwrap_err();
     assert!(err.to_string().contains("given twice"), "{err}");
@@ -270,6 +272,7 @@ fn compile_and_open(
         progress: false,
         rust_sysroot: RustSysroot::Off,
         keep: kivgraph_format::layout::DEFAULT_KEEP,
+        cache: Default::default(),
     })
     .unwrap();
     let generation = Generation::open_current(&IndexDir::new(out.path()))

@@ -21,6 +21,7 @@ fn compile_repo(name: &str, root: &Path) -> Compiled {
         progress: false,
         rust_sysroot: RustSysroot::Off,
         keep: kivgraph_format::layout::DEFAULT_KEEP,
+        cache: Default::default(),
     })
     .unwrap();
     let messages = summary

@@ -24,6 +24,7 @@ fn options(out: &Path, repos: &[(&str, &Path)]) -> CompileOptions {
         progress: false,
         rust_sysroot: RustSysroot::Off,
         keep: kivgraph_format::layout::DEFAULT_KEEP,
+        cache: Default::default(),
     }
 }
 

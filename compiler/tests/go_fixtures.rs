@@ -84,6 +84,7 @@ fn excluded_files_contribute_nothing() {
         progress: false,
         rust_sysroot: RustSysroot::Off,
         keep: kivgraph_format::layout::DEFAULT_KEEP,
+        cache: Default::default(),
     })
     .unwrap();
     let generation = Generation::open_current(&kivgraph_format::IndexDir::new(out.path()))

@@ -71,6 +71,7 @@ fn broken_rust_is_recorded_not_fatal() {
         progress: false,
         rust_sysroot: RustSysroot::Off,
         keep: kivgraph_format::layout::DEFAULT_KEEP,
+        cache: Default::default(),
     })
     .unwrap();
     let messages: Vec<String> = summary
@@ -213,6 +214,7 @@ fn a_derived_library_summarises_its_unreached_and_partial_files() {
         progress: false,
         rust_sysroot: RustSysroot::Off,
         keep: kivgraph_format::layout::DEFAULT_KEEP,
+        cache: Default::default(),
     })
     .unwrap();
     let derived: Vec<String> = summary

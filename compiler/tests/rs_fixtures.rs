@@ -281,6 +281,7 @@ fn compile_repos(out: &Path, repos: &[&str], sysroot: bool) -> Facts {
         progress: false,
         rust_sysroot: RustSysroot::Off,
         keep: kivgraph_format::layout::DEFAULT_KEEP,
+        cache: Default::default(),
     })
     .unwrap();
     Facts {

@@ -21,6 +21,7 @@ fn options(out: &Path, repo: &Path) -> CompileOptions {
         progress: false,
         rust_sysroot: RustSysroot::Off,
         keep: kivgraph_format::layout::DEFAULT_KEEP,
+        cache: Default::default(),
     }
 }
 

@@ -17,7 +17,7 @@
 //! - [`question_terms`] folds a question and its keywords the same way, keeping the first spelling
 //!   of every key.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeSet, HashMap};
 
 use rkyv::{Archive, Deserialize, Serialize};
 use roaring::RoaringBitmap;
@@ -236,18 +236,49 @@ pub struct TermSource<'a> {
 pub fn build<'a>(
     symbols: impl IntoIterator<Item = TermSource<'a>>,
 ) -> Result<TermIndex, FormatError> {
-    let mut by_term: BTreeMap<String, RoaringBitmap> = BTreeMap::new();
+    // The same terms as [`symbol_terms`], gathered without a set per symbol: the terms of a
+    // path are folded once per run of symbols in the same file, and each term's ids arrive in
+    // increasing order.
+    let mut by_term: HashMap<String, Vec<u32>> = HashMap::new();
     let mut index = TermIndex::default();
+    let mut path_terms: (Option<&str>, Vec<String>, u8) = (None, Vec::new(), 0);
+    let mut terms: Vec<String> = Vec::new();
     for (id, s) in symbols.into_iter().enumerate() {
         let id = u32::try_from(id)
             .map_err(|_| FormatError::Encode("term index: too many symbols".into()))?;
-        for t in symbol_terms(s.name, s.qualified_name, s.kind, s.path) {
-            by_term.entry(t).or_default().insert(id);
+        if path_terms.0 != Some(s.path) {
+            path_terms = (
+                Some(s.path),
+                words(s.path).into_iter().filter_map(fold).collect(),
+                path_class(s.path) as u8,
+            );
         }
-        index.path_class.push(path_class(s.path) as u8);
+        terms.clear();
+        terms.extend(
+            [s.name, s.qualified_name, s.kind]
+                .into_iter()
+                .flat_map(words)
+                .filter_map(fold),
+        );
+        terms.extend(path_terms.1.iter().cloned());
+        terms.sort_unstable();
+        terms.dedup();
+        for t in terms.drain(..) {
+            match by_term.get_mut(t.as_str()) {
+                Some(ids) => ids.push(id),
+                None => {
+                    by_term.insert(t, vec![id]);
+                }
+            }
+        }
+        index.path_class.push(path_terms.2);
     }
+    let mut by_term: Vec<(String, Vec<u32>)> = by_term.into_iter().collect();
+    by_term.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     let too_big = || FormatError::Encode("term index: over 4 GiB".into());
-    for (key, mut bitmap) in by_term {
+    for (key, ids) in by_term {
+        let mut bitmap = RoaringBitmap::from_sorted_iter(ids)
+            .map_err(|e| FormatError::Encode(format!("term index: {e}")))?;
         bitmap.optimize();
         index.keys.bytes.extend_from_slice(key.as_bytes());
         index

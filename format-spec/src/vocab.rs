@@ -38,6 +38,25 @@ macro_rules! vocabulary {
             }
         }
 
+        /// Serialized as its frozen code; an unknown code is an error.
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                serde::Serialize::serialize(&self.code(), s)
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let code = <$repr as serde::Deserialize>::deserialize(d)?;
+                Self::from_code(code).ok_or_else(|| {
+                    <D::Error as serde::de::Error>::custom(format_args!(
+                        "unknown {} code {code}",
+                        stringify!($name)
+                    ))
+                })
+            }
+        }
+
         impl std::fmt::Display for $name {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str(self.as_str())

@@ -31,6 +31,7 @@ fn main() -> anyhow::Result<()> {
         progress: false,
         rust_sysroot: kivgraph_compile::RustSysroot::Off,
         keep: kivgraph_format::layout::DEFAULT_KEEP,
+        cache: Default::default(),
     })?;
     let compile_s = t.elapsed().as_secs_f64();
     let peak = kivgraph_benches::peak_rss_kib();

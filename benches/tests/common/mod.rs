@@ -49,6 +49,7 @@ impl Guard {
             progress: false,
             rust_sysroot: kivgraph_compile::RustSysroot::Off,
             keep: kivgraph_format::layout::DEFAULT_KEEP,
+            cache: Default::default(),
         })
         .unwrap();
         Generation::open_current(&IndexDir::new(out))

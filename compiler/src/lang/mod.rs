@@ -143,7 +143,7 @@ pub(crate) fn collapse(s: &str) -> String {
 
 /// A reference phase 1 leaves to phase 2 (Python, TypeScript, Dart): where it is written, the
 /// declaration it is written in, how it uses what it names (`U`) and what it names (`T`).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Ref<U, T> {
     pub line: u32,
     pub column: u32,
@@ -248,7 +248,7 @@ impl Span {
 }
 
 /// Where a symbol is declared: its repository, package, file and language.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Home {
     pub repo: RepoId,
     pub package: PackageId,

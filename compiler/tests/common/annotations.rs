@@ -30,6 +30,7 @@ impl Facts {
             progress: false,
             rust_sysroot: RustSysroot::Off,
             keep: kivgraph_format::layout::DEFAULT_KEEP,
+            cache: Default::default(),
         })
         .unwrap();
         Facts {

@@ -82,19 +82,19 @@ impl<'s> Extractor<'s> {
                 }),
                 None => Expr::Unknown,
             },
-            "string_literal" => Expr::Core("String"),
-            "decimal_integer_literal" | "hex_integer_literal" => Expr::Core("int"),
-            "decimal_floating_point_literal" => Expr::Core("double"),
+            "string_literal" => Expr::Core(CoreName("String")),
+            "decimal_integer_literal" | "hex_integer_literal" => Expr::Core(CoreName("int")),
+            "decimal_floating_point_literal" => Expr::Core(CoreName("double")),
             "true"
             | "false"
             | "equality_expression"
             | "relational_expression"
             | "logical_and_expression"
             | "logical_or_expression"
-            | "type_test_expression" => Expr::Core("bool"),
-            "list_literal" => Expr::Core("List"),
-            "set_or_map_literal" => Expr::Core("Map"),
-            "symbol_literal" => Expr::Core("Symbol"),
+            | "type_test_expression" => Expr::Core(CoreName("bool")),
+            "list_literal" => Expr::Core(CoreName("List")),
+            "set_or_map_literal" => Expr::Core(CoreName("Map")),
+            "symbol_literal" => Expr::Core(CoreName("Symbol")),
             k if OPERATIONS.contains(&k) => {
                 let ks = kids(n);
                 match self.operator(&ks) {

@@ -11,8 +11,8 @@ use tree_sitter::Node;
 use crate::lang::shared::extract::{FileRecord, extract_file};
 use crate::lang::{Span, collapse, kids, pos, text};
 use syntax::{
-    ClassContext, DartFile, Decl, Directive, DirectiveKind, Expr, Local, Ref, SuperKind, Target,
-    TypeRef, Use,
+    ClassContext, CoreName, DartFile, Decl, Directive, DirectiveKind, Expr, Local, Ref, SuperKind,
+    Target, TypeRef, Use,
 };
 
 mod declare;

@@ -8,7 +8,7 @@ use kivgraph_format::SymbolKind;
 use crate::lang::Span;
 
 /// How a reference uses what it names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Use {
     Value,
     Call,
@@ -34,7 +34,7 @@ pub enum Use {
 pub type ClassContext = Option<(usize, bool)>;
 
 /// A type as written: `p.C<A, B>`, nullable `?` left out.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum TypeRef {
     Named {
         prefix: Option<String>,
@@ -48,11 +48,11 @@ pub enum TypeRef {
 }
 
 /// A value as written, for receiver typing.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Expr {
     Unknown,
     /// A literal of a `dart:core` type (`String`, `int`, `List`, …).
-    Core(&'static str),
+    Core(CoreName),
     Local(usize),
     /// A name lexical scope left open: a class member, the library scope, an import.
     Name(String, ClassContext),
@@ -70,7 +70,7 @@ pub enum Expr {
     Op(Box<Expr>, String),
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub enum Target {
     /// An identifier lexical scope did not bind.
     Name(String, ClassContext),
@@ -91,7 +91,7 @@ pub enum Target {
 
 pub type Ref = crate::lang::Ref<Use, Target>;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum SuperKind {
     Extends,
     With,
@@ -100,7 +100,7 @@ pub enum SuperKind {
     On,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Decl {
     pub name: String,
     pub qn: String,
@@ -127,14 +127,14 @@ pub struct Decl {
     pub extension: bool,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum DirectiveKind {
     Import,
     Export,
     Part,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Directive {
     pub kind: DirectiveKind,
     pub uri: String,
@@ -147,7 +147,7 @@ pub struct Directive {
     pub hide: Vec<String>,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Local {
     pub ty: Option<TypeRef>,
     pub value: Option<Expr>,
@@ -156,7 +156,7 @@ pub struct Local {
     pub func: bool,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct DartFile {
     pub library_name: Option<String>,
     /// `part of 'uri'` / `part of a.b`: (uri or dotted name, is a uri).
@@ -170,4 +170,30 @@ pub struct DartFile {
     /// Top-level names declared in this file.
     pub top: HashMap<String, usize>,
     pub has_error: bool,
+}
+
+/// The name of a `dart:core` literal type (`String`, `int`, …), serialized by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CoreName(pub &'static str);
+
+impl CoreName {
+    /// The names literals take.
+    const NAMES: &[&str] = &["String", "int", "double", "bool", "List", "Map", "Symbol"];
+}
+
+impl serde::Serialize for CoreName {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for CoreName {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(d)?;
+        CoreName::NAMES
+            .iter()
+            .find(|n| **n == name)
+            .map(|n| CoreName(n))
+            .ok_or_else(|| <D::Error as serde::de::Error>::custom("not a dart:core literal type"))
+    }
 }

@@ -61,7 +61,7 @@ impl Resolver<'_> {
         }
         match e {
             Expr::Unknown => Receiver::Unknown,
-            Expr::Core(n) => Receiver::Core(n.to_string(), None),
+            Expr::Core(n) => Receiver::Core(n.0.to_string(), None),
             Expr::Local(i) => {
                 let l = &self.units[u].parsed.locals[*i];
                 if l.func {

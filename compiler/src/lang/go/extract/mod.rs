@@ -23,7 +23,7 @@ use crate::lang::{Bounded, Extraction, kids};
 pub use crate::lang::Span;
 
 /// A type as far as the syntax shows it, resolved against package scopes in phase 2.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Ty {
     /// A named type: `T`, `*T`, `pkg.T`, `T[int]`.
     Named { qual: Option<String>, name: String },
@@ -49,7 +49,7 @@ pub enum Ty {
     Elem(Box<Ty>),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Use {
     Call,
     Type,
@@ -63,7 +63,7 @@ pub enum Use {
 }
 
 /// What a reference names.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub enum Target {
     /// A bare identifier that is not a local: package scope, dot imports or the universe.
     Ident(String),
@@ -80,7 +80,7 @@ pub enum Target {
     FieldKey { ty: Ty, name: String },
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Ref {
     /// Index into [`GoFile::decls`], or `None` when no declaration encloses the use.
     pub source: Option<usize>,
@@ -90,7 +90,7 @@ pub struct Ref {
     pub column: u32,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Import {
     /// `Some("x")` for an alias, `Some(".")`, `Some("_")`, or `None`.
     pub name: Option<String>,
@@ -99,7 +99,7 @@ pub struct Import {
     pub column: u32,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Decl {
     pub name: String,
     pub qualified_name: String,
@@ -121,7 +121,7 @@ pub struct Decl {
     pub opaque_method_set: bool,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct GoFile {
     pub package_name: String,
     pub imports: Vec<Import>,

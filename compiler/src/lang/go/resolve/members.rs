@@ -8,14 +8,13 @@ use super::Resolver;
 use super::types::{KnownType, Resolution};
 use crate::facts::SymbolId;
 
-impl Resolver<'_> {
+impl<'a> Resolver<'a> {
     /// Methods and fields declared directly on type `t` (not promoted).
-    pub(super) fn direct_members(&self, t: SymbolId) -> Vec<(String, SymbolId)> {
+    pub(super) fn direct_members(&self, t: SymbolId) -> &'a [(String, SymbolId)] {
         let pi = self.info[&t].pkg;
         self.members
             .get(&(pi, self.facts.symbols[t].name.clone()))
-            .cloned()
-            .unwrap_or_default()
+            .map_or(&[], Vec::as_slice)
     }
 
     /// Go's selector rule: the shallowest member named `name`; a tie at one depth finds nothing.
@@ -144,7 +143,7 @@ impl Resolver<'_> {
                         continue; // no methods at all
                     }
                     let mut pairs = Vec::new();
-                    for (name, im) in &wanted {
+                    for (name, im) in wanted {
                         let Some(m) = self.lookup_member(t, name, 0) else {
                             break;
                         };

@@ -132,10 +132,10 @@ impl Resolver<'_> {
                         };
                         return self.resolve(scope, &ident);
                     }
-                    match self.direct_members(t).into_iter().find(|(n, s)| {
+                    match self.direct_members(t).iter().find(|(n, s)| {
                         n == name && self.facts.symbols[*s].kind == SymbolKind::Field
                     }) {
-                        Some((_, f)) => self.bind(scope, r, f, true, Provenance::GoReceiverTyped),
+                        Some(&(_, f)) => self.bind(scope, r, f, true, Provenance::GoReceiverTyped),
                         None => self.unresolved(
                             scope,
                             r,

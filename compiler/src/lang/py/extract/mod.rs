@@ -22,7 +22,7 @@ pub use crate::lang::shared::extract::NameRes;
 use crate::lang::shared::extract::{FileRecord, Owned, extract_file, owned_extractor};
 use crate::lang::{Bounded, Span, collapse, kids, pos, text};
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum TypeRef {
     /// `C`, `m.C`: the head bound in the file, then attribute names.
     Named {
@@ -39,7 +39,7 @@ pub enum TypeRef {
     Unknown,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Expr {
     Unknown,
     External,
@@ -56,7 +56,7 @@ pub enum Expr {
     Index(Box<Expr>),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Use {
     Value,
     Call,
@@ -68,7 +68,7 @@ pub enum Use {
     Decorator,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub enum RefTarget {
     Name(NameRes, String),
     Member(Expr, String),
@@ -80,7 +80,7 @@ pub enum RefTarget {
 
 pub type Ref = crate::lang::Ref<Use, RefTarget>;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Decl {
     pub name: String,
     pub qn: String,
@@ -109,7 +109,7 @@ pub struct Decl {
     pub class_method: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ImportKind {
     /// `import a.b.c` binds `a`; `import a.b as c` binds `c` to `a.b` (`alias`).
     Module { alias: bool },
@@ -119,7 +119,7 @@ pub enum ImportKind {
     Star,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Import {
     /// The name the import binds (empty for `*`).
     pub local: String,
@@ -137,7 +137,7 @@ pub struct Import {
     pub top: bool,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Local {
     pub ty: Option<TypeRef>,
     pub value: Option<Expr>,
@@ -146,7 +146,7 @@ pub struct Local {
     pub later: Vec<Option<Expr>>,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct PyFile {
     pub decls: Vec<Decl>,
     pub locals: Vec<Local>,

@@ -24,7 +24,9 @@ use crate::lang::{Extraction, Span, extract_with, pos, text};
 /// Deeper nesting than this is not followed; the file is `partial`.
 const MAX_DEPTH: usize = 300;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Ns {
     Type,
     Value,
@@ -32,7 +34,7 @@ pub enum Ns {
 }
 
 /// A written type.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub enum Ty {
     /// A path, with the generic arguments of its last segment.
     Path(Vec<String>, Vec<Ty>),
@@ -46,7 +48,7 @@ pub enum Ty {
 }
 
 /// What a receiver expression's type is made of.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub enum Recv {
     Ty(Ty),
     /// The result of calling this path.
@@ -62,13 +64,13 @@ pub enum Recv {
 }
 
 /// The `Self` of a place: an impl or a trait of the file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum SelfCtx {
     Impl(usize),
     Trait(usize),
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct ModuleDecl {
     pub parent: Option<usize>,
     pub name: String,
@@ -81,7 +83,7 @@ pub struct ModuleDecl {
     pub span: Span,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Item {
     pub module: usize,
     /// The item this one belongs to (struct of a field, enum of a variant, impl or trait of a
@@ -111,7 +113,7 @@ pub struct Item {
     pub generics: Vec<String>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct ImplDecl {
     pub item: usize,
     pub self_ty: Ty,
@@ -119,13 +121,13 @@ pub struct ImplDecl {
     pub trait_pos: (u32, u32),
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub enum Leaf {
     Name(Option<String>),
     Glob,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Import {
     pub module: usize,
     /// The full path (for a glob, the path of the module globbed).
@@ -137,7 +139,7 @@ pub struct Import {
     pub source: Option<usize>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum RefKind {
     Call,
     Type,
@@ -149,7 +151,7 @@ pub enum RefKind {
     Derive,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub enum What {
     Path(Vec<String>, Ns),
     /// `<T as Tr>::name`.
@@ -157,7 +159,7 @@ pub enum What {
     Member(Recv, String, bool),
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Reference {
     pub module: usize,
     pub source: Option<usize>,
@@ -175,7 +177,7 @@ pub struct Reference {
     pub in_macro_def: bool,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct RsFile {
     pub has_error: bool,
     pub mods: Vec<ModuleDecl>,

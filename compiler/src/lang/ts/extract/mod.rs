@@ -22,7 +22,7 @@ use crate::lang::shared::extract::{FileRecord, Owned, extract_tree, owned_extrac
 use crate::lang::{Bounded, Span, collapse, kids, pos, text};
 
 /// A type as written.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum TypeRef {
     /// `T`, `ns.T`, `T<A>`: the head bound in the file, then member names.
     Named {
@@ -73,7 +73,7 @@ pub enum TypeRef {
 }
 
 /// What an expression is, as far as phase 2 needs it to type a receiver.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Expr {
     Unknown,
     Name(NameRes),
@@ -137,14 +137,14 @@ pub enum Expr {
 /// What a call says about the callee's type parameters: the type arguments written at the call
 /// (`f<A>(…)`) and the written type of the variable its result initializes
 /// (`const x: R<A> = f(…)`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CallTypes {
     pub args: Vec<TypeRef>,
     pub expected: Option<TypeRef>,
 }
 
 /// How a reference is used; phase 2 picks the edge kind from it and the target.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Use {
     Value,
     Call,
@@ -161,7 +161,7 @@ pub enum Use {
     Jsx,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub enum RefTarget {
     Name(NameRes, String),
     /// `.0`, qualifying member `.1`.
@@ -175,7 +175,7 @@ pub enum RefTarget {
 
 pub type Ref = crate::lang::Ref<Use, RefTarget>;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Decl {
     pub name: String,
     pub qn: String,
@@ -218,7 +218,7 @@ pub struct Decl {
     pub private: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ImportKind {
     Named(String),
     Default,
@@ -227,7 +227,7 @@ pub enum ImportKind {
     Require,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Import {
     /// The local name the import binds.
     pub local: String,
@@ -239,7 +239,7 @@ pub struct Import {
     pub column: u32,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct ReexportItem {
     /// `None` for `export *`.
     pub name: Option<String>,
@@ -248,7 +248,7 @@ pub struct ReexportItem {
     pub column: u32,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Reexport {
     pub statement: usize,
     /// Empty with `star` for `export * from`.
@@ -259,14 +259,14 @@ pub struct Reexport {
 }
 
 /// One module specifier written in the file (import, re-export, `require`).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Specifier {
     pub spec: String,
     pub line: u32,
     pub column: u32,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Local {
     pub ty: Option<TypeRef>,
     pub value: Option<Expr>,
@@ -276,7 +276,7 @@ pub struct Local {
     pub default: Option<TypeRef>,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct TsFile {
     pub decls: Vec<Decl>,
     pub locals: Vec<Local>,

@@ -1,0 +1,336 @@
+//! The extraction cache on disk: after random edits, deletions, renames and additions over every
+//! fixture repository, a compile that reads the unchanged files' extractions from the cache
+//! publishes the tables and blobs of a compile from nothing; a damaged cache is a miss, never a
+//! wrong answer; two compiles may share one cache directory.
+
+mod shared;
+
+use std::path::{Path, PathBuf};
+
+use kivgraph_compile::{
+    CacheDir, CacheOptions, CompileOptions, RepoSpec, RustSysroot, Summary, compile,
+};
+use shared::{copy_dir, generation_files as tables};
+
+/// Every fixture repository but the stand-in sysroot, under a name made of its path.
+const REPOS: &[&str] = &[
+    "go/constructs",
+    "go/inventory",
+    "go/orphan",
+    "go/pair/app",
+    "go/pair/mathlib",
+    "go/shapes",
+    "ts/legacy",
+    "ts/pair/corelib",
+    "ts/pair/webapp",
+    "ts/shop",
+    "ts/ui",
+    "python/pair/app",
+    "python/pair/corelib",
+    "python/shop",
+    "rust/geo",
+    "rust/pair/app",
+    "rust/pair/corelib",
+    "rust/stduse",
+    "dart/pair/app",
+    "dart/pair/corelib",
+    "dart/shop",
+];
+
+const SOURCE_EXTENSIONS: &[&str] = &["go", "ts", "tsx", "js", "jsx", "mjs", "py", "rs", "dart"];
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
+}
+
+/// Copies every fixture repository under `root`; returns `(name, path)` pairs.
+fn copy_fixtures(root: &Path) -> Vec<(String, PathBuf)> {
+    REPOS
+        .iter()
+        .map(|r| {
+            let to = root.join(r);
+            copy_dir(&fixtures().join(r), &to);
+            (r.replace('/', "-"), to)
+        })
+        .collect()
+}
+
+fn options(out: &Path, repos: &[(String, PathBuf)], cache: CacheOptions) -> CompileOptions {
+    CompileOptions {
+        out: out.into(),
+        repos: repos
+            .iter()
+            .map(|(n, p)| RepoSpec::parse(&format!("{n}={}", p.display())).unwrap())
+            .collect(),
+        fault: None,
+        progress: false,
+        rust_sysroot: RustSysroot::Off,
+        keep: kivgraph_format::layout::DEFAULT_KEEP,
+        cache,
+    }
+}
+
+fn shared_cache(dir: &Path) -> CacheOptions {
+    CacheOptions {
+        dir: CacheDir::At(dir.into()),
+        ..CacheOptions::default()
+    }
+}
+
+/// What a compile from nothing, with no cache, publishes for the same sources.
+fn cold_tables(repos: &[(String, PathBuf)]) -> Vec<(String, Vec<u8>)> {
+    let out = tempfile::tempdir().unwrap();
+    let s = compile(&options(out.path(), repos, CacheOptions::off())).unwrap();
+    assert!(s.cache.is_none());
+    tables(&s.generation_dir)
+}
+
+/// A small deterministic generator (xorshift64*), so that a failure can be replayed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn sources(root: &Path) -> Vec<PathBuf> {
+    walk(root)
+        .into_iter()
+        .filter(|p| {
+            p.extension()
+                .is_some_and(|x| SOURCE_EXTENSIONS.iter().any(|e| x == *e))
+        })
+        .collect()
+}
+
+/// One round of changes: edits (a line inserted, a line removed, a file cut short), a
+/// deletion, a rename and an addition, at places the generator picks. Returns what it did.
+fn mutate(root: &Path, rng: &mut Rng, round: usize) -> Vec<String> {
+    let mut did = Vec::new();
+    for _ in 0..4 {
+        let files = sources(root);
+        let f = &files[rng.below(files.len())];
+        let text = std::fs::read_to_string(f).unwrap_or_default();
+        let mut lines: Vec<&str> = text.lines().collect();
+        let at = rng.below(lines.len() + 1);
+        let new_text = match rng.below(3) {
+            0 => {
+                let line = lines
+                    .get(rng.below(lines.len().max(1)))
+                    .copied()
+                    .unwrap_or("")
+                    .to_string();
+                let mut l: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+                l.insert(at, line);
+                l.join("\n")
+            }
+            1 if !lines.is_empty() => {
+                lines.remove(at.min(lines.len() - 1));
+                lines.join("\n")
+            }
+            _ => {
+                let mut cut = text.len() / 2;
+                while !text.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                text[..cut].to_string()
+            }
+        };
+        std::fs::write(f, new_text).unwrap();
+        did.push(format!("edit {}", f.display()));
+    }
+    let files = sources(root);
+    let gone = &files[rng.below(files.len())];
+    std::fs::remove_file(gone).unwrap();
+    did.push(format!("delete {}", gone.display()));
+    let files = sources(root);
+    let from = &files[rng.below(files.len())];
+    let ext = from.extension().unwrap().to_string_lossy().into_owned();
+    let to = from.with_file_name(format!("renamed_{round}.{ext}"));
+    std::fs::rename(from, &to).unwrap();
+    did.push(format!("rename {} -> {}", from.display(), to.display()));
+    let files = sources(root);
+    let model = &files[rng.below(files.len())];
+    let ext = model.extension().unwrap().to_string_lossy().into_owned();
+    let added = model.with_file_name(format!("added_{round}.{ext}"));
+    std::fs::copy(model, &added).unwrap();
+    did.push(format!(
+        "add {} (a copy of {})",
+        added.display(),
+        model.display()
+    ));
+    did
+}
+
+#[test]
+fn random_changes_to_every_fixture_publish_what_a_cold_compile_publishes() {
+    let src = tempfile::tempdir().unwrap();
+    let repos = copy_fixtures(src.path());
+    let cache_dir = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let warm = options(out.path(), &repos, shared_cache(cache_dir.path()));
+
+    let first = compile(&warm).unwrap();
+    let stats = first.cache.clone().unwrap();
+    assert_eq!(stats.hits, 0);
+    assert!(stats.written > 0 && stats.written == stats.misses);
+    assert_eq!(tables(&first.generation_dir), cold_tables(&repos));
+
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    for round in 0..4 {
+        let did = mutate(src.path(), &mut rng, round);
+        let s = compile(&warm).unwrap();
+        let stats = s.cache.clone().unwrap();
+        assert!(
+            stats.hits > stats.misses,
+            "round {round}: the unchanged files were parsed again ({stats:?})"
+        );
+        assert_eq!(stats.rejected, 0);
+        assert!(
+            tables(&s.generation_dir) == cold_tables(&repos),
+            "round {round}: a compile reading the cache differs from one from nothing after {did:#?}"
+        );
+    }
+}
+
+/// The entries of a cache directory, in a stable order.
+fn entries(dir: &Path) -> Vec<PathBuf> {
+    walk(dir)
+        .into_iter()
+        .filter(|p| !p.strip_prefix(dir).unwrap().starts_with("tmp"))
+        .collect()
+}
+
+#[test]
+fn a_damaged_cache_is_a_miss_never_a_wrong_answer() {
+    let src = tempfile::tempdir().unwrap();
+    let repos = copy_fixtures(src.path());
+    let cache_dir = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let opts = options(out.path(), &repos, shared_cache(cache_dir.path()));
+    compile(&opts).unwrap();
+    let cold = cold_tables(&repos);
+
+    // Damage entries in every way a disk, a crash or a stray tool could: a flipped byte in the
+    // payload, in the header, an entry cut short, an empty one, one entry's bytes under
+    // another's name, random bytes, and a payload that checks but does not decode.
+    let all = entries(cache_dir.path());
+    assert!(all.len() >= 16, "{} entries", all.len());
+    let mut damaged = 0;
+    for (i, path) in all.iter().enumerate() {
+        let mut bytes = std::fs::read(path).unwrap();
+        match i % 8 {
+            0 => {
+                let at = bytes.len() - 1;
+                bytes[at] ^= 1;
+            }
+            1 => bytes[20] ^= 0x80,
+            2 => bytes.truncate(bytes.len() / 2),
+            3 => bytes.clear(),
+            4 => bytes = std::fs::read(&all[(i + 1) % all.len()]).unwrap(),
+            5 => {
+                let mut rng = Rng(i as u64 + 1);
+                bytes = (0..bytes.len()).map(|_| rng.next() as u8).collect();
+            }
+            6 => {
+                // A payload of 0xFF bytes (no valid encoding starts so), with its checksum.
+                let payload = vec![0xFF; bytes.len() - 48];
+                let sum = xxhash_rust::xxh3::xxh3_64(&payload);
+                bytes[40..48].copy_from_slice(&sum.to_le_bytes());
+                bytes.truncate(48);
+                bytes.extend_from_slice(&payload);
+            }
+            _ => continue,
+        }
+        std::fs::write(path, bytes).unwrap();
+        damaged += 1;
+    }
+
+    let s = compile(&opts).unwrap();
+    let stats = s.cache.clone().unwrap();
+    assert_eq!(stats.rejected, damaged, "{stats:?}");
+    assert_eq!(stats.hits + stats.misses, all.len() as u64);
+    assert_eq!(tables(&s.generation_dir), cold);
+
+    // The damaged entries were replaced: the next compile reads every file from the cache.
+    let again = compile(&opts).unwrap();
+    let stats = again.cache.unwrap();
+    assert_eq!((stats.misses, stats.rejected), (0, 0), "{stats:?}");
+    assert_eq!(tables(&again.generation_dir), cold);
+}
+
+#[test]
+fn two_compiles_share_one_cache_directory() {
+    let src = tempfile::tempdir().unwrap();
+    let repos = copy_fixtures(src.path());
+    let cache_dir = tempfile::tempdir().unwrap();
+    let outs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+    let run = |out: &Path| -> Summary {
+        compile(&options(out, &repos, shared_cache(cache_dir.path()))).unwrap()
+    };
+    let (a, b) = std::thread::scope(|s| {
+        let a = s.spawn(|| run(outs[0].path()));
+        let b = s.spawn(|| run(outs[1].path()));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    let cold = cold_tables(&repos);
+    assert_eq!(tables(&a.generation_dir), cold);
+    assert_eq!(tables(&b.generation_dir), cold);
+    // A third compile, into a new index, parses nothing.
+    let third = tempfile::tempdir().unwrap();
+    let c = run(third.path());
+    assert_eq!(c.cache.unwrap().misses, 0);
+    assert_eq!(tables(&c.generation_dir), cold);
+}
+
+#[test]
+fn the_cache_is_beside_the_index_unless_told_otherwise_and_bounded() {
+    let src = tempfile::tempdir().unwrap();
+    let repos = copy_fixtures(src.path());
+    let out = tempfile::tempdir().unwrap();
+    let s = compile(&options(out.path(), &repos, CacheOptions::default())).unwrap();
+    let written = s.cache.unwrap().written;
+    assert_eq!(entries(&out.path().join("cache")).len() as u64, written);
+
+    // A limit below one compile's entries: the directory is brought under 80 % of it.
+    let limit = 20_000;
+    let small = tempfile::tempdir().unwrap();
+    let bounded = CacheOptions {
+        dir: CacheDir::At(small.path().into()),
+        limit,
+    };
+    let out2 = tempfile::tempdir().unwrap();
+    let s = compile(&options(out2.path(), &repos, bounded)).unwrap();
+    let stats = s.cache.unwrap();
+    assert!(stats.evicted > 0, "{stats:?}");
+    let on_disk: u64 = entries(small.path())
+        .iter()
+        .map(|p| std::fs::metadata(p).unwrap().len())
+        .sum();
+    assert_eq!(on_disk, stats.bytes);
+    assert!(on_disk <= limit * 4 / 5, "{on_disk} bytes");
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    let mut entries: Vec<_> = rd.map(|e| e.unwrap()).collect();
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        if e.file_type().unwrap().is_dir() {
+            out.extend(walk(&e.path()));
+        } else {
+            out.push(e.path());
+        }
+    }
+    out
+}
