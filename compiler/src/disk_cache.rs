@@ -30,6 +30,11 @@ use crate::cache::Key;
 /// The digest of the sources this compiler was built from (`build.rs`).
 const FRONTEND_DIGEST: &str = env!("KIVGRAPH_FRONTEND_DIGEST");
 
+/// The digest of the sources this compiler was built from: what every cache key starts with.
+pub(crate) fn frontend_digest() -> &'static str {
+    FRONTEND_DIGEST
+}
+
 const MAGIC: &[u8; 8] = b"KGXCACHE";
 const FORMAT: u32 = 1;
 /// Magic, format, reserved, key digest, payload length, payload checksum.

@@ -172,7 +172,9 @@ impl Span {
 
 /// A symbol-to-symbol edge: a row of `edges.parquet`. `PACKAGE_DEPENDS_ON` and
 /// `MODULE_DEPENDS_ON` are package edges, never symbol edges.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct Edge {
     pub source: SymbolId,
     pub target: SymbolId,
@@ -186,7 +188,7 @@ pub struct Edge {
 }
 
 /// A reference that could not be bound: a row of `unresolved.parquet`.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct Unresolved {
     pub repo: RepoId,
     pub file: Option<FileId>,
@@ -201,7 +203,9 @@ pub struct Unresolved {
 }
 
 /// A package-to-package edge: a row of `package_edges.parquet`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct PackageEdge {
     pub source: PackageId,
     pub target: PackageId,

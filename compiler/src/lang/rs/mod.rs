@@ -12,13 +12,14 @@ mod project;
 mod resolve;
 #[cfg(test)]
 mod tests;
+mod unit;
 
 use std::cell::Cell;
 use std::collections::HashSet;
 
 use kivgraph_format::Language;
 
-use crate::facts::{FactSet, RepoId};
+use crate::facts::{Diagnostic, FactSet, RepoId};
 use crate::pipeline::{FileMeta, FrontEnd, Project, SourceInput};
 
 /// The Rust front end.
@@ -72,8 +73,81 @@ impl FrontEnd for Rust {
         let paths: HashSet<(RepoId, String)> =
             parsed.iter().map(|p| (p.repo, p.path.clone())).collect();
         let crates = project::crates(facts, project.configs, &paths);
-        resolve::Resolver::new(facts, parsed, crates, project.sysroot_missing).run();
+        let reuse = parsed
+            .iter()
+            .any(|p| facts.repos[p.repo].derived)
+            .then(|| derived_refs(facts, &parsed, &crates, project));
+        let why = resolve::Resolver::new(facts, parsed, crates, project.sysroot_missing)
+            .run(reuse.as_ref());
+        if let Some(why) = why {
+            for r in facts.repos.iter().filter(|r| r.derived) {
+                facts.diagnostics.push(Diagnostic {
+                    repository: r.name.clone(),
+                    path: ".".into(),
+                    message: format!(
+                        "its references were resolved beside the registered crates, not on \
+                         their own ({why}); please report this"
+                    ),
+                });
+            }
+        }
     }
+}
+
+/// The facts of the derived repositories' references, resolved over their files alone (they
+/// see no registered crate), from the cache when a compile of the same standard library kept
+/// them.
+fn derived_refs(
+    facts: &FactSet,
+    parsed: &[resolve::Parsed],
+    crates: &[project::CrateDef],
+    project: &Project,
+) -> unit::DerivedRefs {
+    let derived: Vec<&resolve::Parsed> = parsed
+        .iter()
+        .filter(|p| facts.repos[p.repo].derived)
+        .collect();
+    let derived_crates: Vec<project::CrateDef> = crates
+        .iter()
+        .filter(|c| facts.repos[c.repo].derived)
+        .cloned()
+        .collect();
+    let digest = unit::unit_digest(
+        facts,
+        &derived
+            .iter()
+            .map(|p| (p.repo, p.file, p.path.as_str(), &p.rs))
+            .collect::<Vec<_>>(),
+        &derived_crates,
+        project.sysroot_missing,
+    );
+    if let Some(kept) = project
+        .cache
+        .and_then(|c| c.get::<unit::DerivedRefs>(digest))
+    {
+        return kept;
+    }
+    let mut alone = FactSet {
+        repos: facts.repos.clone(),
+        files: facts.files.clone(),
+        ..FactSet::default()
+    };
+    let files = derived
+        .iter()
+        .map(|p| resolve::Parsed {
+            repo: p.repo,
+            file: p.file,
+            path: p.path.clone(),
+            rs: p.rs.clone(),
+        })
+        .collect();
+    let at = resolve::Resolver::new(&mut alone, files, derived_crates, project.sysroot_missing)
+        .run_counting();
+    let refs = unit::DerivedRefs::capture(&alone, at);
+    if let Some(c) = project.cache {
+        c.put(digest, &refs);
+    }
+    refs
 }
 
 /// How deep a recursive walk is: one counter, entered and left around each nested step, in

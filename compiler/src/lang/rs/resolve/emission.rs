@@ -208,6 +208,10 @@ impl Resolver<'_> {
 
     pub(super) fn emit_refs(&mut self) {
         for inst in 0..self.insts.len() {
+            let repo = self.files[self.insts[inst].pf].repo;
+            if self.skip_derived && self.facts.repos[repo].derived {
+                continue;
+            }
             self.emit_inst(inst);
         }
     }

@@ -155,6 +155,8 @@ pub struct Resolver<'f> {
     name_index: RefCell<Option<NameIndex>>,
     crate_sets: RefCell<HashMap<usize, Vec<usize>>>,
     extern_memo: RefCell<HashMap<(usize, String), ExternCrate>>,
+    /// The references of derived repositories' files are placed from a unit, not resolved.
+    skip_derived: bool,
 }
 
 /// Where a reference of `file` in `repo` occurs.
@@ -222,6 +224,7 @@ impl<'f> Resolver<'f> {
             name_index: RefCell::new(None),
             crate_sets: RefCell::new(HashMap::new()),
             extern_memo: RefCell::new(HashMap::new()),
+            skip_derived: false,
         }
     }
 
@@ -242,12 +245,46 @@ impl<'f> Resolver<'f> {
         self.depth.nested(f)
     }
 
-    pub fn run(mut self) {
+    /// Resolves everything. With `reuse`, the references of the derived repositories are not
+    /// resolved here: the unit's facts are placed instead, or, when it does not fit this
+    /// compile's symbols, they are resolved here after all and the reason is returned.
+    pub fn run(mut self, reuse: Option<&super::unit::DerivedRefs>) -> Option<String> {
         self.build_tree();
         self.find_std();
         self.resolve_impls();
         self.emit_structural();
+        match reuse.map(|u| u.place(self.facts)) {
+            Some(Ok(placed)) => {
+                self.skip_derived = true;
+                self.emit_refs();
+                placed.apply(self.facts);
+                None
+            }
+            Some(Err(why)) => {
+                self.emit_refs();
+                Some(why)
+            }
+            None => {
+                self.emit_refs();
+                None
+            }
+        }
+    }
+
+    /// Resolves everything and returns where the references' facts begin: the lengths of the
+    /// edges, unresolved records and package edges before the references were resolved.
+    pub fn run_counting(mut self) -> (usize, usize, usize) {
+        self.build_tree();
+        self.find_std();
+        self.resolve_impls();
+        self.emit_structural();
+        let at = (
+            self.facts.edges.len(),
+            self.facts.unresolved.len(),
+            self.facts.package_edges.len(),
+        );
         self.emit_refs();
+        at
     }
 }
 
