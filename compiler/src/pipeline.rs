@@ -180,6 +180,44 @@ pub(crate) fn run<F: FrontEnd>(
     }
     progress.phase(&format!("resolving {} files", F::NAME));
     pool.install(|| F::resolve(facts, parsed, project));
+    summarize_derived(facts);
+}
+
+/// One diagnostic per derived repository (the standard library): what the front end said of
+/// its files, in one line.
+fn summarize_derived(facts: &mut FactSet) {
+    let derived: Vec<String> = facts
+        .repos
+        .iter()
+        .filter(|r| r.derived)
+        .map(|r| r.name.clone())
+        .collect();
+    for name in derived {
+        let (mine, rest): (Vec<Diagnostic>, Vec<Diagnostic>) =
+            std::mem::take(&mut facts.diagnostics)
+                .into_iter()
+                .partition(|d| d.repository == name);
+        facts.diagnostics = rest;
+        if mine.is_empty() {
+            continue;
+        }
+        let message = mine
+            .iter()
+            .map(|d| {
+                if d.path == "." {
+                    d.message.clone()
+                } else {
+                    format!("{}: {}", d.path, d.message)
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("; ");
+        facts.diagnostics.push(Diagnostic {
+            repository: name,
+            path: ".".into(),
+            message,
+        });
+    }
 }
 
 /// Every front end, in a fixed order, each over the inputs of its languages.
