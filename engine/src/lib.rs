@@ -2,6 +2,7 @@
 
 pub mod cursor;
 pub mod error;
+pub mod http;
 pub mod index;
 pub mod lease;
 pub mod mcp;

@@ -24,12 +24,39 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Speak MCP over stdio.
+    /// Speak MCP over stdio, or over Streamable HTTP with --http.
     Serve {
         /// Also follow the registered projects (`projects.json`) and publish a new generation
         /// after each burst of changes (`kivgraph-compile --watch`); answers swap to it.
         #[arg(long)]
         watch: bool,
+        /// Serve MCP's Streamable HTTP transport at http://ADDR/mcp instead of stdio, for many
+        /// clients at once. ADDR is a port (bound on 127.0.0.1) or host:port; a non-loopback
+        /// host is reachable from other machines.
+        #[arg(long, value_name = "ADDR")]
+        http: Option<String>,
+        /// With --http: also accept requests whose Origin is this (scheme://host[:port]);
+        /// loopback origins are always accepted. Repeatable.
+        #[arg(long, value_name = "URL", requires = "http")]
+        allow_origin: Vec<String>,
+        /// With --http: require `Authorization: Bearer <token>`, the token being this file's
+        /// content (surrounding whitespace trimmed). Else $KIVGRAPH_TOKEN, when set.
+        #[arg(long, value_name = "PATH", requires = "http")]
+        token_file: Option<PathBuf>,
+        /// With --http: drop a session after this many seconds without a request.
+        #[arg(
+            long,
+            value_name = "SECONDS",
+            default_value_t = 1800,
+            requires = "http"
+        )]
+        session_timeout: u64,
+        /// With --http: the most sessions held at once.
+        #[arg(long, value_name = "N", default_value_t = 64, requires = "http")]
+        max_sessions: usize,
+        /// With --http: the largest request body accepted, in bytes.
+        #[arg(long, value_name = "BYTES", default_value_t = 4 << 20, requires = "http")]
+        max_body_bytes: usize,
     },
     /// Run one tool and print exactly the text an MCP client would receive.
     Query {
@@ -53,7 +80,35 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let store = Store::open(IndexDir::new(&cli.index));
     match cli.command {
-        Command::Serve { watch } => {
+        Command::Serve {
+            watch,
+            http,
+            allow_origin,
+            token_file,
+            session_timeout,
+            max_sessions,
+            max_body_bytes,
+        } => {
+            // Everything about --http is checked before a watcher starts.
+            let http = match http {
+                Some(addr) => {
+                    match http_options(
+                        &addr,
+                        allow_origin,
+                        token_file,
+                        session_timeout,
+                        max_sessions,
+                        max_body_bytes,
+                    ) {
+                        Ok(options) => Some(options),
+                        Err(e) => {
+                            eprintln!("kivgraph: serve --http: {e}");
+                            return ExitCode::from(2);
+                        }
+                    }
+                }
+                None => None,
+            };
             let mut watcher = None;
             if watch {
                 let started = index::read_registry(&cli.index)
@@ -66,10 +121,14 @@ fn main() -> ExitCode {
                     }
                 }
             }
-            let stdin = std::io::stdin();
-            let stdout = std::io::stdout();
-            let mut server = mcp::Server::new(store);
-            let served = server.run(stdin.lock(), stdout);
+            let served = match http {
+                Some(options) => kivgraph::http::serve(store, options),
+                None => {
+                    let stdin = std::io::stdin();
+                    let stdout = std::io::stdout();
+                    mcp::Server::new(store).run(stdin.lock(), stdout)
+                }
+            };
             if let Some(mut child) = watcher {
                 let _ = child.kill();
                 let _ = child.wait();
@@ -149,6 +208,45 @@ fn main() -> ExitCode {
             }
         }
     }
+}
+
+/// The HTTP transport's options from the command line; the token from `--token-file`, else
+/// `$KIVGRAPH_TOKEN`.
+fn http_options(
+    addr: &str,
+    allowed_origins: Vec<String>,
+    token_file: Option<PathBuf>,
+    session_timeout: u64,
+    max_sessions: usize,
+    max_body: usize,
+) -> Result<kivgraph::http::Options, String> {
+    let mut options = kivgraph::http::Options::new(kivgraph::http::parse_addr(addr)?);
+    let token = match token_file {
+        Some(path) => Some(
+            std::fs::read_to_string(&path)
+                .map_err(|e| format!("{}: cannot read the token file: {e}", path.display()))?
+                .trim()
+                .to_string(),
+        ),
+        None => std::env::var("KIVGRAPH_TOKEN").ok(),
+    };
+    if token.as_deref().is_some_and(str::is_empty) {
+        return Err(
+            "the token is empty; put a long random string in the token file (or KIVGRAPH_TOKEN)"
+                .into(),
+        );
+    }
+    if max_sessions == 0 || max_body == 0 || session_timeout == 0 {
+        return Err(
+            "--max-sessions, --max-body-bytes and --session-timeout must be above 0".into(),
+        );
+    }
+    options.allowed_origins = allowed_origins;
+    options.token = token;
+    options.session_idle = std::time::Duration::from_secs(session_timeout);
+    options.max_sessions = max_sessions;
+    options.max_body = max_body;
+    Ok(options)
 }
 
 /// Writes an answer to stdout; a reader that went away (`kivgraph query … | head`) is not an

@@ -1,8 +1,10 @@
-//! MCP over stdio: newline-delimited JSON-RPC 2.0. Handles `initialize`, `ping`, `tools/list`
-//! and `tools/call`, and announces `notifications/tools/list_changed` when a published
-//! generation changes the tool set. stdout carries protocol bytes only; logs go to stderr.
+//! MCP's protocol logic, shared by both transports, and the stdio transport: newline-delimited
+//! JSON-RPC 2.0. Handles `initialize`, `ping`, `tools/list` and `tools/call`, and announces
+//! `notifications/tools/list_changed` when a published generation changes the tool set. On
+//! stdio, stdout carries protocol bytes only; logs go to stderr. The Streamable HTTP transport
+//! ([`crate::http`]) serves the very same [`Session`] logic, one session per client.
 //!
-//! The protocol rules the loop keeps:
+//! The protocol rules a session keeps:
 //! - Before `initialize` only `initialize` and `ping` are served; any other request is answered
 //!   with the error -32002 ("server not initialized").
 //! - A message that is not a valid Request object (`{}`, a method that is not a string,
@@ -13,11 +15,11 @@
 //! - A string escape of a lone UTF-16 surrogate (`"\ud800"`) is read as U+FFFD, so the request
 //!   is served and its answer carries its id.
 //!
-//! `index_project` is the one call that talks back while it runs, and it runs beside the loop:
-//! the server keeps answering other requests during a rebuild, and writes the call's answer
-//! when it is done.
+//! `index_project` is the one call that talks back while it runs, and it may run beside the
+//! transport: the stdio server keeps answering other requests during a rebuild, and writes the
+//! call's answer when it is done (HTTP answers each request on its own exchange anyway).
 //! 1. if the client declared the `elicitation` capability, the server sends `elicitation/create`
-//!    and the call waits for the client's answer, which the loop hands over;
+//!    and the call waits for the client's answer, which the transport hands over;
 //! 2. if the request carried `_meta.progressToken`, each phase is reported as
 //!    `notifications/progress` with a growing `progress`;
 //! 3. the answer follows, then `notifications/tools/list_changed` if the tool set changed.
@@ -28,8 +30,8 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
-use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex};
 use std::thread::Scope;
 
 use serde_json::{Value, json};
@@ -38,24 +40,34 @@ use crate::index::{self, INDEX_PROJECT};
 use crate::store::Store;
 use crate::tools::{self, INSTRUCTIONS, QUERY_TOOLS, STALE_INSTRUCTIONS, ToolDef};
 
-const KNOWN_VERSIONS: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+/// The protocol revisions a client may ask for (and, over HTTP, name in `MCP-Protocol-Version`).
+pub(crate) const KNOWN_VERSIONS: &[&str] =
+    &["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
 const DEFAULT_VERSION: &str = "2025-06-18";
 
 /// JSON-RPC error codes.
-const PARSE_ERROR: i64 = -32700;
-const INVALID_REQUEST: i64 = -32600;
+pub(crate) const PARSE_ERROR: i64 = -32700;
+pub(crate) const INVALID_REQUEST: i64 = -32600;
 const METHOD_NOT_FOUND: i64 = -32601;
 const INVALID_PARAMS: i64 = -32602;
-const INTERNAL_ERROR: i64 = -32603;
+pub(crate) const INTERNAL_ERROR: i64 = -32603;
 /// A request other than `initialize` or `ping` before `initialize`.
 const NOT_INITIALIZED: i64 = -32002;
 
+/// The stdio server: one [`Session`] over stdin and stdout.
 pub struct Server {
-    store: Store,
-    state: Mutex<State>,
+    session: Session,
 }
 
-/// What the loop and a running `index_project` share.
+/// One client's conversation: its own `initialize` state and the capabilities it declared,
+/// over the store every session shares (so a published generation reaches all of them).
+pub struct Session {
+    store: Arc<Store>,
+    state: Mutex<State>,
+    pending: Pending,
+}
+
+/// What the transport and a running `index_project` share.
 struct State {
     /// `initialize` was answered.
     initialized: bool,
@@ -73,15 +85,52 @@ struct State {
 
 /// A request id as the client wrote it (a JSON string, number or `null`), echoed verbatim.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Id(String);
+pub(crate) struct Id(String);
 
 impl Id {
-    fn null() -> Id {
+    pub(crate) fn null() -> Id {
         Id("null".into())
     }
 }
 
-/// The output: whole lines, one writer at a time.
+/// An answer to a request: a result, or a JSON-RPC error code and message.
+pub(crate) type Answer = Result<Value, (i64, String)>;
+
+/// Where the messages of one exchange go; each transport has its own. Every message is one
+/// whole JSON text.
+pub(crate) trait Outbound: Sync {
+    /// The answer to the request being served, or to a message that could not be read.
+    fn answer(&self, text: String) -> std::io::Result<()>;
+    /// Any other message while the request is served (progress, a question to the client); an
+    /// error when this exchange cannot carry one, and the message is then dropped.
+    fn message(&self, text: String) -> std::io::Result<()>;
+    /// Whether `notifications/tools/list_changed` is sent here after a call that changed the
+    /// tool set (stdio), rather than on a stream of its own (HTTP).
+    fn announces_tool_changes(&self) -> bool;
+}
+
+/// A response: `{"jsonrpc":"2.0","id":<as written>,"result"|"error":…}`.
+pub(crate) fn reply_text(id: &Id, answer: &Answer) -> String {
+    let (key, body) = match answer {
+        Ok(result) => ("result", result.clone()),
+        Err((code, message)) => ("error", json!({"code": code, "message": message})),
+    };
+    format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":{},\"{key}\":{}}}",
+        id.0,
+        serde_json::to_string(&body).unwrap_or_default()
+    )
+}
+
+fn reply(out: &dyn Outbound, id: &Id, answer: &Answer) -> std::io::Result<()> {
+    out.answer(reply_text(id, answer))
+}
+
+fn send(out: &dyn Outbound, message: &Value) -> std::io::Result<()> {
+    out.message(serde_json::to_string(message).unwrap_or_default())
+}
+
+/// The stdio output: whole lines, one writer at a time.
 struct Out<W> {
     w: Mutex<W>,
 }
@@ -93,22 +142,19 @@ impl<W: Write> Out<W> {
         w.write_all(b"\n")?;
         w.flush()
     }
+}
 
-    fn send(&self, message: &Value) -> std::io::Result<()> {
-        self.line(&serde_json::to_string(message).unwrap_or_default())
+impl<W: Write + Send> Outbound for Out<W> {
+    fn answer(&self, text: String) -> std::io::Result<()> {
+        self.line(&text)
     }
 
-    /// A response: `{"jsonrpc":"2.0","id":<as written>,"result"|"error":…}`.
-    fn reply(&self, id: &Id, answer: &Result<Value, (i64, String)>) -> std::io::Result<()> {
-        let (key, body) = match answer {
-            Ok(result) => ("result", result.clone()),
-            Err((code, message)) => ("error", json!({"code": code, "message": message})),
-        };
-        self.line(&format!(
-            "{{\"jsonrpc\":\"2.0\",\"id\":{},\"{key}\":{}}}",
-            id.0,
-            serde_json::to_string(&body).unwrap_or_default()
-        ))
+    fn message(&self, text: String) -> std::io::Result<()> {
+        self.line(&text)
+    }
+
+    fn announces_tool_changes(&self) -> bool {
+        true
     }
 }
 
@@ -124,7 +170,7 @@ impl Pending {
         }
     }
 
-    /// Registers a question; `None` once stdin closed.
+    /// Registers a question; `None` once the session ended.
     fn register(&self, id: &str) -> Option<Receiver<Value>> {
         let (tx, rx) = channel();
         let mut w = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
@@ -141,7 +187,7 @@ impl Pending {
         }
     }
 
-    /// stdin closed: every open question and every later one is undeliverable.
+    /// The session ended: every open question and every later one is undeliverable.
     fn close(&self) {
         *self.waiting.lock().unwrap_or_else(|e| e.into_inner()) = None;
     }
@@ -177,7 +223,8 @@ fn tool_meta(t: &ToolDef) -> Option<Value> {
 }
 
 /// What one line asks of the server once it is read and checked.
-enum Message {
+/// What one message asks of the server once it is read and checked.
+pub(crate) enum Message {
     /// Answer at once.
     Answer(Id, Result<Value, (i64, String)>),
     /// A request to serve.
@@ -190,8 +237,9 @@ enum Message {
     Response(Value),
 }
 
-/// Reads one line as a JSON-RPC message (see the module comment for the rules).
-fn classify(line: &str) -> Message {
+/// Reads one line (stdio) or request body (HTTP) as a JSON-RPC message (see the module comment
+/// for the rules).
+pub(crate) fn classify(line: &str) -> Message {
     let text = replace_lone_surrogates(line);
     let msg: Value = match serde_json::from_str(&text) {
         Ok(v) => v,
@@ -389,22 +437,28 @@ fn skip_value(b: &[u8], i: usize) -> Option<usize> {
     }
 }
 
+/// What a request left to do once it was answered or handed on.
+pub(crate) enum Turn {
+    /// Answered (or a notification, which gets no answer).
+    Done,
+    /// An `index_project` call that may talk back to the client while it runs: the transport
+    /// runs it with [`Session::rebuild`] where it suits it (beside the stdio loop, or on the
+    /// HTTP exchange's own thread).
+    Rebuild(Rebuild),
+}
+
+/// An `index_project` call ready to run.
+pub(crate) struct Rebuild {
+    id: Id,
+    request: index::IndexRequest,
+    params: Value,
+}
+
 impl Server {
     pub fn new(store: Store) -> Server {
         Server {
-            store,
-            state: Mutex::new(State {
-                initialized: false,
-                listed_query_tools: None,
-                client_elicits: false,
-                next_request: 1,
-                indexing: false,
-            }),
+            session: Session::new(Arc::new(store)),
         }
-    }
-
-    fn state(&self) -> std::sync::MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Serves until stdin closes, then waits for a running `index_project` to answer. A line
@@ -417,71 +471,101 @@ impl Server {
         let out = Out {
             w: Mutex::new(output),
         };
-        let pending = Pending::new();
-        let server = &*self;
+        let session = &self.session;
         std::thread::scope(|scope| {
-            let served = server.serve(&mut input, &out, &pending, scope);
-            pending.close();
+            let served = serve_lines(session, &mut input, &out, scope);
+            session.end();
             served
         })
     }
+}
 
-    fn serve<'scope, 'env, W: Write + Send>(
-        &'env self,
-        input: &mut dyn BufRead,
-        out: &'env Out<W>,
-        pending: &'env Pending,
-        scope: &'scope Scope<'scope, 'env>,
-    ) -> std::io::Result<()> {
-        loop {
-            let mut buf = Vec::new();
-            if input.read_until(b'\n', &mut buf)? == 0 {
-                return Ok(());
-            }
-            let line = match std::str::from_utf8(&buf) {
-                Ok(text) => text.trim_end_matches(['\n', '\r']),
-                Err(e) => {
-                    out.reply(
-                        &Id::null(),
-                        &Err((
-                            PARSE_ERROR,
-                            format!("parse error: the line is not UTF-8: {e}"),
-                        )),
-                    )?;
-                    continue;
-                }
-            };
-            if line.trim().is_empty() {
+/// The stdio loop: one message per line, an `index_project` call run beside it.
+fn serve_lines<'scope, 'env, W: Write + Send>(
+    session: &'env Session,
+    input: &mut dyn BufRead,
+    out: &'env Out<W>,
+    scope: &'scope Scope<'scope, 'env>,
+) -> std::io::Result<()> {
+    loop {
+        let mut buf = Vec::new();
+        if input.read_until(b'\n', &mut buf)? == 0 {
+            return Ok(());
+        }
+        let line = match std::str::from_utf8(&buf) {
+            Ok(text) => text.trim_end_matches(['\n', '\r']),
+            Err(e) => {
+                reply(
+                    out,
+                    &Id::null(),
+                    &Err((
+                        PARSE_ERROR,
+                        format!("parse error: the line is not UTF-8: {e}"),
+                    )),
+                )?;
                 continue;
             }
-            match classify(line) {
-                Message::Answer(id, answer) => out.reply(&id, &answer)?,
-                Message::Response(v) => {
-                    // An answer to a consent question; any other response is dropped.
-                    if let Some(id) = v.get("id").and_then(Value::as_str) {
-                        pending.answer(id, v.clone());
-                    }
-                }
-                Message::Request { id, method, params } => {
-                    self.request(id, &method, params, out, pending, scope)?
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        match classify(line) {
+            Message::Answer(id, answer) => reply(out, &id, &answer)?,
+            Message::Response(v) => session.hand_over(v),
+            Message::Request { id, method, params } => {
+                if let Turn::Rebuild(job) = session.request(id, &method, params, out)? {
+                    // A rebuild runs beside the loop, which keeps answering meanwhile.
+                    scope.spawn(move || session.rebuild(job, out));
                 }
             }
         }
     }
+}
 
-    /// Serves one request; a notification (no id) gets no answer.
-    fn request<'scope, 'env, W: Write + Send>(
-        &'env self,
+impl Session {
+    pub(crate) fn new(store: Arc<Store>) -> Session {
+        Session {
+            store,
+            state: Mutex::new(State {
+                initialized: false,
+                listed_query_tools: None,
+                client_elicits: false,
+                next_request: 1,
+                indexing: false,
+            }),
+            pending: Pending::new(),
+        }
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The session is over: a consent question still open, and any later one, is undeliverable.
+    pub(crate) fn end(&self) {
+        self.pending.close();
+    }
+
+    /// A response from the client: the answer to a consent question; any other is dropped.
+    pub(crate) fn hand_over(&self, response: Value) {
+        if let Some(id) = response.get("id").and_then(Value::as_str) {
+            self.pending.answer(id, response.clone());
+        }
+    }
+
+    /// Serves one request; a notification (no id) gets no answer. An `index_project` call
+    /// that may talk back is handed back to the transport to run.
+    pub(crate) fn request(
+        &self,
         id: Option<Id>,
         method: &str,
         params: Value,
-        out: &'env Out<W>,
-        pending: &'env Pending,
-        scope: &'scope Scope<'scope, 'env>,
-    ) -> std::io::Result<()> {
-        let Some(id) = id else { return Ok(()) };
+        out: &dyn Outbound,
+    ) -> std::io::Result<Turn> {
+        let Some(id) = id else { return Ok(Turn::Done) };
         if !self.state().initialized && !matches!(method, "initialize" | "ping") {
-            return out.reply(
+            reply(
+                out,
                 &id,
                 &Err((
                     NOT_INITIALIZED,
@@ -490,7 +574,8 @@ impl Server {
                         clip(method)
                     ),
                 )),
-            );
+            )?;
+            return Ok(Turn::Done);
         }
         let answer = match method {
             "initialize" => Ok(self.initialize(&params)),
@@ -503,31 +588,33 @@ impl Server {
                     let request = match guarded(INDEX_PROJECT.name, || index::index_request(&args))
                     {
                         Ok(Ok(request)) => request,
-                        Ok(Err(e)) => return out.reply(&id, &Ok(tool_result(Err(e)))),
-                        Err(e) => return out.reply(&id, &Err(e)),
+                        Ok(Err(e)) => {
+                            reply(out, &id, &Ok(tool_result(Err(e))))?;
+                            return Ok(Turn::Done);
+                        }
+                        Err(e) => {
+                            reply(out, &id, &Err(e))?;
+                            return Ok(Turn::Done);
+                        }
                     };
                     // Without consent to ask for or given, the answer is at hand.
                     if !self.state().client_elicits && !request.confirmed() {
                         let answer =
                             index::index_requested(request, &self.store, None, &mut |_, _, _| {});
-                        return out.reply(&id, &Ok(tool_result(answer)));
+                        reply(out, &id, &Ok(tool_result(answer)))?;
+                        return Ok(Turn::Done);
                     }
                     // One rebuild at a time: the second call is refused here, before any
                     // thread of the first one has run.
                     if std::mem::replace(&mut self.state().indexing, true) {
-                        return out.reply(&id, &Ok(tool_result(Err(index::already_running()))));
+                        reply(out, &id, &Ok(tool_result(Err(index::already_running()))))?;
+                        return Ok(Turn::Done);
                     }
-                    // A rebuild runs beside the loop, which keeps answering meanwhile.
-                    scope.spawn(move || {
-                        let answer = self.index_project(request, &params, out, pending);
-                        self.state().indexing = false;
-                        // Nobody to tell when the output is gone.
-                        let _ = out.reply(&id, &answer);
-                        if let Some(n) = self.tool_set_changed() {
-                            let _ = out.send(&n);
-                        }
-                    });
-                    return Ok(());
+                    return Ok(Turn::Rebuild(Rebuild {
+                        id,
+                        request,
+                        params,
+                    }));
                 }
                 self.call_tool(&params)
             }
@@ -536,14 +623,28 @@ impl Server {
                 format!("method {:?} is not supported", clip(method)),
             )),
         };
-        out.reply(&id, &answer)?;
+        reply(out, &id, &answer)?;
         // A call that published the first generation (or lost it) changed the tool set.
         if method == "tools/call"
+            && out.announces_tool_changes()
             && let Some(n) = self.tool_set_changed()
         {
-            out.send(&n)?;
+            send(out, &n)?;
         }
-        Ok(())
+        Ok(Turn::Done)
+    }
+
+    /// Runs an `index_project` call [`Session::request`] handed back, and answers it.
+    pub(crate) fn rebuild(&self, job: Rebuild, out: &dyn Outbound) {
+        let answer = self.index_project(job.request, &job.params, out);
+        self.state().indexing = false;
+        // Nobody to tell when the output is gone.
+        let _ = reply(out, &job.id, &answer);
+        if out.announces_tool_changes()
+            && let Some(n) = self.tool_set_changed()
+        {
+            let _ = send(out, &n);
+        }
     }
 
     fn initialize(&self, params: &Value) -> Value {
@@ -585,7 +686,7 @@ impl Server {
     }
 
     /// `notifications/tools/list_changed` once the served tool set differs from the last listing.
-    fn tool_set_changed(&self) -> Option<Value> {
+    pub(crate) fn tool_set_changed(&self) -> Option<Value> {
         let ready = self.store.snapshot().is_some();
         let mut state = self.state();
         match state.listed_query_tools {
@@ -598,7 +699,7 @@ impl Server {
     }
 
     /// A query tool's answer as an MCP result.
-    fn call_tool(&self, params: &Value) -> Result<Value, (i64, String)> {
+    fn call_tool(&self, params: &Value) -> Answer {
         let name = params
             .get("name")
             .and_then(Value::as_str)
@@ -627,13 +728,12 @@ impl Server {
 
     /// `index_project` with consent asked through the client when it can elicit, and progress
     /// reported when the request carried a token.
-    fn index_project<W: Write>(
+    fn index_project(
         &self,
         request: index::IndexRequest,
         params: &Value,
-        out: &Out<W>,
-        pending: &Pending,
-    ) -> Result<Value, (i64, String)> {
+        out: &dyn Outbound,
+    ) -> Answer {
         let token = params
             .pointer("/_meta/progressToken")
             .cloned()
@@ -643,12 +743,15 @@ impl Server {
             let mut progress = |done: u64, total: u64, message: String| {
                 if let Some(t) = &token {
                     // An undeliverable notification is dropped; the call goes on.
-                    let _ = out.send(&json!({"jsonrpc": "2.0", "method": "notifications/progress",
-                        "params": {"progressToken": t, "progress": done, "total": total, "message": message}}));
+                    let _ = send(
+                        out,
+                        &json!({"jsonrpc": "2.0", "method": "notifications/progress",
+                        "params": {"progressToken": t, "progress": done, "total": total, "message": message}}),
+                    );
                 }
             };
             if elicits {
-                let mut ask = |message: &str| self.elicit(out, pending, message);
+                let mut ask = |message: &str| self.elicit(out, message);
                 index::index_requested(request, &self.store, Some(&mut ask), &mut progress)
             } else {
                 index::index_requested(request, &self.store, None, &mut progress)
@@ -657,15 +760,15 @@ impl Server {
         Ok(tool_result(answer))
     }
 
-    /// Asks the client for consent with `elicitation/create` and waits for the answer the loop
-    /// hands over.
-    fn elicit<W: Write>(&self, out: &Out<W>, pending: &Pending, message: &str) -> index::Consent {
+    /// Asks the client for consent with `elicitation/create` and waits for the answer the
+    /// transport hands over.
+    fn elicit(&self, out: &dyn Outbound, message: &str) -> index::Consent {
         let id = {
             let mut state = self.state();
             state.next_request += 1;
             format!("kivgraph-elicit-{}", state.next_request - 1)
         };
-        let Some(answer) = pending.register(&id) else {
+        let Some(answer) = self.pending.register(&id) else {
             return index::Consent::Undeliverable;
         };
         let request = json!({"jsonrpc": "2.0", "id": id, "method": "elicitation/create", "params": {
@@ -673,7 +776,9 @@ impl Server {
             "requestedSchema": {"type": "object", "properties": {"confirmed": {"type": "boolean",
                 "title": "Index the projects", "description": "Rebuild the code graph from these projects"}}, "required": ["confirmed"]}
         }});
-        if out.send(&request).is_err() {
+        if send(out, &request).is_err() {
+            // Nobody will answer a question that did not go out.
+            self.pending.answer(&id, Value::Null);
             return index::Consent::Undeliverable;
         }
         let Ok(v) = answer.recv() else {

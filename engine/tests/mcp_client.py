@@ -11,6 +11,10 @@ server through `mcp.client.stdio.stdio_client`, initializes an `mcp.ClientSessio
 tool list against the expected names, calls every registered tool with valid arguments, follows
 a page cursor to the end, and asks index_project for a rebuild without and with consent. Any
 failure exits non-zero with a message that says what went wrong.
+
+With `--transport http` it starts `kivgraph serve --http 127.0.0.1:0` with a token instead,
+connects through the SDK's Streamable HTTP client with the token in an Authorization header,
+lists the tools and calls query tools from two sessions at once.
 """
 
 from __future__ import annotations
@@ -297,6 +301,72 @@ async def run(opts: argparse.Namespace) -> None:
                 await session.send_ping()
 
 
+async def run_http(opts: argparse.Namespace) -> None:
+    """The Streamable HTTP transport: a token, two SDK sessions side by side."""
+    import secrets
+    import subprocess
+    import threading
+
+    try:
+        from mcp.client.streamable_http import streamable_http_client as connect
+    except ImportError:  # the SDK's earlier name
+        from mcp.client.streamable_http import streamablehttp_client as connect  # type: ignore
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
+    expected = sorted(t for t in opts.expected_tools.split(",") if t)
+    token = secrets.token_urlsafe(24)
+    with anyio.fail_after(TIMEOUT), tempfile.TemporaryDirectory(prefix="kivgraph-mcp-http-") as scratch:
+        token_file = os.path.join(scratch, "token")
+        with open(token_file, "w") as f:
+            f.write(token + "\n")
+        server = subprocess.Popen(
+            [opts.kivgraph, "--index", opts.index, "serve", "--http", "127.0.0.1:0", "--token-file", token_file],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            url = None
+            assert server.stderr is not None
+            for line in server.stderr:
+                if line.startswith("kivgraph: listening on "):
+                    url = line.split("listening on ", 1)[1].strip()
+                    break
+            check(url is not None, "the HTTP server did not say where it listens")
+            # The rest of stderr is drained so that the server never blocks on it.
+            threading.Thread(target=server.stderr.read, daemon=True).start()
+            print(f"mcp_client: http server at {url}")
+
+            async def one_session(name: str) -> None:
+                headers = {"Authorization": f"Bearer {token}"}
+                async with create_mcp_http_client(headers=headers) as http:
+                    async with connect(url, http_client=http) as streams:
+                        read, write = streams[0], streams[1]
+                        async with ClientSession(read, write) as session:
+                            init = await session.initialize()
+                            check(init.server_info.name == "kivgraph", f"{name}: server name {init.server_info.name!r}")
+                            listed = await session.list_tools()
+                            names = sorted(t.name for t in listed.tools)
+                            check(names == expected, f"{name}: tools/list over HTTP: expected {expected}, got {names}")
+                            found = await call_ok(session, "find_symbol", {"name": "Area"})
+                            check(found["total"] >= 1, f"{name}: find_symbol over HTTP: {found}")
+                            outline = await call_ok(session, "get_file_outline", {"repository": "shapes", "path": "geo"})
+                            check(outline["total"] >= 1, f"{name}: get_file_outline over HTTP: {outline}")
+                            await session.send_ping()
+                            print(f"mcp_client: http session {name}: {len(names)} tools, find_symbol ok")
+
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(one_session, "a")
+                tg.start_soon(one_session, "b")
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+
+
 def find_failure(e: BaseException) -> Failure | None:
     """The check that failed, also when anyio's task groups wrapped it in exception groups."""
     if isinstance(e, Failure):
@@ -318,12 +388,18 @@ def main() -> int:
         default=os.environ.get("KIVGRAPH_EXPECTED_TOOLS", ""),
         help="comma-separated tool names the server must list (default: $KIVGRAPH_EXPECTED_TOOLS)",
     )
+    parser.add_argument(
+        "--transport",
+        choices=["stdio", "http"],
+        default="stdio",
+        help="stdio (the whole conversation) or http (Streamable HTTP with a token, two sessions)",
+    )
     opts = parser.parse_args()
     if not opts.expected_tools:
         print("mcp_client: FAILED: no expected tool names (--expected-tools or $KIVGRAPH_EXPECTED_TOOLS)", file=sys.stderr)
         return 2
     try:
-        anyio.run(run, opts)
+        anyio.run(run_http if opts.transport == "http" else run, opts)
     except BaseException as e:  # noqa: BLE001 - every failure is reported, then exits non-zero
         failure = find_failure(e)
         if failure is None:

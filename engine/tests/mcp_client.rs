@@ -2,7 +2,7 @@
 //! with the official MCP Python SDK (`mcp` on PyPI, installed into `.venv` by `scripts/test`).
 //!
 //! The Python interpreter is `$KIVGRAPH_PYTHON`, else `<workspace>/.venv/bin/python`, else
-//! `python3`. A missing SDK fails the test: run `scripts/test` (or `.ci/run`) to install it.
+//! `python3`. A missing SDK fails the stdio test: run `scripts/test` (or `.ci/run`) to install it.
 
 mod common;
 use common::{compile_go_fixtures, compiler, workspace};
@@ -79,5 +79,56 @@ fn official_python_sdk_drives_the_server() {
     assert!(
         stdout.lines().any(|l| l == "mcp_client: ok"),
         "mcp_client.py did not finish:\n{stdout}\n{stderr}"
+    );
+}
+
+/// The same SDK over Streamable HTTP (`kivgraph serve --http`, with a token): two sessions list
+/// the tools and call query tools side by side. Unlike the stdio test above, this one is skipped
+/// (with a note on stderr) where the SDK is not installed; the stdio test is the one that insists.
+#[test]
+fn official_python_sdk_drives_the_http_server() {
+    let python = python();
+    let has_sdk = Command::new(&python)
+        .args(["-c", "import mcp.client.streamable_http"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_sdk {
+        eprintln!(
+            "skipped: the MCP Python SDK is not importable with {}; run scripts/test to install it",
+            python.display()
+        );
+        return;
+    }
+    let index = tempfile::tempdir().unwrap();
+    compile_go_fixtures(index.path());
+    let out = Command::new(&python)
+        .arg(workspace().join("engine/tests/mcp_client.py"))
+        .args(["--transport", "http"])
+        .arg("--kivgraph")
+        .arg(env!("CARGO_BIN_EXE_kivgraph"))
+        .arg("--index")
+        .arg(index.path())
+        .arg("--fixtures")
+        .arg(workspace().join("fixtures/go"))
+        .arg("--expected-tools")
+        .arg(expected_tools().join(","))
+        .env("KIVGRAPH_COMPILE", compiler())
+        .env_remove("KIVGRAPH_TOKEN")
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "mcp_client.py --transport http failed ({}):\n--- stdout\n{stdout}\n--- stderr\n{stderr}",
+        out.status
+    );
+    assert!(
+        stdout.lines().any(|l| l == "mcp_client: ok")
+            && stdout
+                .lines()
+                .any(|l| l.starts_with("mcp_client: http session b:")),
+        "mcp_client.py --transport http did not finish:\n{stdout}\n{stderr}"
     );
 }
