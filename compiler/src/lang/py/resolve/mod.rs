@@ -29,6 +29,10 @@ use modules::ModuleTable;
 
 /// How deep chains of names, attributes and bases are followed before giving up.
 const MAX_DEPTH: usize = 64;
+/// Receiver evaluations one reference may make ([`Resolver::eval`]): chains of attributes
+/// assigned in many places fan out (each assignment's value is evaluated, and each of those
+/// reads more attributes), and past this budget the receiver is not known.
+const MAX_EVAL_STEPS: usize = 4_000;
 
 /// One file of the compile, with what resolution learns of it.
 pub struct Module {
@@ -118,6 +122,8 @@ pub struct Resolver<'f> {
     typing_locals: std::cell::RefCell<std::collections::HashSet<(usize, usize)>>,
     /// Set when such a value was met.
     read_again: std::cell::Cell<bool>,
+    /// Receiver evaluations made for the reference being bound ([`MAX_EVAL_STEPS`]).
+    eval_steps: std::cell::Cell<usize>,
     /// Per module: class members by name (the name-only candidates).
     member_index: Vec<HashMap<String, Vec<usize>>>,
     /// Per module: the other compiled modules its imports reach.
@@ -169,6 +175,7 @@ impl<'f> Resolver<'f> {
             attributes: CutMemo::default(),
             typing_locals: Default::default(),
             read_again: Default::default(),
+            eval_steps: Default::default(),
             member_index,
             imported: Vec::new(),
             layouts,

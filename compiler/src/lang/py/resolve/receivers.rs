@@ -3,7 +3,7 @@
 
 use kivgraph_format::SymbolKind;
 
-use super::{Bound, Hit, Lookup, MAX_DEPTH, Receiver, Resolver, Target};
+use super::{Bound, Hit, Lookup, MAX_DEPTH, MAX_EVAL_STEPS, Receiver, Resolver, Target};
 use crate::lang::py::extract::{Expr, ImportKind, NameRes, TypeRef, is_builtin};
 
 /// Builtins whose result's type depends on their arguments at run time.
@@ -29,6 +29,13 @@ const DYNAMIC_BUILTINS: &[&str] = &[
 impl Resolver<'_> {
     pub(super) fn eval(&self, m: usize, e: &Expr, depth: usize) -> Receiver {
         if depth > MAX_DEPTH {
+            return Receiver::Unknown;
+        }
+        let steps = self.eval_steps.get() + 1;
+        self.eval_steps.set(steps);
+        if steps > MAX_EVAL_STEPS {
+            // Whatever is being computed now is cut short: not to be remembered.
+            self.attributes.cut();
             return Receiver::Unknown;
         }
         match e {

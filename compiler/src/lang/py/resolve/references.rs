@@ -93,6 +93,7 @@ impl Resolver<'_> {
     /// The unresolved records of imports that reach no module, and the package edges of those
     /// that reach one.
     pub(super) fn import_facts(&mut self, m: usize) {
+        self.eval_steps.set(0);
         for i in 0..self.mods[m].py.imports.len() {
             let im = self.mods[m].py.imports[i].clone();
             if let Target::Missing(reason, package) = self.mods[m].targets[i].clone() {
@@ -207,6 +208,7 @@ impl Resolver<'_> {
     pub(super) fn references(&mut self, m: usize) {
         let refs = std::mem::take(&mut self.mods[m].py.refs);
         for r in &refs {
+            self.eval_steps.set(0);
             let at = Occurrence {
                 from: r.from,
                 usage: r.usage,

@@ -75,6 +75,7 @@ impl Resolver<'_> {
     /// `METHOD_OF` from each method, static method and property to its class, and `OVERRIDES`
     /// to the member it overrides, at the start of its symbol.
     pub(super) fn structural(&mut self, m: usize) {
+        self.eval_steps.set(0);
         const STRUCTURAL: (Confidence, Provenance) =
             (Confidence::StructuralCertain, Provenance::PyDeclaration);
         for d in 0..self.mods[m].py.decls.len() {
