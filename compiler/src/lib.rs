@@ -748,7 +748,8 @@ fn write_generation(
             .iter()
             .map(|r| ManifestRepository {
                 name: r.name.clone(),
-                root: r.root.clone(),
+                // The checkout is this machine's: `checkouts.json` (SPEC 1.10).
+                root: String::new(),
                 commit: r.commit.clone(),
                 branch: r.branch.clone(),
                 dirty: r.dirty,
@@ -759,6 +760,19 @@ fn write_generation(
         files: Vec::new(),
     };
     let generation_bytes = encoded.files.iter().map(|(_, b)| b.len() as u64).sum();
+    // Before CURRENT names the generation, so that a server finds its sources at once.
+    if let Err(e) = kivgraph_format::checkouts::Checkouts::record(
+        lock.index(),
+        finished
+            .repos
+            .iter()
+            .map(|r| (r.name.as_str(), r.root.as_str())),
+    ) {
+        index_notes.push(format!(
+            "{} was not written ({e}); a server finds the sources only when told with --source",
+            kivgraph_format::layout::CHECKOUTS
+        ));
+    }
     let publication = staging.publish(manifest)?;
     let dir = publication.dir;
     if !publication.removed.is_empty() {

@@ -75,7 +75,9 @@ fn tables(f: &Finished) -> Vec<TableBuilder> {
     let mut repos = TableBuilder::new("repositories");
     for r in &f.repos {
         push!(repos, 0, Str, r.name.clone());
-        push!(repos, 1, Str, r.root.clone());
+        // The checkout is the compiling machine's: recorded beside the index (`checkouts.json`),
+        // never in a generation (SPEC 1.10).
+        push!(repos, 1, Str, String::new());
         push!(repos, 2, OptStr, r.commit.clone());
         push!(repos, 3, OptStr, r.branch.clone());
         push!(repos, 4, OptBool, r.dirty);
@@ -293,7 +295,7 @@ fn graph_blob(f: &Finished) -> Result<(GraphBlob, Vec<u8>), FormatError> {
     let mut it = Interner::default();
     for r in &f.repos {
         it.add(&r.name);
-        it.add(&r.root);
+        it.add("");
         it.add_opt(r.commit.as_deref());
         it.add_opt(r.branch.as_deref());
     }
@@ -325,7 +327,7 @@ fn graph_blob(f: &Finished) -> Result<(GraphBlob, Vec<u8>), FormatError> {
         .iter()
         .map(|r| RepositoryRec {
             name: it.id(&r.name),
-            root: it.id(&r.root),
+            root: it.id(""),
             commit: it.opt(r.commit.as_deref()),
             branch: it.opt(r.branch.as_deref()),
             dirty: match r.dirty {

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod checkouts;
 pub mod cursor;
 pub mod error;
 pub mod http;

@@ -18,6 +18,12 @@ struct Cli {
     /// Index directory (holds CURRENT and generations/).
     #[arg(long, global = true, default_value = ".kivgraph")]
     index: PathBuf,
+    /// Where the sources of repository NAME are on this machine, for get_source and the paths
+    /// in answers (repeatable). By default, the checkouts the compiler recorded in the index's
+    /// checkouts.json: a generation compiled elsewhere needs this.
+    #[arg(long = "source", global = true, value_name = "NAME=PATH",
+          value_parser = kivgraph::checkouts::parse_source)]
+    sources: Vec<(String, PathBuf)>,
     #[command(subcommand)]
     command: Command,
 }
@@ -78,6 +84,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    kivgraph::checkouts::give(cli.sources.iter().cloned().collect());
     let store = Store::open(IndexDir::new(&cli.index));
     match cli.command {
         Command::Serve {

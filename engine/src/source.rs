@@ -106,6 +106,8 @@ pub enum Unavailable {
     TooLarge { path: String, size: u64 },
     /// The file could not be read.
     Read { path: String, error: String },
+    /// No checkout of the repository is known on this machine (SPEC 1.10).
+    NoCheckout { repository: String },
 }
 
 impl fmt::Display for Unavailable {
@@ -143,6 +145,11 @@ impl fmt::Display for Unavailable {
             Unavailable::Read { path, error } => {
                 write!(f, "file {path:?} could not be read: {error}")
             }
+            Unavailable::NoCheckout { repository } => write!(
+                f,
+                "no checkout of repository {repository:?} is known on this machine (compile it \
+                 here, or serve with --source {repository}=PATH)"
+            ),
         }
     }
 }
@@ -219,10 +226,17 @@ pub fn source(g: &Generation, ids: &[u32], context_lines: u32) -> Source {
                 .entry(file_index)
                 .or_insert_with(|| {
                     let file = &b.files[file_index as usize];
-                    let repo = &b.repositories[file.repository.to_native() as usize];
-                    let root = Path::new(b.strings.get(repo.root.to_native()));
+                    let repo = file.repository.to_native();
+                    let root = crate::checkouts::root_of(g, repo).ok_or_else(|| {
+                        Unavailable::NoCheckout {
+                            repository: b
+                                .strings
+                                .get(b.repositories[repo as usize].name.to_native())
+                                .to_string(),
+                        }
+                    })?;
                     let rel = b.strings.get(file.path.to_native());
-                    let bytes = read_in_repository(root, rel)?;
+                    let bytes = read_in_repository(Path::new(&root), rel)?;
                     files_read += 1;
                     Ok(Rc::new(Loaded::new(bytes, &file.sha256)))
                 })

@@ -678,3 +678,52 @@ fn snapshot_of_a_reanchored_and_a_refused_row() {
     }));
     insta::assert_snapshot!("get_source_reanchored_and_refused", text);
 }
+
+/// `kivgraph --index INDEX [ARGS] query get_source ARGS`: what the binary answers.
+fn query_binary(index: &Path, extra: &[String], args: Value) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_kivgraph"))
+        .arg("--index")
+        .arg(index)
+        .args(extra)
+        .args(["query", "get_source", &args.to_string()])
+        .output()
+        .unwrap();
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+#[test]
+fn sources_are_found_through_the_recorded_checkout_or_where_they_are_said_to_be() {
+    let s = Shapes::new();
+    s.compile();
+    let index = s.dir.path().join("index");
+    let args = json!({"symbols": [qn("NewCircle")]});
+    let here = query_binary(&index, &[], args.clone());
+    assert!(rows(&here)[0].starts_with("@ shapes "), "{here}");
+
+    // The checkout moves (or the generation is served on another machine): the recorded
+    // checkout no longer holds the file, and --source says where it is now.
+    let moved = s.dir.path().join("elsewhere/shapes");
+    std::fs::create_dir_all(moved.parent().unwrap()).unwrap();
+    std::fs::rename(s.root(), &moved).unwrap();
+    let stale = query_binary(&index, &[], args.clone());
+    assert!(rows(&stale)[0].starts_with("! "), "{stale}");
+    let told = query_binary(
+        &index,
+        &[format!("--source=shapes={}", moved.display())],
+        args.clone(),
+    );
+    assert_eq!(rows(&told), rows(&here), "{told}");
+
+    // Without the record, and not told: no checkout is known, and the answer says so.
+    std::fs::remove_file(index.join("checkouts.json")).unwrap();
+    let unknown = query_binary(&index, &[], args);
+    assert!(rows(&unknown)[0].starts_with("! "), "{unknown}");
+    assert!(
+        unknown.contains("no checkout of repository \"shapes\" is known"),
+        "{unknown}"
+    );
+}

@@ -27,6 +27,9 @@ use crate::error::{FormatError, IoContext};
 use crate::manifest::{Manifest, ManifestFile, digest_hex};
 
 pub const CURRENT: &str = "CURRENT";
+/// The machine-local map from repository names to their checkouts (SPEC 1.10).
+pub const CHECKOUTS: &str = "checkouts.json";
+
 pub const LOCK: &str = "LOCK";
 pub const GENERATIONS: &str = "generations";
 pub const MANIFEST: &str = "manifest.json";
@@ -221,6 +224,11 @@ pub struct WriterLock {
 }
 
 impl WriterLock {
+    /// The index directory this lock is held on.
+    pub fn index(&self) -> &IndexDir {
+        &self.index
+    }
+
     /// How many generations a publish keeps: the new one and the `n - 1` published before it
     /// (at least the new one). A generation a reader holds is kept whatever its age.
     pub fn keep(mut self, n: usize) -> WriterLock {

@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 pub mod blob;
+pub mod checkouts;
 pub mod error;
 pub mod git;
 pub mod key;

@@ -24,11 +24,20 @@ pub fn verify_generation(dir: &Path) -> Result<VerifyReport, FormatError> {
     crate::check_generation_id(dir, &manifest)?;
     let mut names_seen = BTreeSet::new();
     let mut bytes = 0;
+    #[cfg(feature = "tables")]
+    let known = required_files();
     for f in &manifest.files {
         if f.name.contains('/') || f.name.starts_with('.') {
             return Err(FormatError::corrupt(
                 crate::layout::MANIFEST,
                 format!("bad file name {:?}", f.name),
+            ));
+        }
+        #[cfg(feature = "tables")]
+        if !known.contains(&f.name) {
+            return Err(FormatError::corrupt(
+                crate::layout::MANIFEST,
+                format!("lists {:?}, which is not a file of a generation", f.name),
             ));
         }
         let path = dir.join(&f.name);

@@ -64,11 +64,17 @@ fn main() -> anyhow::Result<()> {
         .iter()
         .filter(compiled)
         .map(|f| {
-            let root = g.strings.get(
+            // A generation records no checkout: the compile's summary has them.
+            let name = g.strings.get(
                 g.repositories[f.repository.to_native() as usize]
-                    .root
+                    .name
                     .to_native(),
             );
+            let root = summary
+                .repositories
+                .iter()
+                .find(|r| r.name == name)
+                .map_or("", |r| r.root.as_str());
             (
                 f.language,
                 std::path::Path::new(root).join(g.strings.get(f.path.to_native())),

@@ -71,6 +71,7 @@ fn main() -> anyhow::Result<()> {
     let generation = Generation::open_current(&IndexDir::new(dir))?
         .ok_or_else(|| anyhow::anyhow!("no generation in {dir}"))?;
     let g = generation.graph();
+    let checkouts = kivgraph_format::checkouts::Checkouts::read(&IndexDir::new(dir));
     let s = |id: u32| g.strings.get(id);
     let derived = |repo: u32| g.repositories[repo as usize].derived;
 
@@ -164,7 +165,11 @@ fn main() -> anyhow::Result<()> {
             } else {
                 let f = &g.files[file as usize];
                 let repo = &g.repositories[f.repository.to_native() as usize];
-                let root = s(repo.root.to_native()).to_string();
+                let root = checkouts
+                    .repositories
+                    .get(s(repo.name.to_native()))
+                    .cloned()
+                    .unwrap_or_else(|| s(repo.root.to_native()).to_string());
                 let path = s(f.path.to_native()).to_string();
                 let code = std::fs::read_to_string(Path::new(&root).join(&path))
                     .ok()

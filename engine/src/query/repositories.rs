@@ -33,8 +33,9 @@ pub fn repositories(g: &Generation) -> Vec<RepositoryRow> {
     let st = &b.strings;
     b.repositories
         .iter()
-        .map(|r| {
-            let path = st.get(r.root.to_native()).to_string();
+        .enumerate()
+        .map(|(i, r)| {
+            let path = crate::checkouts::root_of(g, i as u32).unwrap_or_default();
             let indexed_commit = st.opt(r.commit.to_native()).map(str::to_string);
             let indexed_branch = st.opt(r.branch.to_native()).map(str::to_string);
             let mut row = RepositoryRow {

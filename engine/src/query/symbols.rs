@@ -42,7 +42,7 @@ pub fn symbol_row(g: &Generation, id: u32) -> SymbolRow {
         signature: st.opt(s.signature.to_native()).map(str::to_string),
         exported: s.exported,
         repository: st.get(repo.name.to_native()).to_string(),
-        repository_path: st.get(repo.root.to_native()).to_string(),
+        repository_path: crate::checkouts::root_of(g, s.repository.to_native()).unwrap_or_default(),
         package_name: st.get(pkg.name.to_native()).to_string(),
         module_path: st.opt(pkg.module.to_native()).map(str::to_string),
         file_path: st
@@ -103,14 +103,9 @@ pub fn repository_name(g: &Generation, repo: u32) -> String {
         .to_string()
 }
 
-/// The root directory of the repository named `name`, as it was indexed.
+/// The checkout of the repository named `name` on this machine ([`crate::checkouts`]).
 pub fn repository_root(g: &Generation, name: &str) -> Option<String> {
-    let b = g.graph();
-    repository_index(g, name).map(|r| {
-        b.strings
-            .get(b.repositories[r as usize].root.to_native())
-            .to_string()
-    })
+    repository_index(g, name).and_then(|r| crate::checkouts::root_of(g, r))
 }
 
 /// The name of the package at index `package`.

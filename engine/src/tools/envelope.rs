@@ -204,7 +204,12 @@ pub(crate) fn completeness(g: &Generation, name: &str, blind: &[u32], scopes: &[
             } else if let Some(d) = &f.detail
                 && let Some((_, dir)) = d.rsplit_once(" in ")
             {
-                paths.insert(dir.to_string());
+                // A repository-relative directory (an older generation wrote it absolute).
+                paths.insert(match query::repository_root(g, &f.repository) {
+                    Some(r) if !dir.starts_with('/') && dir == "." => r,
+                    Some(r) if !dir.starts_with('/') => format!("{r}/{dir}"),
+                    _ => dir.to_string(),
+                });
             }
             if entries.len() < 20 {
                 entries.push(v);

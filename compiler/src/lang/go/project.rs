@@ -179,15 +179,12 @@ pub(super) fn admit(
         if *all > 0 && *admitted == 0 {
             let repository = &facts.repos[*repo];
             let import_path = modules.import_path(*repo, dir, &repository.name);
-            let abs = if dir.is_empty() {
-                repository.root.clone()
-            } else {
-                format!("{}/{}", repository.root, dir)
-            };
+            // Repository-relative, so that a generation holds no path of the compiling machine.
+            let rel = if dir.is_empty() { "." } else { dir.as_str() };
             let request = Request {
                 package: import_path,
                 symbol: None,
-                detail: Some(format!("build constraints exclude all Go files in {abs}")),
+                detail: Some(format!("build constraints exclude all Go files in {rel}")),
             };
             let scope = (*repo, Language::Go);
             emit::unresolved_scope(facts, scope, reason::PACKAGE_NOT_BUILDABLE, request);

@@ -186,9 +186,8 @@ func main() { win.Only() } //want-unresolved: MODULE_PROVIDER_NOT_FOUND example.
     assert_eq!(record.requested_package, "example.com/m/win");
     assert_eq!((record.file, record.line, record.source), (None, 0, None));
     assert!(
-        record.detail.as_deref().is_some_and(|d| d
-            .starts_with("build constraints exclude all Go files in /")
-            && d.ends_with("/win")),
+        // Repository-relative: a generation holds no path of the compiling machine.
+        record.detail.as_deref() == Some("build constraints exclude all Go files in win"),
         "{:?}",
         record.detail
     );
