@@ -86,6 +86,28 @@ enum Command {
         /// An index directory (its CURRENT generation is checked) or a generation directory.
         index: PathBuf,
     },
+    /// Write one generation as one file (a tar archive that `kivgraph pull` installs), after
+    /// verifying it, and its SHA-256 beside it as FILE.sha256.
+    Pack {
+        /// An index directory (its CURRENT generation is packed) or a generation directory.
+        index: PathBuf,
+        /// The file to write (default: `generation-<id>.kgpack` in the working directory).
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+}
+
+/// The generation directory `index` names: itself when it holds a manifest, else the
+/// generation its CURRENT names.
+fn generation_dir(index: PathBuf) -> anyhow::Result<PathBuf> {
+    if index.join(kivgraph_format::layout::MANIFEST).exists() {
+        return Ok(index);
+    }
+    let idx = IndexDir::new(&index);
+    let id = idx
+        .current()?
+        .with_context(|| format!("{}: no generation is published", index.display()))?;
+    Ok(idx.generation_dir(id))
 }
 
 fn main() -> ExitCode {
@@ -100,16 +122,38 @@ fn main() -> ExitCode {
 
 fn run() -> anyhow::Result<()> {
     let cli = Cli::parse();
-    if let Some(Command::Verify { index }) = cli.command {
-        let dir = if index.join(kivgraph_format::layout::MANIFEST).exists() {
-            index
-        } else {
-            let idx = IndexDir::new(&index);
-            let id = idx
-                .current()?
-                .with_context(|| format!("{}: no generation is published", index.display()))?;
-            idx.generation_dir(id)
+    if let Some(Command::Pack { index, output }) = cli.command {
+        let dir = generation_dir(index)?;
+        let report = kivgraph_compile::verify_generation(&dir)?;
+        let output = output.unwrap_or_else(|| {
+            PathBuf::from(format!("generation-{:06}.kgpack", report.generation_id))
+        });
+        kivgraph_format::pack::write(&dir, &output)?;
+        let digest = {
+            use sha2::Digest;
+            let mut h = sha2::Sha256::new();
+            let mut f = std::fs::File::open(&output)?;
+            std::io::copy(&mut f, &mut h)?;
+            h.finalize()
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect::<String>()
         };
+        let name = output
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let mut sum = output.clone().into_os_string();
+        sum.push(".sha256");
+        std::fs::write(&sum, format!("{digest}  {name}\n"))?;
+        return say(format!(
+            "packed generation {:06} into {} ({} bytes), sha256 {digest}\n",
+            report.generation_id,
+            output.display(),
+            std::fs::metadata(&output)?.len()
+        ));
+    }
+    if let Some(Command::Verify { index }) = cli.command {
+        let dir = generation_dir(index)?;
         let report = kivgraph_compile::verify_generation(&dir)?;
         return say(format!(
             "ok: generation {:06} in {}: {} files, {} bytes; {} symbols, {} edges, {} unresolved\n",

@@ -7,6 +7,7 @@ pub mod http;
 pub mod index;
 pub mod lease;
 pub mod mcp;
+pub mod pull;
 pub mod query;
 pub mod source;
 pub mod store;

@@ -80,6 +80,15 @@ enum Command {
         #[arg(long)]
         full: bool,
     },
+    /// Install a packed generation (`kivgraph-compile pack`) from a file or an http:// URL as a
+    /// new generation of the index, after checking all of it.
+    Pull {
+        /// The archive: a path or an http:// URL.
+        source: String,
+        /// The SHA-256 the archive must have (default: SOURCE.sha256, when there is one).
+        #[arg(long, value_name = "HEX")]
+        sha256: Option<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -188,6 +197,18 @@ fn main() -> ExitCode {
                 }
                 Err(e) => {
                     out(&e.to_string(), true);
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Command::Pull { source, sha256 } => {
+            match kivgraph::pull::pull(&source, sha256.as_deref(), &cli.index) {
+                Ok(line) => {
+                    out(&line, false);
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("kivgraph: {}: {}", e.code, e.message);
                     ExitCode::FAILURE
                 }
             }

@@ -8,6 +8,7 @@ pub mod key;
 pub mod layout;
 pub mod manifest;
 pub mod names;
+pub mod pack;
 #[cfg(feature = "tables")]
 pub mod tables;
 pub mod terms;
