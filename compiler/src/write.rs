@@ -44,6 +44,11 @@ pub fn encode(f: &Finished) -> Result<Encoded, FormatError> {
     let (graph, fst) = blob?;
     files.push((kivgraph_format::GRAPH_BLOB.to_string(), graph));
     files.push((kivgraph_format::NAMES_FST.to_string(), fst));
+    let file_of: Vec<u32> = f.symbols.iter().map(|s| s.file.0 as u32).collect();
+    files.push((
+        kivgraph_format::file_symbols::FILE_SYMBOLS.to_string(),
+        kivgraph_format::file_symbols::encode(f.files.len(), &file_of),
+    ));
     let rows = RowCounts {
         repositories: f.repos.len() as u64,
         packages: f.packages.len() as u64,

@@ -14,10 +14,11 @@ use kivgraph_format::{Generation, IndexDir};
 const BIN: &str = env!("CARGO_BIN_EXE_kivgraph-compile");
 
 /// Every file a generation of this format holds.
-const GENERATION_FILES: [&str; 10] = [
+const GENERATION_FILES: [&str; 11] = [
     "manifest.json",
     "graph.blob",
     "names.fst",
+    "file_symbols.bin",
     "repositories.parquet",
     "packages.parquet",
     "files.parquet",

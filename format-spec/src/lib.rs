@@ -3,6 +3,7 @@
 pub mod blob;
 pub mod checkouts;
 pub mod error;
+pub mod file_symbols;
 pub mod git;
 pub mod key;
 pub mod layout;
@@ -50,6 +51,9 @@ pub struct Generation {
     blob: Mapped,
     names: fst::Map<Mmap>,
     names_file: MappedFile,
+    /// `file_symbols.bin`, read whole (it is small: four bytes a symbol and a file), when the
+    /// manifest lists it and its header and length check; generations written before have none.
+    file_symbols: Option<Vec<u8>>,
     /// The generation directory, opened and locked shared for as long as the generation is open,
     /// so that a publish's collection of old generations leaves it alone (SPEC.md section 1.8).
     _held: File,
@@ -124,7 +128,10 @@ impl Generation {
                 "the archive does not match the checksum in its header",
             ));
         }
-        blob::validate(archive)?;
+        let counts = {
+            let g = blob::validate(archive)?;
+            (g.files.len(), g.symbols.len())
+        };
         let names = Mapped::open(dir, NAMES_FST, &guard)?;
         let recorded = manifest.files.iter().find(|f| f.name == NAMES_FST);
         match recorded {
@@ -141,6 +148,18 @@ impl Generation {
             map: names_map,
             file: names_file,
         } = names;
+        let file_symbols = if manifest
+            .files
+            .iter()
+            .any(|f| f.name == file_symbols::FILE_SYMBOLS)
+        {
+            let path = dir.join(file_symbols::FILE_SYMBOLS);
+            let bytes = layout::read_regular(&path).map_err(|e| FormatError::io(&path, e))?;
+            file_symbols::FileSymbols::parse(&bytes, counts.0, counts.1)?;
+            Some(bytes)
+        } else {
+            None
+        };
         Ok(Generation {
             id: manifest.generation_id,
             dir: dir.to_path_buf(),
@@ -148,6 +167,7 @@ impl Generation {
             blob,
             names: names::open(names_map)?,
             names_file,
+            file_symbols,
             _held: held,
         })
     }
@@ -165,6 +185,13 @@ impl Generation {
     /// [`Generation::graph`] point into this slice.
     pub fn blob_bytes(&self) -> &[u8] {
         &self.blob.map
+    }
+
+    /// Each file's symbols, when the generation has the index (SPEC 7.8).
+    pub fn file_symbols(&self) -> Option<file_symbols::FileSymbols<'_>> {
+        let g = self.graph();
+        let bytes = self.file_symbols.as_deref()?;
+        file_symbols::FileSymbols::parse(bytes, g.files.len(), g.symbols.len()).ok()
     }
 
     /// The name index.

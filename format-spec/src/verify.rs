@@ -25,7 +25,9 @@ pub fn verify_generation(dir: &Path) -> Result<VerifyReport, FormatError> {
     let mut names_seen = BTreeSet::new();
     let mut bytes = 0;
     #[cfg(feature = "tables")]
-    let known = required_files();
+    let mut known = required_files();
+    #[cfg(feature = "tables")]
+    known.push(crate::file_symbols::FILE_SYMBOLS.to_string());
     for f in &manifest.files {
         if f.name.contains('/') || f.name.starts_with('.') {
             return Err(FormatError::corrupt(
@@ -80,6 +82,9 @@ pub fn verify_generation(dir: &Path) -> Result<VerifyReport, FormatError> {
     let mut aligned = rkyv::util::AlignedVec::<16>::with_capacity(archive.len());
     aligned.extend_from_slice(archive);
     let graph = blob::validate(&aligned)?;
+    if names_seen.contains(crate::file_symbols::FILE_SYMBOLS) {
+        verify_file_symbols(dir, graph)?;
+    }
 
     let fst_bytes = crate::layout::read_regular(&dir.join(NAMES_FST))
         .map_err(|e| FormatError::io(dir.join(NAMES_FST), e))?;
@@ -267,6 +272,33 @@ fn check_tables(dir: &Path, rows: &RowCounts) -> Result<(), FormatError> {
                 format!("{name}.parquet"),
                 format!("{n} rows but the graph blob holds {expected}"),
             ));
+        }
+    }
+    Ok(())
+}
+
+/// Every symbol listed once, under its own file, in increasing id order.
+fn verify_file_symbols(dir: &Path, graph: &blob::ArchivedGraphBlob) -> Result<(), FormatError> {
+    use crate::file_symbols::{FILE_SYMBOLS, FileSymbols};
+    let path = dir.join(FILE_SYMBOLS);
+    let bytes = crate::layout::read_regular(&path).map_err(|e| FormatError::io(&path, e))?;
+    let idx = FileSymbols::parse(&bytes, graph.files.len(), graph.symbols.len())?;
+    let mut seen = vec![false; graph.symbols.len()];
+    for f in 0..graph.files.len() as u32 {
+        let mut last = None;
+        for id in idx.of(f)? {
+            let ok = (id as usize) < seen.len()
+                && !seen[id as usize]
+                && graph.symbols[id as usize].file.to_native() == f
+                && last.is_none_or(|l| l < id);
+            if !ok {
+                return Err(FormatError::corrupt(
+                    FILE_SYMBOLS,
+                    format!("lists symbol {id} under file {f}, where it is not (or twice)"),
+                ));
+            }
+            seen[id as usize] = true;
+            last = Some(id);
         }
     }
     Ok(())

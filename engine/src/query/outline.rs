@@ -20,8 +20,38 @@ pub fn declarations_under(g: &Generation, repo: u32, path: &str) -> Option<Vec<u
         let f = &b.files[s.file.to_native() as usize];
         s.start_byte.to_native() == 0 && u64::from(s.end_byte.to_native()) >= f.size.to_native()
     };
-    if !(0..b.files.len() as u32).any(under) {
+    let files: Vec<u32> = (0..b.files.len() as u32).filter(|&f| under(f)).collect();
+    if files.is_empty() {
         return None;
+    }
+    // Through the compiler's index of each file's symbols; a generation without it, or an index
+    // that does not hold (a damaged byte), is read by a scan of every symbol.
+    if let Some(idx) = g.file_symbols() {
+        let mut out = Vec::new();
+        let mut holds = true;
+        'files: for &f in &files {
+            let Ok(ids) = idx.of(f) else {
+                holds = false;
+                break;
+            };
+            for id in ids {
+                let Some(s) = b.symbols.get(id as usize) else {
+                    holds = false;
+                    break 'files;
+                };
+                if s.file.to_native() != f {
+                    holds = false;
+                    break 'files;
+                }
+                if s.kind != SymbolKind::Module.code() || !whole_file(s) {
+                    out.push(id);
+                }
+            }
+        }
+        if holds {
+            out.sort_unstable();
+            return Some(out);
+        }
     }
     Some(
         (0..b.symbols.len() as u32)

@@ -1,0 +1,67 @@
+//! get_file_outline reads each file's symbols through the compiler's index (`file_symbols.bin`);
+//! an index that does not hold (a damaged id, a missing file) gives the same answer, by a scan.
+
+mod common;
+use common::compile_go_fixtures;
+
+use std::sync::Arc;
+
+use kivgraph_format::{Generation, IndexDir};
+use serde_json::json;
+
+/// The answer, without the age of the snapshot (which moves between calls).
+fn outline(g: Arc<Generation>, path: &str) -> serde_json::Value {
+    let text = kivgraph::tools::call(
+        "get_file_outline",
+        &json!({"repository": "shapes", "path": path, "view": "full"}),
+        Some(g),
+    )
+    .unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v.as_object_mut().unwrap().remove("snapshot_age_ms");
+    v
+}
+
+#[test]
+fn a_damaged_index_gives_the_answer_a_scan_gives() {
+    let dir = tempfile::tempdir().unwrap();
+    compile_go_fixtures(dir.path());
+    let index = IndexDir::new(dir.path());
+    let open = || Arc::new(Generation::open_current(&index).unwrap().unwrap());
+    assert!(open().file_symbols().is_some());
+    let paths = ["geo", "geo/geo.go", ""];
+    let through_index: Vec<serde_json::Value> = paths.iter().map(|p| outline(open(), p)).collect();
+    assert!(
+        through_index[0].to_string().contains("NewCircle"),
+        "{}",
+        through_index[0]
+    );
+
+    // Swap two ids of the index: each now lists a symbol of another file.
+    let file = index.generation_dir(1).join("file_symbols.bin");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let n_files = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
+    let ids = 16 + 4 * (n_files + 1);
+    let (a, b) = (ids, bytes.len() - 4);
+    let (x, y) = (bytes[a..a + 4].to_vec(), bytes[b..b + 4].to_vec());
+    assert_ne!(x, y);
+    bytes[a..a + 4].copy_from_slice(&y);
+    bytes[b..b + 4].copy_from_slice(&x);
+    std::fs::write(&file, &bytes).unwrap();
+    let damaged: Vec<serde_json::Value> = paths.iter().map(|p| outline(open(), p)).collect();
+    assert_eq!(damaged, through_index);
+
+    // Without the index (a generation written before it existed), the same.
+    std::fs::remove_file(&file).unwrap();
+    let manifest = index.generation_dir(1).join("manifest.json");
+    let mut m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&manifest).unwrap()).unwrap();
+    m["files"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|f| f["name"] != "file_symbols.bin");
+    std::fs::write(&manifest, serde_json::to_vec_pretty(&m).unwrap()).unwrap();
+    assert!(open().file_symbols().is_none());
+    let scanned: Vec<serde_json::Value> = paths.iter().map(|p| outline(open(), p)).collect();
+    assert_eq!(scanned, through_index);
+}
