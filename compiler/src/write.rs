@@ -43,6 +43,18 @@ pub fn encode(f: &Finished) -> Result<Encoded, FormatError> {
     let mut files = tables?;
     let (graph, fst) = blob?;
     files.push((kivgraph_format::GRAPH_BLOB.to_string(), graph));
+    let mut distinct = Vec::new();
+    let names = kivgraph_format::names::open(fst.as_slice())?;
+    kivgraph_format::names::for_each_prefix(
+        &names,
+        kivgraph_format::names::TAG_NAME,
+        "",
+        |s, r| distinct.push((s.to_string(), r)),
+    );
+    files.push((
+        kivgraph_format::name_grams::NAME_GRAMS.to_string(),
+        kivgraph_format::name_grams::encode(&distinct),
+    ));
     files.push((kivgraph_format::NAMES_FST.to_string(), fst));
     let file_of: Vec<u32> = f.symbols.iter().map(|s| s.file.0 as u32).collect();
     files.push((

@@ -14,11 +14,12 @@ use kivgraph_format::{Generation, IndexDir};
 const BIN: &str = env!("CARGO_BIN_EXE_kivgraph-compile");
 
 /// Every file a generation of this format holds.
-const GENERATION_FILES: [&str; 11] = [
+const GENERATION_FILES: [&str; 12] = [
     "manifest.json",
     "graph.blob",
     "names.fst",
     "file_symbols.bin",
+    "name_grams.bin",
     "repositories.parquet",
     "packages.parquet",
     "files.parquet",

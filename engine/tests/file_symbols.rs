@@ -65,3 +65,42 @@ fn a_damaged_index_gives_the_answer_a_scan_gives() {
     let scanned: Vec<serde_json::Value> = paths.iter().map(|p| outline(open(), p)).collect();
     assert_eq!(scanned, through_index);
 }
+
+/// find_symbol's answer, without the age of the snapshot.
+fn substring(g: Arc<Generation>, needle: &str) -> serde_json::Value {
+    let text = kivgraph::tools::call(
+        "find_symbol",
+        &json!({"name": needle, "mode": "substring", "view": "full", "limit": 200}),
+        Some(g),
+    )
+    .unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v.as_object_mut().unwrap().remove("snapshot_age_ms");
+    v
+}
+
+#[test]
+fn substring_search_through_the_trigrams_gives_the_scans_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    compile_go_fixtures(dir.path());
+    let index = IndexDir::new(dir.path());
+    let open = || Arc::new(Generation::open_current(&index).unwrap().unwrap());
+    assert!(open().name_grams().is_some());
+    let needles = ["rea", "Circ", "ircle", "a", "zzz", "Area", "Store.A"];
+    let through: Vec<serde_json::Value> = needles.iter().map(|n| substring(open(), n)).collect();
+    assert!(
+        through[1].to_string().contains("NewCircle"),
+        "{}",
+        through[1]
+    );
+
+    // A damaged byte: the index no longer has its digest and is not used.
+    let file = index.generation_dir(1).join("name_grams.bin");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 0x10;
+    std::fs::write(&file, &bytes).unwrap();
+    assert!(open().name_grams().is_none());
+    let damaged: Vec<serde_json::Value> = needles.iter().map(|n| substring(open(), n)).collect();
+    assert_eq!(damaged, through);
+}

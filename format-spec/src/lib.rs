@@ -8,6 +8,7 @@ pub mod git;
 pub mod key;
 pub mod layout;
 pub mod manifest;
+pub mod name_grams;
 pub mod names;
 pub mod pack;
 #[cfg(feature = "tables")]
@@ -52,8 +53,11 @@ pub struct Generation {
     names: fst::Map<Mmap>,
     names_file: MappedFile,
     /// `file_symbols.bin`, read whole (it is small: four bytes a symbol and a file), when the
-    /// manifest lists it and its header and length check; generations written before have none.
+    /// manifest lists it and its digest, header and length check; generations written before
+    /// have none.
     file_symbols: Option<Vec<u8>>,
+    /// `name_grams.bin`, read whole, when listed and its digest, header and length check.
+    name_grams: Option<Vec<u8>>,
     /// The generation directory, opened and locked shared for as long as the generation is open,
     /// so that a publish's collection of old generations leaves it alone (SPEC.md section 1.8).
     _held: File,
@@ -148,18 +152,19 @@ impl Generation {
             map: names_map,
             file: names_file,
         } = names;
-        let file_symbols = if manifest
-            .files
-            .iter()
-            .any(|f| f.name == file_symbols::FILE_SYMBOLS)
-        {
-            let path = dir.join(file_symbols::FILE_SYMBOLS);
-            let bytes = layout::read_regular(&path).map_err(|e| FormatError::io(&path, e))?;
-            file_symbols::FileSymbols::parse(&bytes, counts.0, counts.1)?;
-            Some(bytes)
-        } else {
-            None
+        // The optional indexes are read whole and kept only when their digest is the manifest's
+        // and their header holds: a damaged one costs a scan, never a row, and never the
+        // generation.
+        let optional = |name: &str| -> Option<Vec<u8>> {
+            let recorded = manifest.files.iter().find(|f| f.name == name)?;
+            let bytes = layout::read_regular(&dir.join(name)).ok()?;
+            (bytes.len() as u64 == recorded.size && digest_hex(&bytes) == recorded.xxh3_128)
+                .then_some(bytes)
         };
+        let file_symbols = optional(file_symbols::FILE_SYMBOLS)
+            .filter(|b| file_symbols::FileSymbols::parse(b, counts.0, counts.1).is_ok());
+        let name_grams =
+            optional(name_grams::NAME_GRAMS).filter(|b| name_grams::NameGrams::parse(b).is_ok());
         Ok(Generation {
             id: manifest.generation_id,
             dir: dir.to_path_buf(),
@@ -168,6 +173,7 @@ impl Generation {
             names: names::open(names_map)?,
             names_file,
             file_symbols,
+            name_grams,
             _held: held,
         })
     }
@@ -192,6 +198,11 @@ impl Generation {
         let g = self.graph();
         let bytes = self.file_symbols.as_deref()?;
         file_symbols::FileSymbols::parse(bytes, g.files.len(), g.symbols.len()).ok()
+    }
+
+    /// The trigrams of the distinct names, when the generation has them (SPEC 7.9).
+    pub fn name_grams(&self) -> Option<name_grams::NameGrams<'_>> {
+        name_grams::NameGrams::parse(self.name_grams.as_deref()?).ok()
     }
 
     /// The name index.

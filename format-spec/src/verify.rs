@@ -28,6 +28,8 @@ pub fn verify_generation(dir: &Path) -> Result<VerifyReport, FormatError> {
     let mut known = required_files();
     #[cfg(feature = "tables")]
     known.push(crate::file_symbols::FILE_SYMBOLS.to_string());
+    #[cfg(feature = "tables")]
+    known.push(crate::name_grams::NAME_GRAMS.to_string());
     for f in &manifest.files {
         if f.name.contains('/') || f.name.starts_with('.') {
             return Err(FormatError::corrupt(
@@ -92,6 +94,22 @@ pub fn verify_generation(dir: &Path) -> Result<VerifyReport, FormatError> {
     map.as_fst()
         .verify()
         .map_err(|e| FormatError::corrupt(NAMES_FST, e.to_string()))?;
+    if names_seen.contains(crate::name_grams::NAME_GRAMS) {
+        // The index is a function of the name index: it must be the one the names give.
+        use crate::name_grams::{NAME_GRAMS, encode};
+        let mut distinct = Vec::new();
+        names::for_each_prefix(&map, names::TAG_NAME, "", |s, r| {
+            distinct.push((s.to_string(), r))
+        });
+        let path = dir.join(NAME_GRAMS);
+        let bytes = crate::layout::read_regular(&path).map_err(|e| FormatError::io(&path, e))?;
+        if bytes != encode(&distinct) {
+            return Err(FormatError::corrupt(
+                NAME_GRAMS,
+                "differs from the trigrams of the name index",
+            ));
+        }
+    }
     for (id, s) in graph.symbols.iter().enumerate() {
         for (tag, text) in [
             (names::TAG_NAME, s.name.to_native()),

@@ -14,6 +14,7 @@
 //!   (for example `AMBIGUOUS_SYMBOL` for a bare name that many packages declare, an answer an
 //!   agent really gets);
 //! - the per-request freshness check `Store::snapshot` (one small read of `CURRENT`), apart;
+//! - per tool, the arguments of its slowest call, to say what to profile;
 //! - 10,000 mixed calls (`--mixed`) in proportions an agent plausibly uses, then RSS again.
 //!
 //! Leaves out, and why:
@@ -510,18 +511,25 @@ fn main() -> anyhow::Result<()> {
     for (tool, list) in &plan {
         let mut all = Sample::default();
         let mut by_variant: BTreeMap<&str, Sample> = BTreeMap::new();
+        let mut slowest: Option<(f64, &Value)> = None;
         for (variant, args) in list {
             let t = Instant::now();
             let result = tools::call(tool, args, Some(g.clone()));
             let us = t.elapsed().as_secs_f64() * 1e6;
             all.record(us, &result);
             by_variant.entry(variant).or_default().record(us, &result);
+            if slowest.is_none_or(|(worst, _)| us > worst) {
+                slowest = Some((us, args));
+            }
         }
         println!("{}", all.line(tool));
         if by_variant.len() > 1 {
             for (v, s) in &mut by_variant {
                 println!("{}", s.line(&format!("  {v}")));
             }
+        }
+        if let Some((us, args)) = slowest {
+            println!("  slowest: {us:.0} us for {args}");
         }
     }
 

@@ -40,11 +40,14 @@ pub fn find_symbol(g: &Generation, q: &FindSymbol) -> Result<Vec<u32>, ToolError
         Mode::Prefix => {
             names::for_each_prefix(g.names(), names::TAG_NAME, &q.name, |_, r| ranges.push(r))
         }
-        Mode::Substring => names::for_each_prefix(g.names(), names::TAG_NAME, "", |s, r| {
-            if s.contains(q.name.as_str()) {
-                ranges.push(r)
-            }
-        }),
+        Mode::Substring => match substring_through_grams(g, &q.name) {
+            Some(found) => ranges = found,
+            None => names::for_each_prefix(g.names(), names::TAG_NAME, "", |s, r| {
+                if s.contains(q.name.as_str()) {
+                    ranges.push(r)
+                }
+            }),
+        },
     }
     let mut ids: Vec<u32> = ranges
         .into_iter()
@@ -69,4 +72,13 @@ pub fn find_symbol(g: &Generation, q: &FindSymbol) -> Result<Vec<u32>, ToolError
             })
     });
     Ok(ids)
+}
+
+/// The postings ranges of the names that contain `needle`, through the compiler's index of the
+/// distinct names (SPEC 7.9); `None` when the generation has none or it does not hold (then every
+/// name is scanned).
+fn substring_through_grams(g: &Generation, needle: &str) -> Option<Vec<std::ops::Range<usize>>> {
+    let idx = g.name_grams()?;
+    let found = idx.containing(needle).ok()?;
+    found.into_iter().map(|i| idx.range(i)).collect()
 }
