@@ -87,7 +87,6 @@ pub(crate) struct DiskCache {
     written: AtomicU64,
     written_bytes: AtomicU64,
     write_failed: std::sync::Mutex<Option<String>>,
-    seq: AtomicU64,
 }
 
 impl Key {
@@ -130,7 +129,6 @@ impl DiskCache {
             written: AtomicU64::new(0),
             written_bytes: AtomicU64::new(0),
             write_failed: std::sync::Mutex::new(None),
-            seq: AtomicU64::new(0),
         }
     }
 
@@ -190,7 +188,7 @@ impl DiskCache {
         let tmp = self.dir.join("tmp").join(format!(
             "{}-{}",
             std::process::id(),
-            self.seq.fetch_add(1, Ordering::Relaxed)
+            TMP_SEQ.fetch_add(1, Ordering::Relaxed)
         ));
         let write = || -> std::io::Result<()> {
             if let Some(parent) = path.parent() {
@@ -247,6 +245,10 @@ enum Read {
     Damaged,
     Payload(Vec<u8>),
 }
+
+/// Numbers the writes of this process: two compiles of one process (an engine's `index_project`
+/// beside another, or two threads) share a cache directory without sharing a temporary name.
+static TMP_SEQ: AtomicU64 = AtomicU64::new(0);
 
 fn read_entry(path: &Path, digest: u128) -> Read {
     let Ok(file) = fs::File::open(path) else {

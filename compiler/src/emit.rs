@@ -14,7 +14,9 @@
 
 use kivgraph_format::{Confidence, EdgeKind, Language, Provenance};
 
-use crate::facts::{Edge, FactSet, FileId, PackageEdge, PackageId, RepoId, SymbolId, Unresolved};
+use crate::facts::{
+    Edge, FactSet, FileId, PackageEdge, PackageId, RepoId, ScopeReach, SymbolId, Unresolved,
+};
 
 /// At most this many same-named declarations become `CANDIDATE` edges for one reference whose
 /// receiver's type is unknown; beyond it the reference is recorded as unresolved instead of
@@ -148,16 +150,19 @@ pub(crate) fn unresolved(
         requested_symbol: request.symbol,
         detail: request.detail,
         source,
+        reach: None,
     });
 }
 
 /// Records a scope that could not be read as a whole (a package that build constraints
-/// exclude): an unresolved record of repository `repo` with no file, line or source.
+/// exclude): an unresolved record of repository `repo` with no file, line or source, with what
+/// its files import and declare when they could be read for that.
 pub(crate) fn unresolved_scope(
     facts: &mut FactSet,
     (repo, language): (RepoId, Language),
     reason: &str,
     request: Request,
+    reach: Option<ScopeReach>,
 ) {
     facts.unresolved.push(Unresolved {
         repo,
@@ -170,6 +175,7 @@ pub(crate) fn unresolved_scope(
         requested_symbol: request.symbol,
         detail: request.detail,
         source: None,
+        reach,
     });
 }
 

@@ -200,6 +200,21 @@ pub struct Unresolved {
     pub requested_symbol: Option<String>,
     pub detail: Option<String>,
     pub source: Option<SymbolId>,
+    /// A scope that could not be read (a record without a file): what its files import and
+    /// declare, read off them for completeness (SPEC 7.10); `None` on other records, and on a
+    /// scope whose files could not all be read.
+    #[serde(default)]
+    pub reach: Option<ScopeReach>,
+}
+
+/// What an invisible scope's files import (package names as the language writes them: Go import
+/// paths) and declare (names), each sorted and distinct.
+#[derive(
+    Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+pub struct ScopeReach {
+    pub imports: Vec<String>,
+    pub declares: Vec<String>,
 }
 
 /// A package-to-package edge: a row of `package_edges.parquet`.

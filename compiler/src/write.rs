@@ -61,6 +61,24 @@ pub fn encode(f: &Finished) -> Result<Encoded, FormatError> {
         kivgraph_format::file_symbols::FILE_SYMBOLS.to_string(),
         kivgraph_format::file_symbols::encode(f.files.len(), &file_of),
     ));
+    let reach: Vec<kivgraph_format::scope_reach::Entry> = f
+        .unresolved
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| u.file.is_none())
+        .filter_map(|(i, u)| {
+            let r = u.reach.as_ref()?;
+            Some(kivgraph_format::scope_reach::Entry {
+                record: i as u32,
+                imports: r.imports.clone(),
+                declares: r.declares.clone(),
+            })
+        })
+        .collect();
+    files.push((
+        kivgraph_format::scope_reach::SCOPE_REACH.to_string(),
+        kivgraph_format::scope_reach::encode(f.unresolved.len(), &reach),
+    ));
     let rows = RowCounts {
         repositories: f.repos.len() as u64,
         packages: f.packages.len() as u64,

@@ -14,12 +14,13 @@ use kivgraph_format::{Generation, IndexDir};
 const BIN: &str = env!("CARGO_BIN_EXE_kivgraph-compile");
 
 /// Every file a generation of this format holds.
-const GENERATION_FILES: [&str; 12] = [
+const GENERATION_FILES: [&str; 13] = [
     "manifest.json",
     "graph.blob",
     "names.fst",
     "file_symbols.bin",
     "name_grams.bin",
+    "scope_reach.bin",
     "repositories.parquet",
     "packages.parquet",
     "files.parquet",

@@ -3595,9 +3595,10 @@ fn item_100_empty_find_references_guidance_follows_the_verdict() {
         complete["guidance"],
         "nothing references this symbol in the published graph; references are bound by scope, import and declared-type rules and every one that could not be followed is recorded, so this is an absence rather than a miss. Widen with find_cross_repo_consumers, or check graph_status if the tree moved since it was indexed"
     );
+    // `Point.String` is exported from geo, which the package the build excludes imports.
     let lower = ok(
         "find_references",
-        json!({"repository": "shapes", "qualified_name": "Grow"}),
+        json!({"repository": "shapes", "qualified_name": "Point.String"}),
     );
     assert_eq!(lower["total"], 0);
     assert_eq!(lower["completeness"]["verdict"], "LOWER_BOUND");
@@ -3642,9 +3643,17 @@ fn item_102_completeness_verdicts_and_lower_bound_fields() {
     let c = v["completeness"].as_object().unwrap();
     assert_eq!(c["verdict"], "LOWER_BOUND");
     assert!(!c["blind_spots"].as_array().unwrap().is_empty());
-    assert!(!c["invisible_scopes"].as_array().unwrap().is_empty());
+    // No package the build excludes imports package main: no scope could hold a use of it.
+    assert!(c.get("invisible_scopes").is_none(), "{v}");
     assert_eq!(c["fallback"]["pattern"], "\\bmain\\b");
     assert!(c["fallback"]["paths"].is_array());
+    let v = ok(
+        "find_references",
+        json!({"repository": "shapes", "qualified_name": "NewCircle"}),
+    );
+    let c = v["completeness"].as_object().unwrap();
+    assert_eq!(c["verdict"], "LOWER_BOUND");
+    assert_eq!(c["invisible_scopes"].as_array().unwrap().len(), 1);
     let complete = ok(
         "find_references",
         json!({"repository": "inventory", "qualified_name": "Store.Len"}),
@@ -3740,25 +3749,41 @@ fn item_104_which_failures_bound_which_tool() {
         )),
         "COMPLETE"
     );
-    // find_symbol: unreadable scopes of `repo`, else of the whole graph.
+    // find_symbol: unreadable scopes of `repo`, else of the whole graph, that declare a name
+    // the query matches (the excluded package declares DefaultCircle, DefaultArea, ConfigDir).
     assert_eq!(
         verdict(&ok(
             "find_symbol",
-            json!({"name": "Store", "repo": "inventory"})
+            json!({"name": "DefaultCircle", "repo": "inventory"})
         )),
         "COMPLETE"
     );
-    assert_eq!(
-        verdict(&ok("find_symbol", json!({"name": "Store"}))),
-        "LOWER_BOUND"
-    );
-    assert_eq!(
-        verdict(&ok(
-            "find_symbol",
-            json!({"name": "Store", "repo": "shapes"})
-        )),
-        "LOWER_BOUND"
-    );
+    for args in [
+        json!({"name": "DefaultCircle"}),
+        json!({"name": "DefaultCircle", "repo": "shapes"}),
+        json!({"name": "Default", "mode": "prefix"}),
+        json!({"name": "aultAr", "mode": "substring"}),
+        json!({"name": "winonly.ConfigDir", "mode": "qualified_exact"}),
+        json!({"name": "ConfigDir", "path_prefix": "winonly/"}),
+    ] {
+        assert_eq!(
+            verdict(&ok("find_symbol", args.clone())),
+            "LOWER_BOUND",
+            "{args}"
+        );
+    }
+    for args in [
+        json!({"name": "Store"}),
+        json!({"name": "Store", "repo": "shapes"}),
+        json!({"name": "Defaulted", "mode": "prefix"}),
+        json!({"name": "ConfigDir", "path_prefix": "geo/"}),
+    ] {
+        assert_eq!(
+            verdict(&ok("find_symbol", args.clone())),
+            "COMPLETE",
+            "{args}"
+        );
+    }
     // get_file_outline: unreadable scopes of the repository asked for.
     assert_eq!(
         verdict(&ok(
@@ -3767,22 +3792,42 @@ fn item_104_which_failures_bound_which_tool() {
         )),
         "COMPLETE"
     );
-    assert_eq!(
-        verdict(&ok(
+    // ... at, under or above the path asked.
+    for (path, want) in [
+        ("geo", "COMPLETE"),
+        (".", "LOWER_BOUND"),
+        ("winonly", "LOWER_BOUND"),
+        ("winonly/console.go", "LOWER_BOUND"),
+    ] {
+        let v = ok(
             "get_file_outline",
-            json!({"repository": "shapes", "path": "geo"})
-        )),
-        "LOWER_BOUND"
-    );
-    // find_cross_repo_consumers: unreadable scopes anywhere in the graph.
+            json!({"repository": "shapes", "path": path}),
+        );
+        assert_eq!(verdict(&v), want, "{path}: {v}");
+    }
+    // find_cross_repo_consumers: unreadable scopes anywhere in the graph that import the
+    // subject's package.
     let anywhere = ok(
         "find_cross_repo_consumers",
-        json!({"repository": "inventory", "qualified_name": "Store.Len"}),
+        json!({"repository": "shapes", "qualified_name": "NewCircle"}),
     );
     assert_eq!(verdict(&anywhere), "LOWER_BOUND");
     assert_eq!(
         anywhere["completeness"]["invisible_scopes"][0]["repository"],
         "shapes"
+    );
+    let unrelated = ok(
+        "find_cross_repo_consumers",
+        json!({"repository": "inventory", "qualified_name": "Store.Len"}),
+    );
+    assert_eq!(verdict(&unrelated), "COMPLETE");
+    // A Go declaration that is not exported is used only in its own package.
+    assert_eq!(
+        verdict(&ok(
+            "find_references",
+            json!({"repository": "shapes", "qualified_name": "approxEqual"})
+        )),
+        "COMPLETE"
     );
 }
 
@@ -3836,7 +3881,7 @@ fn item_105_five_tools_never_carry_completeness_and_refuse_unknown_symbols() {
 
 #[test]
 fn item_106_scope_entries() {
-    let v = ok("find_symbol", json!({"name": "Pi"}));
+    let v = ok("find_symbol", json!({"name": "DefaultArea"}));
     let scopes = v["completeness"]["invisible_scopes"].as_array().unwrap();
     assert_eq!(scopes.len(), 1);
     let s = scopes[0].as_object().unwrap();
@@ -3892,24 +3937,29 @@ fn item_107_fallback_pattern_and_paths() {
         json!({"repository": "mathlib", "qualified_name": "Add"}),
     );
     let paths = v["completeness"]["fallback"]["paths"].as_array().unwrap();
-    assert_eq!(paths.len(), 1);
+    // ... beside the directory of app's package the build excludes, which imports vec.
+    assert_eq!(paths.len(), 2, "{v}");
     let p = Path::new(paths[0].as_str().unwrap());
     assert!(
         p.is_absolute() && p.ends_with("app/more/more.go") && p.is_file(),
         "{}",
         p.display()
     );
+    let p = Path::new(paths[1].as_str().unwrap());
+    assert!(p.is_absolute() && p.ends_with("app/wasm") && p.is_dir());
 }
 
-/// A repository with 25 packages the build excludes and one function that makes 25 references
-/// nothing can follow.
+/// A repository with 25 packages the build excludes, each declaring `Use` and importing the package
+/// of the one function that makes 25 references nothing can follow.
 fn crowded() -> Scratch {
     let s = Scratch::new();
     s.write("many/go.mod", "module example.com/many\n\ngo 1.22\n");
     for n in 0..25 {
         s.write(
             &format!("many/w{n:02}/w.go"),
-            &format!("//go:build windows\n\npackage w{n:02}\n"),
+            &format!(
+                "//go:build windows\n\npackage w{n:02}\n\nimport \"example.com/many/ok\"\n\nfunc Use() {{ ok.Use() }}\n"
+            ),
         );
     }
     let mut f = String::from("package ok\n\nimport \"fmt\"\n\nfunc Use() {\n");
@@ -3937,10 +3987,20 @@ fn item_108_lists_hold_twenty_entries_and_count_the_rest() {
     let c = &v["completeness"];
     assert_eq!(c["blind_spots"].as_array().unwrap().len(), 20);
     assert_eq!(c["more_blind_spots"], 5);
-    assert_eq!(c["more_invisible_scopes"], 5);
     assert_eq!(v["coverage"]["unresolved_related"], 25);
+    // What Use reaches is read off visible code: no scope bounds it.
+    assert!(c.get("invisible_scopes").is_none(), "{v}");
+    assert_eq!(c["fallback"]["paths"].as_array().unwrap().len(), 1);
+    // Who uses it: the 25 packages that import its package, 20 listed.
+    let v = s.ok(
+        "find_references",
+        json!({"repository": "many", "qualified_name": "Use"}),
+    );
+    let c = &v["completeness"];
+    assert_eq!(c["invisible_scopes"].as_array().unwrap().len(), 20);
+    assert_eq!(c["more_invisible_scopes"], 5);
     // Every excluded directory is still named in the fallback.
-    assert_eq!(c["fallback"]["paths"].as_array().unwrap().len(), 25 + 1);
+    assert_eq!(c["fallback"]["paths"].as_array().unwrap().len(), 25);
 }
 
 /// One index_project at a time in this process: the engine refuses a second concurrent one.

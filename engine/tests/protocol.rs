@@ -168,7 +168,7 @@ fn a_lone_surrogate_escape_keeps_the_request_and_its_id() {
     s.send(r#"{"jsonrpc":"2.0","id":"\ud800","method":"ping"}"#);
     assert_eq!(s.line(), r#"{"jsonrpc":"2.0","id":"\ud800","result":{}}"#);
     // In an argument it reads as U+FFFD: the call is answered, under its id.
-    s.send(r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"find_symbol","arguments":{"name":"Area\udc00"}}}"#);
+    s.send(r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"find_references","arguments":{"name":"Area\udc00"}}}"#);
     let answer = s.read();
     assert_eq!(answer["id"], 7, "{answer}");
     let text = answer["result"]["content"][0]["text"].as_str().unwrap();

@@ -11,6 +11,7 @@ pub mod manifest;
 pub mod name_grams;
 pub mod names;
 pub mod pack;
+pub mod scope_reach;
 #[cfg(feature = "tables")]
 pub mod tables;
 pub mod terms;
@@ -58,6 +59,8 @@ pub struct Generation {
     file_symbols: Option<Vec<u8>>,
     /// `name_grams.bin`, read whole, when listed and its digest, header and length check.
     name_grams: Option<Vec<u8>>,
+    /// `scope_reach.bin`, read whole, when listed and its digest, header and length check.
+    scope_reach: Option<Vec<u8>>,
     /// The generation directory, opened and locked shared for as long as the generation is open,
     /// so that a publish's collection of old generations leaves it alone (SPEC.md section 1.8).
     _held: File,
@@ -134,7 +137,7 @@ impl Generation {
         }
         let counts = {
             let g = blob::validate(archive)?;
-            (g.files.len(), g.symbols.len())
+            (g.files.len(), g.symbols.len(), g.unresolved.len())
         };
         let names = Mapped::open(dir, NAMES_FST, &guard)?;
         let recorded = manifest.files.iter().find(|f| f.name == NAMES_FST);
@@ -165,6 +168,8 @@ impl Generation {
             .filter(|b| file_symbols::FileSymbols::parse(b, counts.0, counts.1).is_ok());
         let name_grams =
             optional(name_grams::NAME_GRAMS).filter(|b| name_grams::NameGrams::parse(b).is_ok());
+        let scope_reach = optional(scope_reach::SCOPE_REACH)
+            .filter(|b| scope_reach::ScopeReach::parse(b, counts.2).is_ok());
         Ok(Generation {
             id: manifest.generation_id,
             dir: dir.to_path_buf(),
@@ -174,6 +179,7 @@ impl Generation {
             names_file,
             file_symbols,
             name_grams,
+            scope_reach,
             _held: held,
         })
     }
@@ -203,6 +209,12 @@ impl Generation {
     /// The trigrams of the distinct names, when the generation has them (SPEC 7.9).
     pub fn name_grams(&self) -> Option<name_grams::NameGrams<'_>> {
         name_grams::NameGrams::parse(self.name_grams.as_deref()?).ok()
+    }
+
+    /// What the invisible scopes import and declare, when the generation says (SPEC 7.10).
+    pub fn scope_reach(&self) -> Option<scope_reach::ScopeReach<'_>> {
+        let records = self.graph().unresolved.len();
+        scope_reach::ScopeReach::parse(self.scope_reach.as_deref()?, records).ok()
     }
 
     /// The name index.

@@ -111,6 +111,7 @@ fn is_generation_file(name: &str) -> bool {
         || name == crate::NAMES_FST
         || name == crate::file_symbols::FILE_SYMBOLS
         || name == crate::name_grams::NAME_GRAMS
+        || name == crate::scope_reach::SCOPE_REACH
         || name.strip_suffix(".parquet").is_some_and(|t| {
             !t.is_empty() && t.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
         })

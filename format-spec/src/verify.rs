@@ -30,6 +30,8 @@ pub fn verify_generation(dir: &Path) -> Result<VerifyReport, FormatError> {
     known.push(crate::file_symbols::FILE_SYMBOLS.to_string());
     #[cfg(feature = "tables")]
     known.push(crate::name_grams::NAME_GRAMS.to_string());
+    #[cfg(feature = "tables")]
+    known.push(crate::scope_reach::SCOPE_REACH.to_string());
     for f in &manifest.files {
         if f.name.contains('/') || f.name.starts_with('.') {
             return Err(FormatError::corrupt(
@@ -86,6 +88,9 @@ pub fn verify_generation(dir: &Path) -> Result<VerifyReport, FormatError> {
     let graph = blob::validate(&aligned)?;
     if names_seen.contains(crate::file_symbols::FILE_SYMBOLS) {
         verify_file_symbols(dir, graph)?;
+    }
+    if names_seen.contains(crate::scope_reach::SCOPE_REACH) {
+        verify_scope_reach(dir, graph)?;
     }
 
     let fst_bytes = crate::layout::read_regular(&dir.join(NAMES_FST))
@@ -296,6 +301,30 @@ fn check_tables(dir: &Path, rows: &RowCounts) -> Result<(), FormatError> {
 }
 
 /// Every symbol listed once, under its own file, in increasing id order.
+/// Every entry reads, and belongs to a record without a file, in increasing record order.
+fn verify_scope_reach(dir: &Path, graph: &blob::ArchivedGraphBlob) -> Result<(), FormatError> {
+    use crate::scope_reach::{SCOPE_REACH, ScopeReach};
+    let path = dir.join(SCOPE_REACH);
+    let bytes = crate::layout::read_regular(&path).map_err(|e| FormatError::io(&path, e))?;
+    let idx = ScopeReach::parse(&bytes, graph.unresolved.len())?;
+    let mut last = None;
+    for k in 0..idx.len() {
+        let (record, _) = idx.entry(k)?;
+        let file_less = graph
+            .unresolved
+            .get(record as usize)
+            .is_some_and(|u| u.file.to_native() == crate::NONE);
+        if !file_less || last.is_some_and(|l| l >= record) {
+            return Err(FormatError::corrupt(
+                SCOPE_REACH,
+                format!("entry {k} names record {record}, which is not a scope in order"),
+            ));
+        }
+        last = Some(record);
+    }
+    Ok(())
+}
+
 fn verify_file_symbols(dir: &Path, graph: &blob::ArchivedGraphBlob) -> Result<(), FormatError> {
     use crate::file_symbols::{FILE_SYMBOLS, FileSymbols};
     let path = dir.join(FILE_SYMBOLS);

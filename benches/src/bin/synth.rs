@@ -820,6 +820,7 @@ impl Gen {
                 requested_symbol: Some(symbol),
                 detail,
                 source: Some(SymbolId(s)),
+                reach: None,
             });
         }
         // Directories whose every file is excluded by build constraints: invisible scopes.
@@ -829,6 +830,13 @@ impl Gen {
             let os = self
                 .rng
                 .pick(["windows", "darwin", "plan9", "js"].as_slice());
+            // What its files import: the package it sits in and three others.
+            let mut imports: Vec<String> = std::iter::once(p)
+                .chain((0..3).map(|_| self.rng.below(packages)))
+                .map(|q| self.facts.packages[q].name.clone())
+                .collect();
+            imports.sort();
+            imports.dedup();
             let pkg = &self.facts.packages[p];
             let record = Unresolved {
                 repo: pkg.repo,
@@ -844,6 +852,10 @@ impl Gen {
                     self.facts.repos[pkg.repo].root, pkg.path
                 )),
                 source: None,
+                reach: Some(kivgraph_compile::facts::ScopeReach {
+                    imports,
+                    declares: Vec::new(),
+                }),
             };
             self.facts.unresolved.push(record);
         }

@@ -34,6 +34,7 @@ pub use symbols::{
 };
 pub use unresolved::{
     Failure, blind_spots_naming, failure, failure_package, failures_made_by, invisible_scopes,
-    unresolved_named, unresolved_range,
+    scope_directory, scopes_declaring, scopes_using, scopes_using_symbol, unresolved_named,
+    unresolved_range,
 };
 pub use walk::{Reached, Walk, WalkSpec, walk};

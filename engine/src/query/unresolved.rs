@@ -147,3 +147,96 @@ pub fn failure_package(g: &Generation, i: u32) -> Option<String> {
                 .to_string()
         })
 }
+
+/// Whether a scope that imports `import` (as its language writes it) or is named `import` could
+/// use a symbol of package `package`: the same name, or, for Go, a vendored copy of it
+/// (`vendor/golang.org/x/net/...` is imported as `golang.org/x/net/...`).
+fn names_package(import: &str, package: &str) -> bool {
+    import == package
+        || package
+            .strip_suffix(import)
+            .is_some_and(|head| head.ends_with("vendor/"))
+}
+
+/// The invisible scopes whose reach `keep` accepts. A scope whose reach the generation does not
+/// record (its files could not be read for it, or the generation predates the record) may hold
+/// anything: it is kept when it is in `unknown_repo` (every repository when `None`).
+fn scopes_where(
+    g: &Generation,
+    unknown_repo: Option<u32>,
+    keep: impl Fn(u32, &kivgraph_format::scope_reach::Reach) -> bool,
+) -> Vec<u32> {
+    let b = g.graph();
+    let Some(reach) = g.scope_reach() else {
+        return invisible_scopes(g, unknown_repo);
+    };
+    invisible_scopes(g, None)
+        .into_iter()
+        .filter(|&i| match reach.of(i) {
+            Ok(Some(r)) => keep(i, &r),
+            // Unknown, or an entry that does not read: it may hold anything.
+            Ok(None) | Err(_) => {
+                unknown_repo.is_none_or(|r| b.unresolved[i as usize].repository.to_native() == r)
+            }
+        })
+        .collect()
+}
+
+/// The invisible scopes that could hold a use of a symbol of one of `packages` (package names):
+/// scopes, of any repository, whose files import one of them or that are one of them (SPEC
+/// 7.10). `unknown_repo` is the repository whose unread scopes count (see [`scopes_where`]).
+pub fn scopes_using(g: &Generation, packages: &[&str], unknown_repo: Option<u32>) -> Vec<u32> {
+    let b = g.graph();
+    scopes_where(g, unknown_repo, |i, r| {
+        let own = b
+            .strings
+            .get(b.unresolved[i as usize].requested_package.to_native());
+        packages
+            .iter()
+            .any(|p| names_package(own, p) || r.imports.iter().any(|imp| names_package(imp, p)))
+    })
+}
+
+/// The invisible scopes, of `repo` or of all, that declare a name `matches` accepts.
+pub fn scopes_declaring(
+    g: &Generation,
+    repo: Option<u32>,
+    matches: impl Fn(&str) -> bool,
+) -> Vec<u32> {
+    let b = g.graph();
+    scopes_where(g, repo, |i, r| {
+        repo.is_none_or(|x| b.unresolved[i as usize].repository.to_native() == x)
+            && r.declares.iter().any(|d| matches(d))
+    })
+}
+
+/// The repository-relative directory of a scope, as its detail names it (`… in <dir>`; `.` is
+/// the root).
+pub fn scope_directory(g: &Generation, i: u32) -> Option<String> {
+    let b = g.graph();
+    let detail = b.strings.opt(b.unresolved[i as usize].detail.to_native())?;
+    let (_, dir) = detail.rsplit_once(" in ")?;
+    Some(dir.to_string())
+}
+
+/// The invisible scopes that could hold a use of `subject` (see [`scopes_using`]); unread scopes
+/// count in the subject's repository. A Go declaration that is not exported can be used only
+/// from its own package, so a scope that merely imports that package cannot use it.
+pub fn scopes_using_symbol(g: &Generation, subject: u32) -> Vec<u32> {
+    let b = g.graph();
+    let s = &b.symbols[subject as usize];
+    let package = b
+        .strings
+        .get(b.packages[s.package.to_native() as usize].name.to_native());
+    let repo = s.repository.to_native();
+    let own_package_only = !s.exported && s.language == kivgraph_format::Language::Go.code();
+    if !own_package_only {
+        return scopes_using(g, &[package], Some(repo));
+    }
+    scopes_where(g, Some(repo), |i, _| {
+        let own = b
+            .strings
+            .get(b.unresolved[i as usize].requested_package.to_native());
+        names_package(own, package)
+    })
+}

@@ -196,7 +196,7 @@ pub(crate) fn find_cross_repo_consumers(args: &Value, g: &Generation) -> Result<
     } else {
         compact(&rows, &mut results);
     }
-    let scopes = query::invisible_scopes(g, None);
+    let scopes = query::scopes_using_symbol(g, subject);
     Ok(render(
         Some(g),
         full,

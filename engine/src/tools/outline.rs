@@ -161,7 +161,20 @@ pub(crate) fn get_file_outline(args: &Value, g: &Generation) -> Result<Value, To
             results.insert(key.into(), body);
         }
     }
-    let scopes = query::invisible_scopes(g, Some(repo));
+    // A scope counts when its directory is at or under the path asked, or holds it: only then
+    // could it hold a declaration of this outline.
+    let scopes: Vec<u32> = query::invisible_scopes(g, Some(repo))
+        .into_iter()
+        .filter(|&i| {
+            query::scope_directory(g, i).is_none_or(|d| {
+                path.is_empty()
+                    || d == "."
+                    || d == path
+                    || d.starts_with(&format!("{path}/"))
+                    || path.starts_with(&format!("{d}/"))
+            })
+        })
+        .collect();
     Ok(render(
         Some(g),
         view == View::Full,

@@ -231,8 +231,7 @@ pub(crate) fn find_references(args: &Value, g: &Generation) -> Result<Value, Too
     let page_rows = &rows[start..end];
 
     let blind = query::blind_spots_naming(g, subject);
-    let repo_of_subject = query::repository_index(g, &subj.repository);
-    let scopes = query::invisible_scopes(g, repo_of_subject);
+    let scopes = query::scopes_using_symbol(g, subject);
     let related = if direction == Direction::Incoming {
         blind.len()
     } else {

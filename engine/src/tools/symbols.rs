@@ -74,7 +74,29 @@ pub(crate) fn find_symbol(args: &Value, g: &Generation) -> Result<Value, ToolErr
         .map(|&i| query::symbol_row(g, i))
         .collect();
     let repo_idx = repo.as_deref().and_then(|r| query::repository_index(g, r));
-    let scopes = query::invisible_scopes(g, repo_idx);
+    // A scope counts when it declares a name the query would match (and is under
+    // `path_prefix`): only then could it hold a symbol this answer misses.
+    let last = name.rsplit('.').next().unwrap_or(&name);
+    let scopes: Vec<u32> = query::scopes_declaring(g, repo_idx, |d| match mode {
+        Mode::Exact => d == name,
+        Mode::QualifiedExact => d == last,
+        Mode::Prefix => d.starts_with(name.as_str()),
+        Mode::Substring => d.contains(name.as_str()),
+    })
+    .into_iter()
+    .filter(|&i| {
+        path_prefix.as_deref().is_none_or(|p| {
+            query::scope_directory(g, i).is_none_or(|d| {
+                let d = if d == "." {
+                    String::new()
+                } else {
+                    format!("{d}/")
+                };
+                d.starts_with(p) || p.starts_with(&d)
+            })
+        })
+    })
+    .collect();
     let results = if full {
         full_symbols(&rows, detailed)
     } else {

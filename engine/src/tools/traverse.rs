@@ -194,8 +194,24 @@ fn run(args: &Value, g: &Generation, blast: bool) -> Result<Value, ToolError> {
     let (start, end, next) = a.page(g, listed.len(), limit, &identity, contract)?;
     let page_rows = &listed[start..end];
 
-    let root_repo = query::repository_index(g, &root_row.repository);
-    let scopes = query::invisible_scopes(g, root_repo);
+    let scopes = if blast {
+        // A scope could use any symbol the walk reached, not the root alone.
+        let b = g.graph();
+        let packages: std::collections::BTreeSet<&str> = std::iter::once(root)
+            .chain(walk.nodes.iter().map(|n| n.id))
+            .map(|id| {
+                let p = b.symbols[id as usize].package.to_native();
+                b.strings.get(b.packages[p as usize].name.to_native())
+            })
+            .collect();
+        let packages: Vec<&str> = packages.into_iter().collect();
+        let root_repo = query::repository_index(g, &root_row.repository);
+        query::scopes_using(g, &packages, root_repo)
+    } else {
+        // What the root reaches is read off visible code: a scope the graph could not read is
+        // reached by nothing in it (a reference into one is a failure the walk's code made).
+        Vec::new()
+    };
     let failures = if blast {
         query::blind_spots_naming(g, root)
     } else {

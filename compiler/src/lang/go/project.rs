@@ -5,14 +5,14 @@
 //! is built when its name suffix (`_linux.go`, `_windows_arm64.go`, …) and its `//go:build` line
 //! (or, without one, its legacy `// +build` lines) both admit the target.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use kivgraph_format::{FileStatus, Language};
 
 use crate::emit::{self, Request, reason};
-use crate::facts::{Diagnostic, FactSet, RepoId};
+use crate::facts::{Diagnostic, FactSet, RepoId, ScopeReach};
 use crate::lang::ConfigFile;
-use crate::pipeline::SourceInput;
+use crate::pipeline::{FrontEnd, SourceInput};
 
 /// The modules of the corpus: (repository, directory of a `go.mod`) → module path.
 ///
@@ -156,6 +156,7 @@ pub(super) fn admit(
         });
     }
     let mut dirs_seen: BTreeMap<(RepoId, String), (usize, usize)> = BTreeMap::new();
+    let mut excluded: BTreeMap<(RepoId, String), Vec<SourceInput>> = BTreeMap::new();
     let mut kept = Vec::new();
     for input in inputs {
         let dir = parent_dir(&input.meta.path).to_string();
@@ -166,13 +167,17 @@ pub(super) fn admit(
             .next()
             .unwrap_or(&input.meta.path);
         let admitted = file_name_admits(name) && header_admits(input.text.as_str());
-        let e = dirs_seen.entry((input.meta.repo, dir)).or_default();
+        let e = dirs_seen.entry((input.meta.repo, dir.clone())).or_default();
         e.0 += 1;
         if admitted {
             e.1 += 1;
             kept.push(input);
         } else {
             facts.files[input.meta.file].status = FileStatus::BuildExcluded;
+            excluded
+                .entry((input.meta.repo, dir))
+                .or_default()
+                .push(input);
         }
     }
     for ((repo, dir), (all, admitted)) in &dirs_seen {
@@ -187,10 +192,34 @@ pub(super) fn admit(
                 detail: Some(format!("build constraints exclude all Go files in {rel}")),
             };
             let scope = (*repo, Language::Go);
-            emit::unresolved_scope(facts, scope, reason::PACKAGE_NOT_BUILDABLE, request);
+            let files = excluded
+                .get(&(*repo, dir.clone()))
+                .map_or(&[][..], Vec::as_slice);
+            let reach = reach(files);
+            emit::unresolved_scope(facts, scope, reason::PACKAGE_NOT_BUILDABLE, request, reach);
         }
     }
     kept
+}
+
+/// What the files of a package that is not built import and declare, read off their syntax so
+/// that completeness names the package only where it could hold a use (SPEC 7.10); `None` when
+/// a file has syntax errors (what it holds is then not known).
+fn reach(files: &[SourceInput]) -> Option<ScopeReach> {
+    let mut imports = BTreeSet::new();
+    let mut declares = BTreeSet::new();
+    for input in files {
+        let go = <super::Go as FrontEnd>::extract(input);
+        if go.has_errors || go.too_deep {
+            return None;
+        }
+        imports.extend(go.imports.into_iter().map(|i| i.path));
+        declares.extend(go.decls.into_iter().map(|d| d.name));
+    }
+    Some(ScopeReach {
+        imports: imports.into_iter().collect(),
+        declares: declares.into_iter().collect(),
+    })
 }
 
 // ---- build constraints ----

@@ -1,0 +1,132 @@
+//! Completeness verdicts of a published generation: asks `find_references` (incoming, compact,
+//! the first page) about every symbol, or a seeded sample, through `kivgraph::tools::call`, and
+//! prints how many answers are `COMPLETE`, how many are `LOWER_BOUND` and why (blind spots, invisible
+//! scopes, both), and what the completeness block costs in bytes, per language.
+//!
+//! Run it on a generation, then on a copy without `scope_reach.bin` (SPEC 7.10): without that
+//! file every invisible scope of the subject's repository bounds every answer, as before the
+//! file existed, so the two runs give the verdicts before and after.
+//!
+//! Usage: `cargo run --release -p kivgraph-benches --bin verdicts -- INDEX_DIR [--sample N]
+//! [--seed S]` (derived repositories are left out, as answers leave them out).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use kivgraph::tools;
+use kivgraph_benches::Rng;
+use kivgraph_format::{Generation, IndexDir, Language};
+use serde_json::{Value, json};
+
+#[derive(Default)]
+struct Tally {
+    asked: u64,
+    complete: u64,
+    blind_only: u64,
+    scopes_only: u64,
+    both: u64,
+    answer_bytes: u64,
+    block_bytes: u64,
+}
+
+fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let usage = "usage: verdicts INDEX_DIR [--sample N] [--seed S]";
+    let dir = args
+        .first()
+        .filter(|a| !a.starts_with("--"))
+        .ok_or_else(|| anyhow::anyhow!(usage))?;
+    let opt = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+    };
+    let sample: usize = opt("--sample").map_or(Ok(0), |s| s.parse())?;
+    let seed: u64 = opt("--seed").map_or(Ok(7), |s| s.parse())?;
+
+    let generation = Arc::new(
+        Generation::open_current(&IndexDir::new(dir))?
+            .ok_or_else(|| anyhow::anyhow!("no generation in {dir}"))?,
+    );
+    let g = generation.graph();
+    println!(
+        "generation {}: {} symbols; scope_reach.bin {}",
+        generation.id,
+        g.symbols.len(),
+        match generation.scope_reach() {
+            Some(r) => format!("present ({} scopes described)", r.len()),
+            None => "absent (every scope of the subject's repository counts)".into(),
+        }
+    );
+    let mut ids: Vec<u32> = (0..g.symbols.len() as u32)
+        .filter(|&i| {
+            let s = &g.symbols[i as usize];
+            !g.repositories[s.repository.to_native() as usize].derived
+        })
+        .collect();
+    if sample > 0 && sample < ids.len() {
+        let mut rng = Rng::new(seed);
+        for i in 0..sample {
+            let j = rng.range(i, ids.len());
+            ids.swap(i, j);
+        }
+        ids.truncate(sample);
+        ids.sort_unstable();
+    }
+
+    let mut by_language: BTreeMap<String, Tally> = BTreeMap::new();
+    for &id in &ids {
+        let key = g.strings.get(g.symbols[id as usize].key.to_native());
+        let language = Language::from_code(g.symbols[id as usize].language)
+            .map_or("?", |l| l.as_str())
+            .to_string();
+        let text = match tools::call(
+            "find_references",
+            &json!({"stable_key": key}),
+            Some(generation.clone()),
+        ) {
+            Ok(t) => t,
+            Err(e) => anyhow::bail!("find_references on {key}: {e}"),
+        };
+        let v: Value = serde_json::from_str(&text)?;
+        let c = &v["completeness"];
+        let t = by_language.entry(language).or_default();
+        t.asked += 1;
+        t.answer_bytes += text.len() as u64;
+        t.block_bytes += c.to_string().len() as u64;
+        let blind = c.get("blind_spots").is_some();
+        let scopes = c.get("invisible_scopes").is_some();
+        match (c["verdict"].as_str(), blind, scopes) {
+            (Some("COMPLETE"), _, _) => t.complete += 1,
+            (_, true, true) => t.both += 1,
+            (_, true, false) => t.blind_only += 1,
+            _ => t.scopes_only += 1,
+        }
+    }
+    println!(
+        "\n{:<12} {:>8} {:>10} {:>12} {:>12} {:>8} {:>12} {:>12}",
+        "language",
+        "asked",
+        "COMPLETE",
+        "blind only",
+        "scopes only",
+        "both",
+        "avg bytes",
+        "avg block"
+    );
+    for (l, t) in &by_language {
+        let pct = |n: u64| 100.0 * n as f64 / t.asked.max(1) as f64;
+        println!(
+            "{:<12} {:>8} {:>9.1}% {:>11.1}% {:>11.1}% {:>7.1}% {:>12.0} {:>12.0}",
+            l,
+            t.asked,
+            pct(t.complete),
+            pct(t.blind_only),
+            pct(t.scopes_only),
+            pct(t.both),
+            t.answer_bytes as f64 / t.asked.max(1) as f64,
+            t.block_bytes as f64 / t.asked.max(1) as f64,
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,217 @@
+//! Completeness against an oracle: the Go fixtures' packages that the build excludes carry
+//! `//invisible-use: PACKAGE:QUALIFIED_NAME` comments naming every declaration of the graph
+//! they use (written by hand, read here, never by the compiler). No answer about such a
+//! declaration may be COMPLETE, and the scope that uses it must be listed; an answer about a
+//! declaration that no invisible scope could use is COMPLETE unless something else bounds it.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use common::{compile_into, workspace};
+use kivgraph_format::{Generation, IndexDir};
+use serde_json::{Value, json};
+
+/// (repository, repository-relative directory of the using file, package, qualified name).
+type Claim = (String, String, String, String);
+
+const REPOS: &[(&str, &str)] = &[
+    ("shapes", "shapes"),
+    ("inventory", "inventory"),
+    ("app", "pair/app"),
+    ("mathlib", "pair/mathlib"),
+];
+
+fn claims() -> Vec<Claim> {
+    let mut out = Vec::new();
+    for (name, dir) in REPOS {
+        let root = workspace().join("fixtures/go").join(dir);
+        let mut stack = vec![root.clone()];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x == "go") {
+                    let text = std::fs::read_to_string(&p).unwrap();
+                    let rel = p.parent().unwrap().strip_prefix(&root).unwrap();
+                    for line in text.lines() {
+                        let Some(claim) = line.trim().strip_prefix("//invisible-use:") else {
+                            continue;
+                        };
+                        let (package, qn) = claim.trim().rsplit_once(':').unwrap();
+                        out.push((
+                            name.to_string(),
+                            rel.to_string_lossy().into_owned(),
+                            package.to_string(),
+                            qn.to_string(),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn call(g: &Arc<Generation>, tool: &str, args: Value) -> Value {
+    let text = kivgraph::tools::call(tool, &args, Some(g.clone()))
+        .unwrap_or_else(|e| panic!("{tool} {args}: {e}"));
+    serde_json::from_str(&text).unwrap()
+}
+
+/// The directories of the scopes an answer lists.
+fn scope_dirs(v: &Value) -> BTreeSet<String> {
+    v["completeness"]["invisible_scopes"]
+        .as_array()
+        .map(|l| {
+            l.iter()
+                .filter_map(|s| s["detail"].as_str()?.rsplit_once(" in "))
+                .map(|(_, d)| d.to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn no_answer_about_a_use_the_oracle_knows_is_complete() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = workspace().join("fixtures/go");
+    compile_into(
+        dir.path(),
+        REPOS
+            .iter()
+            .map(|(n, d)| format!("{n}={}", fixtures.join(d).display())),
+    );
+    let g = Arc::new(
+        Generation::open_current(&IndexDir::new(dir.path()))
+            .unwrap()
+            .unwrap(),
+    );
+    assert!(g.scope_reach().is_some_and(|r| r.len() == 2));
+    let b = g.graph();
+    let st = &b.strings;
+    let key_of = |package: &str, qn: &str| -> String {
+        let found: Vec<&str> = b
+            .symbols
+            .iter()
+            .filter(|s| {
+                st.get(s.qualified_name.to_native()) == qn
+                    && st.get(b.packages[s.package.to_native() as usize].name.to_native())
+                        == package
+            })
+            .map(|s| st.get(s.key.to_native()))
+            .collect();
+        assert_eq!(found.len(), 1, "{package}:{qn}");
+        found[0].to_string()
+    };
+
+    let claims = claims();
+    assert!(claims.len() >= 6, "{claims:?}");
+    // One of them is a use from another repository.
+    assert!(
+        claims
+            .iter()
+            .any(|c| c.0 == "app" && c.2.contains("mathlib"))
+    );
+    let mut used = BTreeSet::new();
+    for (repo, dir_of_use, package, qn) in &claims {
+        let key = key_of(package, qn);
+        used.insert(key.clone());
+        for (tool, args) in [
+            ("find_references", json!({"stable_key": key})),
+            (
+                "find_references",
+                json!({"stable_key": key, "direction": "outgoing"}),
+            ),
+            ("get_blast_radius", json!({"stable_key": key})),
+            ("find_cross_repo_consumers", json!({"stable_key": key})),
+        ] {
+            let v = call(&g, tool, args.clone());
+            assert_eq!(
+                v["completeness"]["verdict"], "LOWER_BOUND",
+                "{tool} {args} misses the use in {repo}:{dir_of_use}: {v}"
+            );
+            assert!(
+                scope_dirs(&v).contains(dir_of_use),
+                "{tool} {args} does not list {repo}:{dir_of_use}: {v}"
+            );
+        }
+    }
+
+    // Every other declaration: a scope is listed only when it imports the declaration's package
+    // (read here off the excluded files' import lines) and the declaration is exported; and the
+    // answers about declarations no scope could use are COMPLETE where nothing else bounds them.
+    let imports = scope_imports();
+    let mut complete = 0;
+    for s in b.symbols.iter() {
+        let key = st.get(s.key.to_native()).to_string();
+        let v = call(&g, "find_references", json!({"stable_key": key}));
+        let package = st.get(b.packages[s.package.to_native() as usize].name.to_native());
+        let could_use: BTreeSet<String> = imports
+            .iter()
+            .filter(|(_, imported)| s.exported && imported.contains(package))
+            .map(|(d, _)| d.clone())
+            .collect();
+        assert_eq!(scope_dirs(&v), could_use, "{key} ({package}): {v}");
+        let c = &v["completeness"];
+        if could_use.is_empty() && c.get("blind_spots").is_none() {
+            assert_eq!(c["verdict"], "COMPLETE", "{key}: {v}");
+            complete += 1;
+        }
+    }
+    assert!(complete > 20, "{complete}");
+}
+
+/// The import paths of every directory whose Go files all carry a build line this target
+/// (linux/amd64) excludes, read off their import lines.
+fn scope_imports() -> Vec<(String, BTreeSet<String>)> {
+    let mut out = Vec::new();
+    for (_, dir) in REPOS {
+        let root = workspace().join("fixtures/go").join(dir);
+        let mut stack = vec![root.clone()];
+        while let Some(d) = stack.pop() {
+            let mut files = Vec::new();
+            for e in std::fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x == "go") {
+                    files.push(std::fs::read_to_string(&p).unwrap());
+                }
+            }
+            let excluded = |t: &String| {
+                t.lines()
+                    .next()
+                    .is_some_and(|l| l == "//go:build windows" || l == "//go:build js && wasm")
+            };
+            if files.is_empty() || !files.iter().all(excluded) {
+                continue;
+            }
+            let mut imported = BTreeSet::new();
+            for t in &files {
+                let mut in_block = false;
+                for line in t.lines().map(str::trim) {
+                    let quoted = |l: &str| l.split('"').nth(1).map(str::to_string);
+                    if line == "import (" {
+                        in_block = true;
+                    } else if in_block && line == ")" {
+                        in_block = false;
+                    } else if in_block || line.starts_with("import ") {
+                        imported.extend(quoted(line));
+                    }
+                }
+            }
+            let rel = d
+                .strip_prefix(&root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            out.push((rel, imported));
+        }
+    }
+    assert_eq!(out.len(), 2, "{out:?}");
+    out
+}
