@@ -67,7 +67,7 @@ fn main() -> anyhow::Result<()> {
     if sample > 0 && sample < ids.len() {
         let mut rng = Rng::new(seed);
         for i in 0..sample {
-            let j = rng.range(i, ids.len());
+            let j = i + rng.below(ids.len() - i);
             ids.swap(i, j);
         }
         ids.truncate(sample);

@@ -1,0 +1,512 @@
+//! Answer economy: what an answer costs an agent, in tokens (o200k_base, `tiktoken-rs`) and in
+//! calls, with kivgraph and with grep-and-read, for three questions about a stratified sample of
+//! the symbols of a published generation:
+//!
+//! - **who uses X**: kivgraph calls `find_references` (compact, every page). The grep agent runs
+//!   `rg -n -w X` over the repository and reads the enclosing declaration of every hit (but X's
+//!   own declaration line) to tell a use of X from a use of another X, a comment or a string;
+//! - **what breaks if X changes**: kivgraph calls `get_blast_radius` (depth 2, every page). The
+//!   grep agent does the above, then the same for the name of every declaration it read (two
+//!   levels, as the blast radius's depth);
+//! - **show me X and its callers' code**: kivgraph calls `find_references`, then `get_source` on X
+//!   and every distinct caller, 20 per call. The grep agent greps X, reads X's declaration and
+//!   the enclosing declaration of every hit.
+//!
+//! The grep agent's `rg` output is computed here, not run: every line holding X as a word, as
+//! `path:line:text`, over the repository's files the generation lists (source files only, so
+//! fewer hits than a real `rg`: the comparison favours grep). A read is the declaration's lines
+//! (the innermost function, method or type holding the hit; eleven lines around it when none
+//! does), one call each, each declaration read once per question. The grep agent's reads are
+//! capped at 2,000 per question, so its cost is then a lower bound too.
+//!
+//! The sample: symbols with at least one incoming reference edge, of non-derived repositories,
+//! in strata of (name declared once / more than once in the generation) × (callable / type),
+//! `--per-stratum` each (default 25), drawn with a fixed seed. Printed: per language, question
+//! and stratum, the median, p10 and p90 of grep tokens / kivgraph tokens, the median tokens and
+//! calls of each side, and the share of "who uses X" answers whose verdict is COMPLETE.
+//!
+//! Usage: `cargo run --release -p kivgraph-benches --bin answer_tokens -- INDEX_DIR
+//! [--per-stratum N] [--seed S] [--rows]` (`--rows` prints each question's figures too).
+//! Sources are read from the checkouts the index records (`checkouts.json`).
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use kivgraph::tools;
+use kivgraph_benches::{Rng, quantile};
+use kivgraph_format::checkouts::Checkouts;
+use kivgraph_format::{EdgeKind, Generation, IndexDir, Language, NONE, SymbolKind};
+use serde_json::{Value, json};
+use tiktoken_rs::CoreBPE;
+
+const READ_CAP: usize = 2_000;
+
+fn callable(k: SymbolKind) -> bool {
+    matches!(
+        k,
+        SymbolKind::Func
+            | SymbolKind::Function
+            | SymbolKind::Method
+            | SymbolKind::StaticMethod
+            | SymbolKind::TraitMethod
+    )
+}
+
+fn type_like(k: SymbolKind) -> bool {
+    matches!(
+        k,
+        SymbolKind::Class
+            | SymbolKind::Struct
+            | SymbolKind::Interface
+            | SymbolKind::Trait
+            | SymbolKind::Type
+            | SymbolKind::TypeAlias
+            | SymbolKind::Enum
+            | SymbolKind::Union
+    )
+}
+
+/// The repository's text, and where each word occurs.
+struct Corpus {
+    g: Arc<Generation>,
+    /// Per file id: its path and lines (empty when it could not be read).
+    lines: Vec<(String, Vec<String>)>,
+    /// Word → (file, 1-based line), one entry per line.
+    words: HashMap<String, Vec<(u32, u32)>>,
+    /// Per file: (start_line, end_line, symbol id, callable or type), for enclosing lookups.
+    decls: Vec<Vec<(u32, u32, u32, bool)>>,
+    bpe: &'static CoreBPE,
+    read_tokens: std::cell::RefCell<HashMap<(u32, u32, u32), usize>>,
+}
+
+impl Corpus {
+    fn load(dir: &str) -> anyhow::Result<Corpus> {
+        let index = IndexDir::new(dir);
+        let g = Arc::new(
+            Generation::open_current(&index)?
+                .ok_or_else(|| anyhow::anyhow!("no generation in {dir}"))?,
+        );
+        let checkouts = Checkouts::read(&index);
+        let b = g.graph();
+        let st = &b.strings;
+        let mut lines = Vec::with_capacity(b.files.len());
+        let mut words: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
+        for (fid, f) in b.files.iter().enumerate() {
+            let repo = &b.repositories[f.repository.to_native() as usize];
+            let path = st.get(f.path.to_native()).to_string();
+            let text = if repo.derived {
+                None
+            } else {
+                checkouts
+                    .repositories
+                    .get(st.get(repo.name.to_native()))
+                    .map(|root| PathBuf::from(root).join(&path))
+                    .and_then(|p| std::fs::read_to_string(p).ok())
+            };
+            let file_lines: Vec<String> = text
+                .map(|t| t.lines().map(str::to_string).collect())
+                .unwrap_or_default();
+            for (i, line) in file_lines.iter().enumerate() {
+                let mut seen: HashSet<&str> = HashSet::new();
+                for w in line
+                    .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                    .filter(|w| !w.is_empty())
+                {
+                    if seen.insert(w) {
+                        words
+                            .entry(w.to_string())
+                            .or_default()
+                            .push((fid as u32, i as u32 + 1));
+                    }
+                }
+            }
+            lines.push((path, file_lines));
+        }
+        let mut decls: Vec<Vec<(u32, u32, u32, bool)>> = vec![Vec::new(); b.files.len()];
+        for (id, s) in b.symbols.iter().enumerate() {
+            let k = SymbolKind::from_code(s.kind);
+            let code = k.is_some_and(|k| callable(k) || type_like(k));
+            decls[s.file.to_native() as usize].push((
+                s.start_line.to_native(),
+                s.end_line.to_native(),
+                id as u32,
+                code,
+            ));
+        }
+        Ok(Corpus {
+            g,
+            lines,
+            words,
+            decls,
+            bpe: tiktoken_rs::o200k_base_singleton(),
+            read_tokens: Default::default(),
+        })
+    }
+
+    fn tokens(&self, text: &str) -> usize {
+        self.bpe.encode_ordinary(text).len()
+    }
+
+    /// `rg -n -w name` over the repository of `repo`: the hits and the output's tokens.
+    fn grep(&self, name: &str, repo: u32) -> (Vec<(u32, u32)>, usize) {
+        let b = self.g.graph();
+        let hits: Vec<(u32, u32)> = self
+            .words
+            .get(name)
+            .map(|v| {
+                v.iter()
+                    .copied()
+                    .filter(|&(f, _)| b.files[f as usize].repository.to_native() == repo)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut out = String::new();
+        for &(f, l) in &hits {
+            let (path, lines) = &self.lines[f as usize];
+            out.push_str(&format!("{path}:{l}:{}\n", lines[l as usize - 1]));
+        }
+        (hits, self.tokens(&out))
+    }
+
+    /// The declaration an agent reads to check a hit: (file, first line, last line, the
+    /// declaration's symbol when there is one).
+    fn enclosing(&self, f: u32, l: u32) -> (u32, u32, u32, Option<u32>) {
+        let best = self.decls[f as usize]
+            .iter()
+            .filter(|d| d.3 && d.0 <= l && l <= d.1)
+            .min_by_key(|d| d.1 - d.0);
+        match best {
+            Some(&(a, z, id, _)) => (f, a, z, Some(id)),
+            None => {
+                let n = self.lines[f as usize].1.len() as u32;
+                (f, l.saturating_sub(5).max(1), (l + 5).min(n), None)
+            }
+        }
+    }
+
+    /// The tokens of reading lines `a..=z` of file `f` (as `path`, then the numbered lines).
+    fn read(&self, f: u32, a: u32, z: u32) -> usize {
+        if let Some(&t) = self.read_tokens.borrow().get(&(f, a, z)) {
+            return t;
+        }
+        let (path, lines) = &self.lines[f as usize];
+        let mut text = format!("{path}\n");
+        for l in a..=z.min(lines.len() as u32) {
+            text.push_str(&format!("{l}\t{}\n", lines[l as usize - 1]));
+        }
+        let t = self.tokens(&text);
+        self.read_tokens.borrow_mut().insert((f, a, z), t);
+        t
+    }
+
+    /// Calls a tool and follows its cursor: (tokens, calls, the first page).
+    fn ask(&self, tool: &str, args: Value) -> anyhow::Result<(usize, usize, Value)> {
+        let mut args = args;
+        let (mut tokens, mut calls) = (0, 0);
+        let mut first = Value::Null;
+        loop {
+            let text = tools::call(tool, &args, Some(self.g.clone()))
+                .map_err(|e| anyhow::anyhow!("{tool} {args}: {e}"))?;
+            tokens += self.tokens(&text);
+            calls += 1;
+            let v: Value = serde_json::from_str(&text)?;
+            let next = v
+                .get("next_cursor")
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            if first.is_null() {
+                first = v;
+            }
+            match next {
+                Some(c) => args["cursor"] = json!(c),
+                None => return Ok((tokens, calls, first)),
+            }
+        }
+    }
+}
+
+/// One question's cost on each side.
+#[derive(Clone, Copy)]
+struct Cost {
+    kg_tokens: usize,
+    kg_calls: usize,
+    grep_tokens: usize,
+    grep_calls: usize,
+}
+
+/// The grep agent's walk: grep each name of the frontier, read the enclosing declaration of
+/// every hit, and take the names of what it read as the next frontier, `levels` times.
+fn grep_and_read(c: &Corpus, subject: u32, levels: usize) -> (usize, usize) {
+    let b = c.g.graph();
+    let s = &b.symbols[subject as usize];
+    let repo = s.repository.to_native();
+    let own = (s.file.to_native(), s.start_line.to_native());
+    let (mut tokens, mut calls) = (0, 0);
+    let mut frontier = vec![b.strings.get(s.name.to_native()).to_string()];
+    let mut grepped: HashSet<String> = HashSet::new();
+    let mut read: HashSet<(u32, u32, u32)> = HashSet::new();
+    for _ in 0..levels {
+        let mut next = Vec::new();
+        for name in frontier {
+            if !grepped.insert(name.clone()) {
+                continue;
+            }
+            let (hits, t) = c.grep(&name, repo);
+            tokens += t;
+            calls += 1;
+            for (f, l) in hits {
+                if (f, l) == own || read.len() >= READ_CAP {
+                    continue;
+                }
+                let (f, a, z, id) = c.enclosing(f, l);
+                if read.insert((f, a, z)) {
+                    tokens += c.read(f, a, z);
+                    calls += 1;
+                    if let Some(id) = id {
+                        next.push(
+                            b.strings
+                                .get(b.symbols[id as usize].name.to_native())
+                                .to_string(),
+                        );
+                    }
+                }
+            }
+        }
+        frontier = next;
+    }
+    (tokens, calls)
+}
+
+fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let usage = "usage: answer_tokens INDEX_DIR [--per-stratum N] [--seed S] [--rows]";
+    let dir = args
+        .first()
+        .filter(|a| !a.starts_with("--"))
+        .ok_or_else(|| anyhow::anyhow!(usage))?;
+    let opt = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+    };
+    let per: usize = opt("--per-stratum").map_or(Ok(25), |s| s.parse())?;
+    let seed: u64 = opt("--seed").map_or(Ok(11), |s| s.parse())?;
+    let rows = args.iter().any(|a| a == "--rows");
+
+    let t = std::time::Instant::now();
+    let c = Corpus::load(dir)?;
+    let b = c.g.graph();
+    let st = &b.strings;
+    println!(
+        "generation {}: {} symbols, {} files read, {} distinct words ({:.1} s to load)",
+        c.g.id,
+        b.symbols.len(),
+        c.lines.iter().filter(|l| !l.1.is_empty()).count(),
+        c.words.len(),
+        t.elapsed().as_secs_f64()
+    );
+
+    // Strata.
+    let mut declared: HashMap<&str, usize> = HashMap::new();
+    for s in b.symbols.iter() {
+        *declared.entry(st.get(s.name.to_native())).or_default() += 1;
+    }
+    let mut strata: BTreeMap<(String, &str, &str), Vec<u32>> = BTreeMap::new();
+    for (id, s) in b.symbols.iter().enumerate() {
+        if b.repositories[s.repository.to_native() as usize].derived
+            || c.lines[s.file.to_native() as usize].1.is_empty()
+        {
+            continue;
+        }
+        let Some(kind) = SymbolKind::from_code(s.kind) else {
+            continue;
+        };
+        let group = if callable(kind) {
+            "callable"
+        } else if type_like(kind) {
+            "type"
+        } else {
+            continue;
+        };
+        let used = b.reverse.row(id as u32).iter().any(|e| {
+            EdgeKind::from_code(e.kind).is_some_and(|k| {
+                k.is_reference() && !matches!(k, EdgeKind::Exports | EdgeKind::Reexports)
+            }) && e.file.to_native() != NONE
+        });
+        if !used {
+            continue;
+        }
+        let many = if declared[st.get(s.name.to_native())] > 1 {
+            "declared more than once"
+        } else {
+            "declared once"
+        };
+        let language = Language::from_code(s.language).map_or("?", |l| l.as_str());
+        strata
+            .entry((language.to_string(), many, group))
+            .or_default()
+            .push(id as u32);
+    }
+    let mut rng = Rng::new(seed);
+    for ids in strata.values_mut() {
+        for i in 0..per.min(ids.len()) {
+            let j = i + rng.below(ids.len() - i);
+            ids.swap(i, j);
+        }
+        ids.truncate(per);
+    }
+
+    // (language, question, multiplicity) → costs; and the verdicts of "who uses X".
+    let mut costs: BTreeMap<(String, &str, &str), Vec<Cost>> = BTreeMap::new();
+    let mut verdicts: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    for ((language, many, group), ids) in &strata {
+        for &id in ids {
+            let key = st.get(b.symbols[id as usize].key.to_native());
+            let name = st.get(b.symbols[id as usize].name.to_native());
+
+            let (kt, kc, first) = c.ask("find_references", json!({"stable_key": key}))?;
+            let (gt, gc) = grep_and_read(&c, id, 1);
+            let v = verdicts.entry(language.clone()).or_default();
+            v.0 += 1;
+            if first["completeness"]["verdict"] == "COMPLETE" {
+                v.1 += 1;
+            }
+            let uses = Cost {
+                kg_tokens: kt,
+                kg_calls: kc,
+                grep_tokens: gt,
+                grep_calls: gc,
+            };
+
+            let (bt, bc, _) = c.ask("get_blast_radius", json!({"stable_key": key, "depth": 2}))?;
+            let (g2t, g2c) = grep_and_read(&c, id, 2);
+            let breaks = Cost {
+                kg_tokens: bt,
+                kg_calls: bc,
+                grep_tokens: g2t,
+                grep_calls: g2c,
+            };
+
+            // Callers, from the full view (not counted: the compact pages above are what the
+            // agent read), then their code and X's, 20 per get_source call.
+            let mut selectors: Vec<Value> = vec![json!({"stable_key": key})];
+            let mut seen: HashSet<String> = HashSet::new();
+            let mut cursor: Option<String> = None;
+            loop {
+                let mut a = json!({"stable_key": key, "view": "full", "limit": 500});
+                if let Some(cur) = &cursor {
+                    a["cursor"] = json!(cur);
+                }
+                let text = tools::call("find_references", &a, Some(c.g.clone()))
+                    .map_err(|e| anyhow::anyhow!("{e}"))?;
+                let v: Value = serde_json::from_str(&text)?;
+                for r in v["results"]["references"].as_array().into_iter().flatten() {
+                    let sel = json!({
+                        "qualified_name": r["qualified_name"],
+                        "repository": r["repository"],
+                        "path": r["file_path"],
+                    });
+                    if seen.insert(sel.to_string()) {
+                        selectors.push(sel);
+                    }
+                }
+                cursor = v["next_cursor"].as_str().map(str::to_string);
+                if cursor.is_none() {
+                    break;
+                }
+            }
+            let (mut st_tokens, mut st_calls) = (kt, kc);
+            for chunk in selectors.chunks(20) {
+                match tools::call("get_source", &json!({"symbols": chunk}), Some(c.g.clone())) {
+                    Ok(text) => st_tokens += c.tokens(&text),
+                    // A selector that names several declarations: the agent asks again.
+                    Err(e) => st_tokens += c.tokens(&e.to_string()),
+                }
+                st_calls += 1;
+            }
+            let s = &b.symbols[id as usize];
+            let own = c.read(
+                s.file.to_native(),
+                s.start_line.to_native(),
+                s.end_line.to_native(),
+            );
+            let show = Cost {
+                kg_tokens: st_tokens,
+                kg_calls: st_calls,
+                grep_tokens: gt + own,
+                grep_calls: gc + 1,
+            };
+
+            for (q, cost) in [
+                ("who uses X", uses),
+                ("what breaks if X changes", breaks),
+                ("show me X and its callers' code", show),
+            ] {
+                if rows {
+                    println!(
+                        "{language}\t{many}\t{group}\t{name}\t{q}\tkivgraph {} tokens/{} calls\tgrep {} tokens/{} calls",
+                        cost.kg_tokens, cost.kg_calls, cost.grep_tokens, cost.grep_calls
+                    );
+                }
+                costs
+                    .entry((language.clone(), q, many))
+                    .or_default()
+                    .push(cost);
+                costs
+                    .entry((language.clone(), q, "all"))
+                    .or_default()
+                    .push(cost);
+            }
+        }
+    }
+
+    println!(
+        "\n{:<11} {:<33} {:<24} {:>4} {:>8} {:>8} {:>8} {:>10} {:>10} {:>6} {:>6}",
+        "language",
+        "question",
+        "names",
+        "n",
+        "ratio p50",
+        "p10",
+        "p90",
+        "kg tok p50",
+        "grep p50",
+        "kg c",
+        "grep c"
+    );
+    for ((language, q, many), list) in &costs {
+        let mut ratio: Vec<f64> = list
+            .iter()
+            .map(|c| c.grep_tokens as f64 / c.kg_tokens.max(1) as f64)
+            .collect();
+        ratio.sort_by(f64::total_cmp);
+        let med = |f: &dyn Fn(&Cost) -> usize| {
+            let mut v: Vec<f64> = list.iter().map(|c| f(c) as f64).collect();
+            v.sort_by(f64::total_cmp);
+            quantile(&v, 0.5)
+        };
+        println!(
+            "{:<11} {:<33} {:<24} {:>4} {:>7.1}x {:>7.1}x {:>7.1}x {:>10.0} {:>10.0} {:>6.0} {:>6.0}",
+            language,
+            q,
+            many,
+            list.len(),
+            quantile(&ratio, 0.5),
+            quantile(&ratio, 0.1),
+            quantile(&ratio, 0.9),
+            med(&|c| c.kg_tokens),
+            med(&|c| c.grep_tokens),
+            med(&|c| c.kg_calls),
+            med(&|c| c.grep_calls),
+        );
+    }
+    println!();
+    for (language, (asked, complete)) in &verdicts {
+        println!(
+            "{language}: \"who uses X\" answers COMPLETE: {complete} of {asked} ({:.1} %)",
+            100.0 * *complete as f64 / (*asked).max(1) as f64
+        );
+    }
+    Ok(())
+}
