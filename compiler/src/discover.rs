@@ -310,6 +310,34 @@ fn discover_bounded(
                                 "not valid UTF-8 at byte {}; skipped",
                                 e.utf8_error().valid_up_to()
                             )));
+                            // Unread, yet its words may be uses: each one bounds the answers
+                            // about its name (derived repositories aside).
+                            if !facts.repos[repo].derived {
+                                let text = String::from_utf8_lossy(e.as_bytes());
+                                for (name, line, column) in crate::lang::words_of(&text) {
+                                    let site = crate::emit::Site {
+                                        repo,
+                                        file: id,
+                                        line,
+                                        column,
+                                        language: f.language,
+                                    };
+                                    let request = crate::emit::Request {
+                                        package: f.rel.clone(),
+                                        symbol: Some(name),
+                                        detail: Some(
+                                            "written in a file that is not valid UTF-8".into(),
+                                        ),
+                                    };
+                                    crate::emit::unresolved(
+                                        facts,
+                                        site,
+                                        crate::emit::reason::NAME_IN_UNREAD_CODE,
+                                        request,
+                                        None,
+                                    );
+                                }
+                            }
                         }
                         Ok(text) if f.language == Language::Go => {
                             if go_tool_ignores(&f.rel) {

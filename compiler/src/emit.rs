@@ -37,6 +37,10 @@ pub(crate) mod reason {
     pub(crate) const STDLIB_NOT_INDEXED: &str = "STDLIB_NOT_INDEXED";
     /// Go: a required module that no registered repository provides.
     pub(crate) const MODULE_PROVIDER_NOT_FOUND: &str = "MODULE_PROVIDER_NOT_FOUND";
+    /// Every language: a name written in a part of a file the parser could not read (a syntax
+    /// error), or anywhere in a file whose extraction failed: it may be a use of any
+    /// declaration of that name.
+    pub(crate) const NAME_IN_UNREAD_CODE: &str = "NAME_IN_UNREAD_CODE";
     /// Go: a directory whose every file build constraints exclude.
     pub(crate) const PACKAGE_NOT_BUILDABLE: &str = "PACKAGE_NOT_BUILDABLE";
     /// Go: uses of cgo's pseudo-package `C`, whose declarations live in C code.

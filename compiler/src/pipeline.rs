@@ -70,6 +70,13 @@ pub(crate) trait FrontEnd {
     /// Whether the file could be read only in part (syntax errors, depth bounds).
     fn partial(parsed: &Self::Parsed) -> bool;
 
+    /// The grammar the file is parsed with, to find the names written in the parts a partial
+    /// file could not read ([`lang::unread_names`]); `None` records none.
+    fn grammar(input: &SourceInput) -> Option<tree_sitter::Language> {
+        let _ = input;
+        None
+    }
+
     /// Phase 2: the project model and the binding of every reference, over all files at once,
     /// given in file-id order.
     fn resolve(facts: &mut FactSet, files: Vec<(FileMeta, Self::Parsed)>, project: &Project);
@@ -94,48 +101,100 @@ pub(crate) fn run<F: FrontEnd>(
     let facts_view: &FactSet = facts;
     // One file never stops a compile: a panic in its extraction leaves it recorded, partial,
     // with a diagnostic, and its facts empty.
-    let mut extracted: Vec<(FileMeta, Result<F::Parsed, String>)> = pool.install(|| {
-        admitted
-            .into_par_iter()
-            .map(|input| {
-                let key = cache::Key::new::<F::Parsed>(
-                    &facts_view.repos[input.meta.repo].name,
-                    &input.meta.path,
-                    input.meta.language,
-                    facts_view.files[input.meta.file].sha256,
-                    input.features.clone(),
-                );
-                if let Some(p) = cache::get::<F::Parsed>(&key) {
-                    progress.file_done();
-                    return (input.meta, Ok(p));
-                }
-                let digest = project.cache.map(|_| key.digest::<F::Parsed>());
-                if let (Some(disk), Some(d)) = (project.cache, digest)
-                    && let Some(p) = disk.get::<F::Parsed>(d)
-                {
-                    cache::put(key, &p);
-                    progress.file_done();
-                    return (input.meta, Ok(p));
-                }
-                let p = panic::catch_unwind(AssertUnwindSafe(|| F::extract(&input)))
-                    .map_err(|payload| panic_message(payload.as_ref()));
-                if let Ok(p) = &p {
-                    if let (Some(disk), Some(d)) = (project.cache, digest) {
-                        disk.put(d, p);
-                    }
-                    cache::put(key, p);
-                }
-                progress.file_done();
-                (input.meta, p)
+    // A partial file, or one whose extraction failed, also gives the names written where it
+    // could not be read (derived repositories aside: their rows are withheld anyway).
+    let unread = |input: &SourceInput, p: &Result<F::Parsed, String>| -> Vec<(String, u32, u32)> {
+        let whole = p.is_err();
+        if facts_view.repos[input.meta.repo].derived || !(whole || p.as_ref().is_ok_and(F::partial))
+        {
+            return Vec::new();
+        }
+        F::grammar(input)
+            .map(|g| {
+                panic::catch_unwind(AssertUnwindSafe(|| {
+                    lang::unread_names(input.text.as_str(), g, whole)
+                }))
+                .unwrap_or_default()
             })
-            .collect()
-    });
-    extracted.sort_by_key(|(m, _)| m.file);
+            .unwrap_or_default()
+    };
+    #[allow(clippy::type_complexity)]
+    let mut extracted: Vec<(FileMeta, Result<F::Parsed, String>, Vec<(String, u32, u32)>)> = pool
+        .install(|| {
+            admitted
+                .into_par_iter()
+                .map(|input| {
+                    let key = cache::Key::new::<F::Parsed>(
+                        &facts_view.repos[input.meta.repo].name,
+                        &input.meta.path,
+                        input.meta.language,
+                        facts_view.files[input.meta.file].sha256,
+                        input.features.clone(),
+                    );
+                    if let Some(p) = cache::get::<F::Parsed>(&key) {
+                        progress.file_done();
+                        let p = Ok(p);
+                        let names = unread(&input, &p);
+                        return (input.meta, p, names);
+                    }
+                    let digest = project.cache.map(|_| key.digest::<F::Parsed>());
+                    if let (Some(disk), Some(d)) = (project.cache, digest)
+                        && let Some(p) = disk.get::<F::Parsed>(d)
+                    {
+                        cache::put(key, &p);
+                        progress.file_done();
+                        let p = Ok(p);
+                        let names = unread(&input, &p);
+                        return (input.meta, p, names);
+                    }
+                    let p = panic::catch_unwind(AssertUnwindSafe(|| F::extract(&input)))
+                        .map_err(|payload| panic_message(payload.as_ref()));
+                    if let Ok(p) = &p {
+                        if let (Some(disk), Some(d)) = (project.cache, digest) {
+                            disk.put(d, p);
+                        }
+                        cache::put(key, p);
+                    }
+                    progress.file_done();
+                    let names = unread(&input, &p);
+                    (input.meta, p, names)
+                })
+                .collect()
+        });
+    extracted.sort_by_key(|(m, _, _)| m.file);
     let mut parsed = Vec::with_capacity(extracted.len());
     // Partial files of a derived repository (the standard library) are counted in one line.
     let mut derived_partial: std::collections::BTreeMap<crate::facts::RepoId, usize> =
         Default::default();
-    for (meta, p) in extracted {
+    for (meta, p, names) in extracted {
+        for (name, line, column) in names {
+            let site = crate::emit::Site {
+                repo: meta.repo,
+                file: meta.file,
+                line,
+                column,
+                language: meta.language,
+            };
+            let request = crate::emit::Request {
+                package: meta.path.clone(),
+                symbol: Some(name),
+                detail: Some(
+                    if p.is_ok() {
+                        "written where the file has a syntax error: the parser could not read this part"
+                    } else {
+                        "written in a file whose extraction failed"
+                    }
+                    .into(),
+                ),
+            };
+            crate::emit::unresolved(
+                facts,
+                site,
+                crate::emit::reason::NAME_IN_UNREAD_CODE,
+                request,
+                None,
+            );
+        }
         let p = match p {
             Ok(p) => {
                 if F::partial(&p) && facts.repos[meta.repo].derived {

@@ -215,3 +215,85 @@ fn scope_imports() -> Vec<(String, BTreeSet<String>)> {
     assert_eq!(out.len(), 2, "{out:?}");
     out
 }
+
+/// A name written where a file could not be parsed may be a use of any declaration of that
+/// name: the answers about such declarations are LOWER_BOUND and point at the file; a name the
+/// broken part does not hold stays COMPLETE.
+#[test]
+fn a_name_in_a_part_the_parser_could_not_read_bounds_its_answers() {
+    let src = tempfile::tempdir().unwrap();
+    let w = |rel: &str, text: &str| {
+        let p = src.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    w("go/go.mod", "module example.com/m\n\ngo 1.22\n");
+    w(
+        "go/lib/lib.go",
+        "package lib\n\nfunc Helper() int { return 1 }\n\nfunc Other() int { return 2 }\n",
+    );
+    w(
+        "go/app/ok.go",
+        "package app\n\nimport \"example.com/m/lib\"\n\nfunc Use() int { return lib.Other() }\n",
+    );
+    w(
+        "go/app/broken.go",
+        "package app\n\nimport \"example.com/m/lib\"\n\nvar = = ]] lib.Helper ]] (\n",
+    );
+    w(
+        "py/lib.py",
+        "def helper():\n    return 1\n\ndef other():\n    return 2\n",
+    );
+    w(
+        "py/app.py",
+        "from lib import other\n\nother()\n\ndef broken(:\n    helper( ]]\n",
+    );
+    // Latin-1, not UTF-8: never parsed, and its words are all unread.
+    std::fs::write(
+        src.path().join("py/legacy.py"),
+        b"# caf\xe9\nfrom lib import helper\nhelper()\n",
+    )
+    .unwrap();
+    let index = tempfile::tempdir().unwrap();
+    compile_into(
+        index.path(),
+        [
+            format!("m={}", src.path().join("go").display()),
+            format!("p={}", src.path().join("py").display()),
+        ],
+    );
+    let g = Arc::new(
+        Generation::open_current(&IndexDir::new(index.path()))
+            .unwrap()
+            .unwrap(),
+    );
+    for (repo, qn, path) in [("m", "Helper", "app/broken.go"), ("p", "helper", "app.py")] {
+        let v = call(
+            &g,
+            "find_references",
+            json!({"repository": repo, "qualified_name": qn}),
+        );
+        let c = &v["completeness"];
+        assert_eq!(c["verdict"], "LOWER_BOUND", "{v}");
+        let spots = c["blind_spots"].as_array().unwrap();
+        assert!(
+            spots.iter().any(|s| s["reason"] == "NAME_IN_UNREAD_CODE"
+                && s["file_path"] == path
+                && s["requested_symbol"] == qn),
+            "{v}"
+        );
+        if repo == "p" {
+            assert!(spots.iter().any(|s| s["file_path"] == "legacy.py"), "{v}");
+        }
+    }
+    // Other: one call in Go; an import and a call in Python.
+    for (repo, qn, uses) in [("m", "Other", 1), ("p", "other", 2)] {
+        let v = call(
+            &g,
+            "find_references",
+            json!({"repository": repo, "qualified_name": qn}),
+        );
+        assert_eq!(v["completeness"]["verdict"], "COMPLETE", "{v}");
+        assert_eq!(v["total"], uses, "{v}");
+    }
+}

@@ -41,6 +41,87 @@ pub(crate) fn parse(src: &str, language: tree_sitter::Language) -> Option<Tree> 
     parser.parse(src, None)
 }
 
+/// Every distinct identifier-like word of `src`, at its first place (1-based line, 0-based byte
+/// column), at most [`MAX_UNREAD_NAMES`]: the names of a file no parser read.
+pub(crate) fn words_of(src: &str) -> Vec<(String, u32, u32)> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for (i, line) in src.lines().enumerate() {
+        let mut at = 0;
+        for w in line.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')) {
+            let identifier = w
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$');
+            if identifier && out.len() < MAX_UNREAD_NAMES && seen.insert(w) {
+                out.push((w.to_string(), i as u32 + 1, at as u32));
+            }
+            at += w.len() + 1;
+        }
+    }
+    out
+}
+
+/// Most names recorded for the unread parts of one file.
+pub(crate) const MAX_UNREAD_NAMES: usize = 2_000;
+
+/// The names written where the parser could not read `src` (inside its `ERROR` and missing
+/// nodes), or everywhere when `whole`: each distinct name once, at its first place (1-based line,
+/// 0-based byte column), in order of appearance, at most [`MAX_UNREAD_NAMES`]. A name is a named
+/// leaf that reads as an identifier. The walk is iterative, so no tree is too deep for it.
+pub(crate) fn unread_names(
+    src: &str,
+    language: tree_sitter::Language,
+    whole: bool,
+) -> Vec<(String, u32, u32)> {
+    let identifier = |t: &str| {
+        let mut chars = t.chars();
+        chars
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+            && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    let Some(tree) = parse(src, language) else {
+        // The parser gave up: every word of the file is unread.
+        return words_of(src);
+    };
+    let unread = |n: &Node| n.is_error() || n.is_missing();
+    let mut cursor = tree.walk();
+    // How many of the current node's ancestors (itself included) are unread.
+    let mut inside = usize::from(unread(&cursor.node()));
+    loop {
+        let node = cursor.node();
+        if node.child_count() == 0
+            && node.is_named()
+            && (whole || inside > 0)
+            && let Ok(text) = node.utf8_text(src.as_bytes())
+            && identifier(text)
+            && out.len() < MAX_UNREAD_NAMES
+            && seen.insert(text.to_string())
+        {
+            let p = node.start_position();
+            out.push((text.to_string(), p.row as u32 + 1, p.column as u32));
+        }
+        if cursor.goto_first_child() {
+            inside += usize::from(unread(&cursor.node()));
+            continue;
+        }
+        // Leave this node, then every ancestor whose siblings are done.
+        loop {
+            inside -= usize::from(unread(&cursor.node()));
+            if cursor.goto_next_sibling() {
+                inside += usize::from(unread(&cursor.node()));
+                break;
+            }
+            if !cursor.goto_parent() {
+                return out;
+            }
+        }
+    }
+}
+
 /// What phase 1 makes of one file; its default is a file with nothing extracted.
 pub(crate) trait Extraction: Default {
     /// Records that the file has syntax errors.
@@ -308,5 +389,34 @@ impl Home {
             None,
             Span::whole_file(lines, size),
         )
+    }
+}
+
+#[cfg(test)]
+mod unread_tests {
+    use super::*;
+
+    #[test]
+    fn names_in_error_regions_are_found_once_and_whole_files_give_every_name() {
+        let src = "package p\n\nfunc ok() { Used() }\n\nvar = = Lost(x) Lost ]] Lost\n";
+        let go: tree_sitter::Language = tree_sitter_go::LANGUAGE.into();
+        let names = unread_names(src, go.clone(), false);
+        let found: Vec<&str> = names.iter().map(|n| n.0.as_str()).collect();
+        assert!(found.contains(&"Lost"), "{names:?}");
+        assert!(
+            !found.contains(&"Used") && !found.contains(&"ok"),
+            "{names:?}"
+        );
+        assert_eq!(found.iter().filter(|n| **n == "Lost").count(), 1);
+        let lost = names.iter().find(|n| n.0 == "Lost").unwrap();
+        assert_eq!(
+            (lost.1, &src.lines().nth(4).unwrap()[lost.2 as usize..][..4]),
+            (5, "Lost")
+        );
+        // A clean file has no unread part, unless it is read as a whole.
+        assert!(unread_names("package p\nfunc f() { g() }\n", go.clone(), false).is_empty());
+        let all = unread_names("package p\nfunc f() { g() }\n", go, true);
+        let all: Vec<&str> = all.iter().map(|n| n.0.as_str()).collect();
+        assert_eq!(all, ["p", "f", "g"]);
     }
 }

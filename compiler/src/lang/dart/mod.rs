@@ -39,6 +39,10 @@ impl FrontEnd for Dart {
         f.has_error
     }
 
+    fn grammar(_: &SourceInput) -> Option<tree_sitter::Language> {
+        Some(tree_sitter_dart::LANGUAGE.into())
+    }
+
     fn resolve(facts: &mut FactSet, files: Vec<(FileMeta, DartFile)>, project: &Project) {
         let dart_configs: Vec<ConfigFile> = project
             .configs

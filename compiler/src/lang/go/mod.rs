@@ -45,6 +45,10 @@ impl FrontEnd for Go {
         go.has_errors || go.too_deep
     }
 
+    fn grammar(_: &SourceInput) -> Option<tree_sitter::Language> {
+        Some(tree_sitter_go::LANGUAGE.into())
+    }
+
     fn resolve(facts: &mut FactSet, parsed: Vec<(FileMeta, GoFile)>, project: &Project) {
         resolve::resolve(facts, parsed, &Modules::read(project.configs));
     }

@@ -34,6 +34,10 @@ impl FrontEnd for Python {
         f.has_error
     }
 
+    fn grammar(_: &SourceInput) -> Option<tree_sitter::Language> {
+        Some(tree_sitter_python::LANGUAGE.into())
+    }
+
     fn resolve(facts: &mut FactSet, files: Vec<(FileMeta, extract::PyFile)>, project: &Project) {
         let modules = files
             .into_iter()

@@ -58,6 +58,10 @@ impl FrontEnd for Rust {
         f.has_error
     }
 
+    fn grammar(_: &SourceInput) -> Option<tree_sitter::Language> {
+        Some(tree_sitter_rust::LANGUAGE.into())
+    }
+
     /// `sysroot_missing` says why the standard library is not in the graph when no derived
     /// repository provides it; it becomes the detail of the `SYSROOT_SOURCE_MISSING` records.
     fn resolve(facts: &mut FactSet, files: Vec<(FileMeta, extract::RsFile)>, project: &Project) {

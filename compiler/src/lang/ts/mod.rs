@@ -34,6 +34,15 @@ impl FrontEnd for TypeScript {
         f.has_error
     }
 
+    fn grammar(input: &SourceInput) -> Option<tree_sitter::Language> {
+        let path = &input.meta.path;
+        Some(if path.ends_with(".tsx") || path.ends_with(".jsx") {
+            tree_sitter_typescript::LANGUAGE_TSX.into()
+        } else {
+            tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into()
+        })
+    }
+
     fn resolve(facts: &mut FactSet, files: Vec<(FileMeta, extract::TsFile)>, project: &Project) {
         let modules: Vec<resolve::Module> = files
             .into_iter()
