@@ -95,6 +95,16 @@ enum Command {
         #[arg(short = 'o', long = "output", value_name = "FILE")]
         output: Option<PathBuf>,
     },
+    /// Write the tables of one generation partitioned by repository, Hive-style
+    /// (`OUT/<table>/repo=<name>/part-0.parquet`), for Spark, Trino or DuckDB to prune by
+    /// repository; after verifying it. OUT must not exist.
+    Export {
+        /// An index directory (its CURRENT generation is exported) or a generation directory.
+        index: PathBuf,
+        /// The directory to create.
+        #[arg(long = "out", value_name = "OUT")]
+        out: PathBuf,
+    },
 }
 
 /// The generation directory `index` names: itself when it holds a manifest, else the
@@ -122,6 +132,20 @@ fn main() -> ExitCode {
 
 fn run() -> anyhow::Result<()> {
     let cli = Cli::parse();
+    if let Some(Command::Export { index, out }) = &cli.command {
+        let dir = generation_dir(index.clone())?;
+        let report = kivgraph_compile::verify_generation(&dir)?;
+        let done = kivgraph_format::hive::export(&dir, out)?;
+        println!(
+            "exported generation {:06} into {}, partitioned by repository:",
+            report.generation_id,
+            out.display()
+        );
+        for (table, partitions, rows) in done.tables {
+            println!("  {table}: {rows} rows in {partitions} partitions");
+        }
+        return Ok(());
+    }
     if let Some(Command::Pack { index, output }) = cli.command {
         let dir = generation_dir(index)?;
         let report = kivgraph_compile::verify_generation(&dir)?;

@@ -550,3 +550,55 @@ fn a_closed_stdout_is_not_a_failure() {
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "{}", describe(&out));
 }
+
+/// `kivgraph-compile export` writes the tables partitioned by repository; the README's queries
+/// and a query of the consumers across repositories give the same rows on both layouts with
+/// DuckDB and, where pyspark is installed, with Spark (`tests/hive.py`); an existing directory
+/// is refused and left alone.
+#[test]
+fn the_tables_partitioned_by_repository_read_the_same() {
+    let py = python();
+    let tmp = tempfile::tempdir().unwrap();
+    let index = tmp.path().join("index");
+    let pair = workspace().join("fixtures/go/pair");
+    let mut cmd = compile_cmd(&index);
+    cmd.arg(format!("app={}", pair.join("app").display()))
+        .arg(format!("mathlib={}", pair.join("mathlib").display()));
+    let out = run(&mut cmd);
+    assert!(out.status.success(), "{}", describe(&out));
+    let gen_dir = index.join("generations").join(read_current(&index).trim());
+
+    let hive = tmp.path().join("hive");
+    let out = run(compiler().arg("export").arg(&index).arg("--out").arg(&hive));
+    assert!(out.status.success(), "{}", describe(&out));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("edges: ") && said.contains("in 4 partitions"),
+        "{said}"
+    );
+    // A repository without rows in a table (mathlib has no unresolved record) has no partition.
+    for table in ["repositories", "files", "symbols", "edges"] {
+        for repo in ["shapes", "inventory", "app", "mathlib"] {
+            let part = hive.join(table).join(format!("repo={repo}/part-0.parquet"));
+            assert!(part.is_file(), "{}", part.display());
+        }
+    }
+    let again = run(compiler().arg("export").arg(&index).arg("--out").arg(&hive));
+    assert!(!again.status.success());
+    assert!(
+        describe(&again).contains("already exists"),
+        "{}",
+        describe(&again)
+    );
+
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hive.py");
+    let mut cmd = Command::new(&py);
+    cmd.arg(&script).arg(&gen_dir).arg(&hive);
+    if std::env::var_os("KIVGRAPH_REQUIRE_SPARK").is_some() {
+        cmd.arg("--require-spark");
+    }
+    let out = run(cmd.env("SPARK_LOCAL_IP", "127.0.0.1"));
+    print!("{}", String::from_utf8_lossy(&out.stdout));
+    assert!(out.status.success(), "{}", describe(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).ends_with("OK\n"));
+}

@@ -5,6 +5,8 @@ pub mod checkouts;
 pub mod error;
 pub mod file_symbols;
 pub mod git;
+#[cfg(feature = "tables")]
+pub mod hive;
 pub mod key;
 pub mod layout;
 pub mod manifest;

@@ -253,24 +253,9 @@ impl TableBuilder {
             )));
         }
         let schema = Arc::new(arrow_schema(self.spec));
-        let mut props = WriterProperties::builder()
-            .set_compression(Compression::ZSTD(
-                ZstdLevel::try_new(3).expect("valid level"),
-            ))
-            .set_created_by(format!("kivgraph format {}", crate::FORMAT_VERSION))
-            .set_max_row_group_row_count(Some(CHUNK))
-            .set_key_value_metadata(Some(vec![
-                KeyValue::new(
-                    META_FORMAT_VERSION.to_string(),
-                    crate::FORMAT_VERSION.to_string(),
-                ),
-                KeyValue::new(META_TABLE.to_string(), self.name.to_string()),
-            ]));
-        for (name, _, dict) in self.spec {
-            props = props.set_column_dictionary_enabled(ColumnPath::from(*name), *dict);
-        }
+        let props = writer_properties(self.name, self.spec);
         let mut out = Vec::new();
-        let mut writer = ArrowWriter::try_new(&mut out, schema.clone(), Some(props.build()))
+        let mut writer = ArrowWriter::try_new(&mut out, schema.clone(), Some(props))
             .map_err(|e| FormatError::Encode(format!("{}: {e}", self.name)))?;
         let mut start = 0;
         loop {
@@ -295,6 +280,28 @@ impl TableBuilder {
             .map_err(|e| FormatError::Encode(format!("{}: {e}", self.name)))?;
         Ok(out)
     }
+}
+
+/// How every table file is written: zstd, the chunked row groups, the dictionary columns of the
+/// spec, and the metadata naming the format version and the table.
+pub fn writer_properties(name: &str, spec: &[ColumnSpec]) -> WriterProperties {
+    let mut props = WriterProperties::builder()
+        .set_compression(Compression::ZSTD(
+            ZstdLevel::try_new(3).expect("valid level"),
+        ))
+        .set_created_by(format!("kivgraph format {}", crate::FORMAT_VERSION))
+        .set_max_row_group_row_count(Some(CHUNK))
+        .set_key_value_metadata(Some(vec![
+            KeyValue::new(
+                META_FORMAT_VERSION.to_string(),
+                crate::FORMAT_VERSION.to_string(),
+            ),
+            KeyValue::new(META_TABLE.to_string(), name.to_string()),
+        ]));
+    for (column, _, dict) in spec {
+        props = props.set_column_dictionary_enabled(ColumnPath::from(*column), *dict);
+    }
+    props.build()
 }
 
 pub const META_FORMAT_VERSION: &str = "kivgraph.format_version";
