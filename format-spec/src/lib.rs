@@ -63,6 +63,8 @@ pub struct Generation {
     name_grams: Option<Vec<u8>>,
     /// `scope_reach.bin`, read whole, when listed and its digest, header and length check.
     scope_reach: Option<Vec<u8>>,
+    /// Its entries, read on first use.
+    scope_reach_table: std::sync::OnceLock<Option<scope_reach::ReachTable>>,
     /// The generation directory, opened and locked shared for as long as the generation is open,
     /// so that a publish's collection of old generations leaves it alone (SPEC.md section 1.8).
     _held: File,
@@ -182,6 +184,7 @@ impl Generation {
             file_symbols,
             name_grams,
             scope_reach,
+            scope_reach_table: std::sync::OnceLock::new(),
             _held: held,
         })
     }
@@ -217,6 +220,14 @@ impl Generation {
     pub fn scope_reach(&self) -> Option<scope_reach::ScopeReach<'_>> {
         let records = self.graph().unresolved.len();
         scope_reach::ScopeReach::parse(self.scope_reach.as_deref()?, records).ok()
+    }
+
+    /// Every entry of `scope_reach.bin`, read once; `None` when the generation has none or one
+    /// does not read (a reader then takes every scope as one that may hold anything).
+    pub fn scope_reach_table(&self) -> Option<&scope_reach::ReachTable> {
+        self.scope_reach_table
+            .get_or_init(|| scope_reach::ReachTable::read(&self.scope_reach()?).ok())
+            .as_ref()
     }
 
     /// The name index.

@@ -193,6 +193,46 @@ impl<'a> ScopeReach<'a> {
     }
 }
 
+/// Every entry of the file read once, for a reader that asks many questions: each scope's
+/// imports and declarations, sorted, by record.
+#[derive(Debug, Default)]
+pub struct ReachTable {
+    entries: Vec<(u32, Vec<String>, Vec<String>)>,
+}
+
+impl ReachTable {
+    /// Reads every entry; an error when one does not read or the records are not increasing.
+    pub fn read(idx: &ScopeReach) -> Result<ReachTable, FormatError> {
+        let mut entries: Vec<(u32, Vec<String>, Vec<String>)> = Vec::with_capacity(idx.len());
+        for k in 0..idx.len() {
+            let (record, r) = idx.entry(k)?;
+            if entries.last().is_some_and(|e| e.0 >= record) {
+                return Err(bad(format!("entry {k} is out of order")));
+            }
+            let owned = |v: Vec<&str>| v.into_iter().map(str::to_string).collect();
+            entries.push((record, owned(r.imports), owned(r.declares)));
+        }
+        Ok(ReachTable { entries })
+    }
+
+    /// The imports and declarations of record `record`, when it has an entry.
+    pub fn of(&self, record: u32) -> Option<(&[String], &[String])> {
+        let i = self.entries.binary_search_by_key(&record, |e| e.0).ok()?;
+        let e = &self.entries[i];
+        Some((&e.1, &e.2))
+    }
+
+    /// How many scopes have an entry.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether none has.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

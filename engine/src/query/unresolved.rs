@@ -164,18 +164,18 @@ fn names_package(import: &str, package: &str) -> bool {
 fn scopes_where(
     g: &Generation,
     unknown_repo: Option<u32>,
-    keep: impl Fn(u32, &kivgraph_format::scope_reach::Reach) -> bool,
+    keep: impl Fn(u32, &[String], &[String]) -> bool,
 ) -> Vec<u32> {
     let b = g.graph();
-    let Some(reach) = g.scope_reach() else {
+    let Some(reach) = g.scope_reach_table() else {
         return invisible_scopes(g, unknown_repo);
     };
     invisible_scopes(g, None)
         .into_iter()
         .filter(|&i| match reach.of(i) {
-            Ok(Some(r)) => keep(i, &r),
-            // Unknown, or an entry that does not read: it may hold anything.
-            Ok(None) | Err(_) => {
+            Some((imports, declares)) => keep(i, imports, declares),
+            // Unknown: it may hold anything.
+            None => {
                 unknown_repo.is_none_or(|r| b.unresolved[i as usize].repository.to_native() == r)
             }
         })
@@ -187,26 +187,34 @@ fn scopes_where(
 /// 7.10). `unknown_repo` is the repository whose unread scopes count (see [`scopes_where`]).
 pub fn scopes_using(g: &Generation, packages: &[&str], unknown_repo: Option<u32>) -> Vec<u32> {
     let b = g.graph();
-    scopes_where(g, unknown_repo, |i, r| {
+    // Each package by its name and, when vendored, by the name it is imported as.
+    let mut named: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    for p in packages {
+        named.insert(p);
+        if let Some(at) = p.rfind("vendor/")
+            && (at == 0 || p.as_bytes()[at - 1] == b'/')
+        {
+            named.insert(&p[at + "vendor/".len()..]);
+        }
+    }
+    scopes_where(g, unknown_repo, |i, imports, _| {
         let own = b
             .strings
             .get(b.unresolved[i as usize].requested_package.to_native());
-        packages
-            .iter()
-            .any(|p| names_package(own, p) || r.imports.iter().any(|imp| names_package(imp, p)))
+        named.contains(own) || imports.iter().any(|imp| named.contains(imp.as_str()))
     })
 }
 
-/// The invisible scopes, of `repo` or of all, that declare a name `matches` accepts.
+/// The invisible scopes, of `repo` or of all, whose declared names (sorted) `matches` accepts.
 pub fn scopes_declaring(
     g: &Generation,
     repo: Option<u32>,
-    matches: impl Fn(&str) -> bool,
+    matches: impl Fn(&[String]) -> bool,
 ) -> Vec<u32> {
     let b = g.graph();
-    scopes_where(g, repo, |i, r| {
+    scopes_where(g, repo, |i, _, declares| {
         repo.is_none_or(|x| b.unresolved[i as usize].repository.to_native() == x)
-            && r.declares.iter().any(|d| matches(d))
+            && matches(declares)
     })
 }
 
@@ -233,7 +241,7 @@ pub fn scopes_using_symbol(g: &Generation, subject: u32) -> Vec<u32> {
     if !own_package_only {
         return scopes_using(g, &[package], Some(repo));
     }
-    scopes_where(g, Some(repo), |i, _| {
+    scopes_where(g, Some(repo), |i, _, _| {
         let own = b
             .strings
             .get(b.unresolved[i as usize].requested_package.to_native());

@@ -77,11 +77,17 @@ pub(crate) fn find_symbol(args: &Value, g: &Generation) -> Result<Value, ToolErr
     // A scope counts when it declares a name the query would match (and is under
     // `path_prefix`): only then could it hold a symbol this answer misses.
     let last = name.rsplit('.').next().unwrap_or(&name);
-    let scopes: Vec<u32> = query::scopes_declaring(g, repo_idx, |d| match mode {
-        Mode::Exact => d == name,
-        Mode::QualifiedExact => d == last,
-        Mode::Prefix => d.starts_with(name.as_str()),
-        Mode::Substring => d.contains(name.as_str()),
+    // The names are sorted: exact and prefix matches are binary searches.
+    let scopes: Vec<u32> = query::scopes_declaring(g, repo_idx, |declares| match mode {
+        Mode::Exact => declares.binary_search_by(|d| d.as_str().cmp(&name)).is_ok(),
+        Mode::QualifiedExact => declares.binary_search_by(|d| d.as_str().cmp(last)).is_ok(),
+        Mode::Prefix => {
+            let at = declares.partition_point(|d| d.as_str() < name.as_str());
+            declares
+                .get(at)
+                .is_some_and(|d| d.starts_with(name.as_str()))
+        }
+        Mode::Substring => declares.iter().any(|d| d.contains(name.as_str())),
     })
     .into_iter()
     .filter(|&i| {
