@@ -101,6 +101,9 @@ pub fn path_weight(class: PathClass) -> f64 {
     }
 }
 
+/// From this many callers on, [`caller_weight`] is 2.
+pub const CALLERS_CAP: usize = 15;
+
 /// The weight of `callers` incoming reference edges: `+0.25` per doubling, capped at 2.
 pub fn caller_weight(callers: usize) -> f64 {
     (1.0 + 0.25 * ((1 + callers) as f64).log2()).min(2.0)
@@ -136,6 +139,16 @@ pub fn find_by_intent(g: &Generation, q: &IntentQuery) -> Result<IntentAnswer, T
     }
     union.remove_range(corpus..);
 
+    // Each candidate's term weights, summed in question order, one pass over each posting list
+    // (rather than a lookup of every candidate in every list).
+    let mut base_of: Vec<f64> = vec![0.0; corpus as usize];
+    for (p, w) in postings.iter().zip(&weights) {
+        for id in p.iter().flatten() {
+            if let Some(b) = base_of.get_mut(id as usize) {
+                *b += w;
+            }
+        }
+    }
     let mut scored: Vec<(f64, u32)> = Vec::new();
     for id in union.iter() {
         let s = &b.symbols[id as usize];
@@ -150,17 +163,15 @@ pub fn find_by_intent(g: &Generation, q: &IntentQuery) -> Result<IntentAnswer, T
         if !keep {
             continue;
         }
-        let base: f64 = postings
-            .iter()
-            .zip(&weights)
-            .filter(|(p, _)| p.as_ref().is_some_and(|p| p.contains(id)))
-            .map(|(_, w)| w)
-            .sum();
+        let base = base_of[id as usize];
+        // The caller weight stops growing at CALLERS_CAP callers: counting stops there too, so a
+        // symbol with thousands of callers costs no more than one with fifteen.
         let callers = b
             .reverse
             .row(id)
             .iter()
             .filter(|e| EdgeKind::from_code(e.kind).is_some_and(EdgeKind::is_reference))
+            .take(CALLERS_CAP)
             .count();
         let score = base
             * kind_weight(kind)
@@ -169,8 +180,14 @@ pub fn find_by_intent(g: &Generation, q: &IntentQuery) -> Result<IntentAnswer, T
             * caller_weight(callers);
         scored.push((score, id));
     }
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    scored.truncate(CANDIDATE_CAP);
+    // The best CANDIDATE_CAP in a linear selection, then only those sorted: the order is total
+    // (ids are distinct), so this is the full sort's prefix.
+    let order = |a: &(f64, u32), b: &(f64, u32)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+    if scored.len() > CANDIDATE_CAP {
+        scored.select_nth_unstable_by(CANDIDATE_CAP - 1, order);
+        scored.truncate(CANDIDATE_CAP);
+    }
+    scored.sort_by(order);
     let hits = scored
         .into_iter()
         .map(|(score, id)| IntentHit {
@@ -207,6 +224,18 @@ pub fn files_of(g: &Generation, hits: &[IntentHit]) -> Vec<(u32, Vec<usize>)> {
         files[at].1.push(i);
     }
     files
+}
+
+#[cfg(test)]
+mod cap_tests {
+    use super::*;
+
+    #[test]
+    fn the_caller_weight_is_two_from_the_cap_on() {
+        assert!(caller_weight(CALLERS_CAP - 1) < 2.0);
+        assert_eq!(caller_weight(CALLERS_CAP), 2.0);
+        assert_eq!(caller_weight(10_000), 2.0);
+    }
 }
 
 #[cfg(test)]
