@@ -297,3 +297,33 @@ fn a_name_in_a_part_the_parser_could_not_read_bounds_its_answers() {
         assert_eq!(v["total"], uses, "{v}");
     }
 }
+
+/// A damaged `scope_reach.bin` is not read: every scope of the subject's repository counts again,
+/// as before the file existed (a longer answer, never a COMPLETE one that misses a use).
+#[test]
+fn a_damaged_scope_record_falls_back_to_every_scope_of_the_repository() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = workspace().join("fixtures/go");
+    compile_into(
+        dir.path(),
+        [format!("shapes={}", fixtures.join("shapes").display())],
+    );
+    let index = IndexDir::new(dir.path());
+    let open = || Arc::new(Generation::open_current(&index).unwrap().unwrap());
+    // Grow is in render, which the excluded package does not import.
+    let grow = json!({"repository": "shapes", "qualified_name": "Grow"});
+    assert_eq!(
+        call(&open(), "find_references", grow.clone())["completeness"]["verdict"],
+        "COMPLETE"
+    );
+    let file = index.generation_dir(1).join("scope_reach.bin");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 2;
+    bytes[last] ^= 0x20;
+    std::fs::write(&file, &bytes).unwrap();
+    let g = open();
+    assert!(g.scope_reach().is_none());
+    let v = call(&g, "find_references", grow);
+    assert_eq!(v["completeness"]["verdict"], "LOWER_BOUND", "{v}");
+    assert_eq!(scope_dirs(&v), BTreeSet::from(["winonly".to_string()]));
+}
