@@ -3,7 +3,7 @@
 //! the symbols of a published generation:
 //!
 //! - **who uses X**: kivgraph calls `find_references` (compact, every page). The grep agent runs
-//!   `rg -n -w X` over the repository and reads the enclosing declaration of every hit (but X's
+//!   `rg -n -w X` over every repository of the generation and reads the enclosing declaration of every hit (but X's
 //!   own declaration line) to tell a use of X from a use of another X, a comment or a string;
 //! - **what breaks if X changes**: kivgraph calls `get_blast_radius` (depth 2, every page). The
 //!   grep agent does the above, then the same for the name of every declaration it read (two
@@ -13,7 +13,7 @@
 //!   the enclosing declaration of every hit.
 //!
 //! The grep agent's `rg` output is computed here, not run: every line holding X as a word, as
-//! `path:line:text`, over the repository's files the generation lists (source files only, so
+//! `path:line:text`, over the files the generation lists (source files only, so
 //! fewer hits than a real `rg`: the comparison favours grep). A read is the declaration's lines
 //! (the innermost function, method or type holding the hit; eleven lines around it when none
 //! does), one call each, each declaration read once per question. The grep agent's reads are
@@ -148,19 +148,11 @@ impl Corpus {
         self.bpe.encode_ordinary(text).len()
     }
 
-    /// `rg -n -w name` over the repository of `repo`: the hits and the output's tokens.
-    fn grep(&self, name: &str, repo: u32) -> (Vec<(u32, u32)>, usize) {
-        let b = self.g.graph();
-        let hits: Vec<(u32, u32)> = self
-            .words
-            .get(name)
-            .map(|v| {
-                v.iter()
-                    .copied()
-                    .filter(|&(f, _)| b.files[f as usize].repository.to_native() == repo)
-                    .collect()
-            })
-            .unwrap_or_default();
+    /// `rg -n -w name` over every repository of the generation (uses cross repositories, and
+    /// so does the search): the hits and the output's tokens. Derived repositories have no text
+    /// here, so they are never searched.
+    fn grep(&self, name: &str) -> (Vec<(u32, u32)>, usize) {
+        let hits: Vec<(u32, u32)> = self.words.get(name).cloned().unwrap_or_default();
         let mut out = String::new();
         for &(f, l) in &hits {
             let (path, lines) = &self.lines[f as usize];
@@ -240,7 +232,6 @@ struct Cost {
 fn grep_and_read(c: &Corpus, subject: u32, levels: usize) -> (usize, usize) {
     let b = c.g.graph();
     let s = &b.symbols[subject as usize];
-    let repo = s.repository.to_native();
     let own = (s.file.to_native(), s.start_line.to_native());
     let (mut tokens, mut calls) = (0, 0);
     let mut frontier = vec![b.strings.get(s.name.to_native()).to_string()];
@@ -252,7 +243,7 @@ fn grep_and_read(c: &Corpus, subject: u32, levels: usize) -> (usize, usize) {
             if !grepped.insert(name.clone()) {
                 continue;
             }
-            let (hits, t) = c.grep(&name, repo);
+            let (hits, t) = c.grep(&name);
             tokens += t;
             calls += 1;
             for (f, l) in hits {
