@@ -170,11 +170,19 @@ pub fn resolve_name(
         )),
         0 => Err(not_found(&format!("name {name:?}"), repository, path)),
         n => {
+            // Read straight off the blob: a common name can have thousands of candidates.
             let list: Vec<String> = declared
                 .iter()
                 .map(|&i| {
-                    let r = symbol_row(g, i);
-                    format!("{}:{}:{}", r.repository, r.file_path, r.start_line)
+                    let s = &b.symbols[i as usize];
+                    let repo = &b.repositories[s.repository.to_native() as usize];
+                    format!(
+                        "{}:{}:{}",
+                        b.strings.get(repo.name.to_native()),
+                        b.strings
+                            .get(b.files[s.file.to_native() as usize].path.to_native()),
+                        s.start_line.to_native()
+                    )
                 })
                 .collect();
             Err(ToolError::new(

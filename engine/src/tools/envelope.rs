@@ -186,6 +186,10 @@ pub(crate) fn completeness(g: &Generation, name: &str, blind: &[u32], scopes: &[
     let mut out = Map::new();
     out.insert("verdict".into(), json!("LOWER_BOUND"));
     let mut paths = std::collections::BTreeSet::new();
+    // Every record adds its path to the fallback, read straight off the blob with each
+    // repository's checkout looked up once; only the first 20 become entries.
+    let b = g.graph();
+    let mut roots: std::collections::HashMap<u32, Option<String>> = Default::default();
     for (label, more, list) in [
         ("blind_spots", "more_blind_spots", blind),
         ("invisible_scopes", "more_invisible_scopes", scopes),
@@ -195,24 +199,31 @@ pub(crate) fn completeness(g: &Generation, name: &str, blind: &[u32], scopes: &[
         }
         let mut entries = Vec::new();
         for &i in list {
-            let (v, f) = entry(i);
-            if let Some(p) = &f.file_path {
-                paths.insert(match query::repository_root(g, &f.repository) {
+            let u = &b.unresolved[i as usize];
+            let repo = u.repository.to_native();
+            let root = roots
+                .entry(repo)
+                .or_insert_with(|| crate::checkouts::root_of(g, repo))
+                .as_deref();
+            let file = u.file.to_native();
+            if file != kivgraph_format::NONE {
+                let p = b.strings.get(b.files[file as usize].path.to_native());
+                paths.insert(match root {
                     Some(r) => format!("{r}/{p}"),
-                    None => p.clone(),
+                    None => p.to_string(),
                 });
-            } else if let Some(d) = &f.detail
+            } else if let Some(d) = b.strings.opt(u.detail.to_native())
                 && let Some((_, dir)) = d.rsplit_once(" in ")
             {
                 // A repository-relative directory (an older generation wrote it absolute).
-                paths.insert(match query::repository_root(g, &f.repository) {
-                    Some(r) if !dir.starts_with('/') && dir == "." => r,
+                paths.insert(match root {
+                    Some(r) if !dir.starts_with('/') && dir == "." => r.to_string(),
                     Some(r) if !dir.starts_with('/') => format!("{r}/{dir}"),
                     _ => dir.to_string(),
                 });
             }
             if entries.len() < 20 {
-                entries.push(v);
+                entries.push(entry(i).0);
             }
         }
         out.insert(label.into(), Value::Array(entries));
