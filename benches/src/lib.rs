@@ -110,3 +110,52 @@ pub fn quantile(sorted: &[f64], q: f64) -> f64 {
     let rank = (q * sorted.len() as f64).ceil() as usize;
     sorted[rank.clamp(1, sorted.len()) - 1]
 }
+
+/// The command line of a bench program: one positional argument (an index directory) first,
+/// then `--name value` options and `--name` flags.
+pub struct Cli {
+    args: Vec<String>,
+    usage: &'static str,
+}
+
+impl Cli {
+    /// This process's arguments; `usage` is the error text when they do not fit.
+    pub fn new(usage: &'static str) -> Cli {
+        Cli {
+            args: std::env::args().skip(1).collect(),
+            usage,
+        }
+    }
+
+    /// The first argument, which must not be an option.
+    pub fn positional(&self) -> anyhow::Result<&str> {
+        self.args
+            .first()
+            .filter(|a| !a.starts_with("--"))
+            .map(String::as_str)
+            .ok_or_else(|| anyhow::anyhow!(self.usage))
+    }
+
+    /// The value of option `name`, parsed, or `default` when it is not given.
+    pub fn value<T: std::str::FromStr>(&self, name: &str, default: T) -> anyhow::Result<T>
+    where
+        T::Err: std::fmt::Display,
+    {
+        match self.args.iter().position(|a| a == name) {
+            None => Ok(default),
+            Some(i) => {
+                let v = self
+                    .args
+                    .get(i + 1)
+                    .ok_or_else(|| anyhow::anyhow!("{name} needs a value; {}", self.usage))?;
+                v.parse()
+                    .map_err(|e| anyhow::anyhow!("{name} {v:?}: {e}; {}", self.usage))
+            }
+        }
+    }
+
+    /// Whether flag `name` is given.
+    pub fn flag(&self, name: &str) -> bool {
+        self.args.iter().any(|a| a == name)
+    }
+}

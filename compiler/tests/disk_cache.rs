@@ -10,32 +10,7 @@ use std::path::{Path, PathBuf};
 use kivgraph_compile::{
     CacheDir, CacheOptions, CompileOptions, RepoSpec, RustSysroot, Summary, compile,
 };
-use shared::{copy_dir, generation_files as tables};
-
-/// Every fixture repository but the stand-in sysroot, under a name made of its path.
-const REPOS: &[&str] = &[
-    "go/constructs",
-    "go/inventory",
-    "go/orphan",
-    "go/pair/app",
-    "go/pair/mathlib",
-    "go/shapes",
-    "ts/legacy",
-    "ts/pair/corelib",
-    "ts/pair/webapp",
-    "ts/shop",
-    "ts/ui",
-    "python/pair/app",
-    "python/pair/corelib",
-    "python/shop",
-    "rust/geo",
-    "rust/pair/app",
-    "rust/pair/corelib",
-    "rust/stduse",
-    "dart/pair/app",
-    "dart/pair/corelib",
-    "dart/shop",
-];
+use shared::{REPOS, copy_dir, generation_files as tables};
 
 const SOURCE_EXTENSIONS: &[&str] = &["go", "ts", "tsx", "js", "jsx", "mjs", "py", "rs", "dart"];
 

@@ -9,33 +9,7 @@ use std::path::{Path, PathBuf};
 use kivgraph_compile::{CacheOptions, CompileOptions, RepoSpec, RustSysroot, compile};
 use kivgraph_format::IndexDir;
 use kivgraph_format::checkouts::Checkouts;
-use shared::{copy_dir, generation_files as tables};
-
-/// Every fixture repository of every language, and the stand-in standard library as the derived
-/// repository.
-const REPOS: &[&str] = &[
-    "go/constructs",
-    "go/inventory",
-    "go/orphan",
-    "go/pair/app",
-    "go/pair/mathlib",
-    "go/shapes",
-    "ts/legacy",
-    "ts/pair/corelib",
-    "ts/pair/webapp",
-    "ts/shop",
-    "ts/ui",
-    "python/pair/app",
-    "python/pair/corelib",
-    "python/shop",
-    "rust/geo",
-    "rust/pair/app",
-    "rust/pair/corelib",
-    "rust/stduse",
-    "dart/pair/app",
-    "dart/pair/corelib",
-    "dart/shop",
-];
+use shared::{REPOS, copy_dir, generation_files as tables};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")

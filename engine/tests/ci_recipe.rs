@@ -3,7 +3,7 @@
 //! step of the workflow names a command the script has.
 
 mod common;
-use common::{compiler, workspace};
+use common::{compiler, generation_dir_files, workspace};
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -62,20 +62,7 @@ fn the_ci_script_builds_installs_and_exports_a_graph() {
             .output()
             .unwrap();
         assert!(o.status.success(), "{}", said(&o));
-        let dir = index.join("generations/000001");
-        let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap())
-            .filter(|e| e.file_name() != "manifest.json")
-            .map(|e| {
-                (
-                    e.file_name().to_string_lossy().into_owned(),
-                    std::fs::read(e.path()).unwrap(),
-                )
-            })
-            .collect();
-        files.sort();
-        files
+        generation_dir_files(&index.join("generations/000001"))
     };
     let first_files = unpacked("graph.kgpack");
     assert!(first_files.len() >= 10);

@@ -4,7 +4,7 @@
 //! the index is left as it was.
 
 mod common;
-use common::{compile_into, compiler, workspace};
+use common::{compile_into, compiler, generation_dir_files, workspace};
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
@@ -31,20 +31,7 @@ fn text(o: &Output) -> String {
 /// The files of the published generation of `index` but its manifest.
 fn generation_files(index: &Path) -> Vec<(String, Vec<u8>)> {
     let current = std::fs::read_to_string(index.join("CURRENT")).unwrap();
-    let dir = index.join("generations").join(current.trim());
-    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap())
-        .filter(|e| e.file_name() != "manifest.json")
-        .map(|e| {
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect();
-    out.sort();
-    out
+    generation_dir_files(&index.join("generations").join(current.trim()))
 }
 
 /// Packs the published generation of `index` into `file`.
@@ -283,18 +270,7 @@ fn a_damaged_or_hostile_archive_is_refused_and_the_index_left_as_it_was() {
         .replacen("\"root\": \"\"", "\"root\": \"/etc\"", 1)
         .into_bytes();
     assert_ne!(rooted, manifest);
-    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&gen_dir)
-        .unwrap()
-        .map(|e| e.unwrap())
-        .filter(|e| e.file_name() != "manifest.json")
-        .map(|e| {
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect();
-    files.sort();
+    let files = generation_dir_files(&gen_dir);
     let mut entries: Vec<(&str, &[u8])> = vec![("manifest.json", &rooted)];
     entries.extend(files.iter().map(|(n, b)| (n.as_str(), b.as_slice())));
     let mut cases = cases;

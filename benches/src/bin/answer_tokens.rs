@@ -270,20 +270,13 @@ fn grep_and_read(c: &Corpus, subject: u32, levels: usize) -> (usize, usize) {
 }
 
 fn main() -> anyhow::Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: answer_tokens INDEX_DIR [--per-stratum N] [--seed S] [--rows]";
-    let dir = args
-        .first()
-        .filter(|a| !a.starts_with("--"))
-        .ok_or_else(|| anyhow::anyhow!(usage))?;
-    let opt = |name: &str| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1))
-    };
-    let per: usize = opt("--per-stratum").map_or(Ok(25), |s| s.parse())?;
-    let seed: u64 = opt("--seed").map_or(Ok(11), |s| s.parse())?;
-    let rows = args.iter().any(|a| a == "--rows");
+    let cli = kivgraph_benches::Cli::new(
+        "usage: answer_tokens INDEX_DIR [--per-stratum N] [--seed S] [--rows]",
+    );
+    let dir = cli.positional()?;
+    let per: usize = cli.value("--per-stratum", 25)?;
+    let seed: u64 = cli.value("--seed", 11)?;
+    let rows = cli.flag("--rows");
 
     let t = std::time::Instant::now();
     let c = Corpus::load(dir)?;

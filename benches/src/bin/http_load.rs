@@ -244,27 +244,15 @@ fn session(addr: &str, client: usize) -> Result<String, String> {
 }
 
 fn main() -> anyhow::Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: http_load INDEX_DIR [--clients N] [--seconds S] [--publishes P] [--stdio K] [--seed S]";
-    let index = PathBuf::from(
-        args.first()
-            .filter(|a| !a.starts_with("--"))
-            .ok_or_else(|| anyhow::anyhow!(usage))?,
+    let cli = kivgraph_benches::Cli::new(
+        "usage: http_load INDEX_DIR [--clients N] [--seconds S] [--publishes P] [--stdio K] [--seed S]",
     );
-    let opt = |name: &str, default: u64| -> anyhow::Result<u64> {
-        Ok(match args.iter().position(|a| a == name) {
-            Some(i) => args
-                .get(i + 1)
-                .ok_or_else(|| anyhow::anyhow!(usage))?
-                .parse()?,
-            None => default,
-        })
-    };
-    let clients = opt("--clients", 64)? as usize;
-    let seconds = opt("--seconds", 60)?;
-    let publishes = opt("--publishes", 5)?;
-    let stdio = opt("--stdio", 8)? as usize;
-    let seed = opt("--seed", 1)?;
+    let index = PathBuf::from(cli.positional()?);
+    let clients: usize = cli.value("--clients", 64)?;
+    let seconds: u64 = cli.value("--seconds", 60)?;
+    let publishes: u64 = cli.value("--publishes", 5)?;
+    let stdio: usize = cli.value("--stdio", 8)?;
+    let seed: u64 = cli.value("--seed", 1)?;
 
     // The repositories to publish again, from the checkouts the index records.
     let checkouts = kivgraph_format::checkouts::Checkouts::read(&IndexDir::new(&index));

@@ -30,19 +30,10 @@ struct Tally {
 }
 
 fn main() -> anyhow::Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: verdicts INDEX_DIR [--sample N] [--seed S]";
-    let dir = args
-        .first()
-        .filter(|a| !a.starts_with("--"))
-        .ok_or_else(|| anyhow::anyhow!(usage))?;
-    let opt = |name: &str| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1))
-    };
-    let sample: usize = opt("--sample").map_or(Ok(0), |s| s.parse())?;
-    let seed: u64 = opt("--seed").map_or(Ok(7), |s| s.parse())?;
+    let cli = kivgraph_benches::Cli::new("usage: verdicts INDEX_DIR [--sample N] [--seed S]");
+    let dir = cli.positional()?;
+    let sample: usize = cli.value("--sample", 0)?;
+    let seed: u64 = cli.value("--seed", 7)?;
 
     let generation = Arc::new(
         Generation::open_current(&IndexDir::new(dir))?

@@ -41,6 +41,19 @@ pub(crate) fn parse(src: &str, language: tree_sitter::Language) -> Option<Tree> 
     parser.parse(src, None)
 }
 
+/// A character an identifier may hold (`$` for JavaScript).
+fn identifier_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || c == '$'
+}
+
+/// Whether `t` reads as an identifier: identifier characters, not starting with a digit.
+fn is_identifier(t: &str) -> bool {
+    t.chars()
+        .next()
+        .is_some_and(|c| identifier_char(c) && !c.is_numeric())
+        && t.chars().all(identifier_char)
+}
+
 /// Every distinct identifier-like word of `src`, at its first place (1-based line, 0-based byte
 /// column), at most [`MAX_UNREAD_NAMES`]: the names of a file no parser read.
 pub(crate) fn words_of(src: &str) -> Vec<(String, u32, u32)> {
@@ -48,12 +61,8 @@ pub(crate) fn words_of(src: &str) -> Vec<(String, u32, u32)> {
     let mut out = Vec::new();
     for (i, line) in src.lines().enumerate() {
         let mut at = 0;
-        for w in line.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')) {
-            let identifier = w
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$');
-            if identifier && out.len() < MAX_UNREAD_NAMES && seen.insert(w) {
+        for w in line.split(|c: char| !identifier_char(c)) {
+            if is_identifier(w) && out.len() < MAX_UNREAD_NAMES && seen.insert(w) {
                 out.push((w.to_string(), i as u32 + 1, at as u32));
             }
             at += w.len() + 1;
@@ -74,13 +83,6 @@ pub(crate) fn unread_names(
     language: tree_sitter::Language,
     whole: bool,
 ) -> Vec<(String, u32, u32)> {
-    let identifier = |t: &str| {
-        let mut chars = t.chars();
-        chars
-            .next()
-            .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
-            && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
-    };
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     let Some(tree) = parse(src, language) else {
@@ -97,7 +99,7 @@ pub(crate) fn unread_names(
             && node.is_named()
             && (whole || inside > 0)
             && let Ok(text) = node.utf8_text(src.as_bytes())
-            && identifier(text)
+            && is_identifier(text)
             && out.len() < MAX_UNREAD_NAMES
             && seen.insert(text.to_string())
         {

@@ -35,3 +35,30 @@ pub fn generation_files(dir: impl AsRef<Path>) -> Vec<(String, Vec<u8>)> {
     out.sort();
     out
 }
+
+/// Every fixture repository of every language but the stand-in standard library, as paths
+/// under `fixtures/`.
+#[allow(dead_code)]
+pub const REPOS: &[&str] = &[
+    "go/constructs",
+    "go/inventory",
+    "go/orphan",
+    "go/pair/app",
+    "go/pair/mathlib",
+    "go/shapes",
+    "ts/legacy",
+    "ts/pair/corelib",
+    "ts/pair/webapp",
+    "ts/shop",
+    "ts/ui",
+    "python/pair/app",
+    "python/pair/corelib",
+    "python/shop",
+    "rust/geo",
+    "rust/pair/app",
+    "rust/pair/corelib",
+    "rust/stduse",
+    "dart/pair/app",
+    "dart/pair/corelib",
+    "dart/shop",
+];

@@ -139,18 +139,22 @@ pub fn find_by_intent(g: &Generation, q: &IntentQuery) -> Result<IntentAnswer, T
     }
     union.remove_range(corpus..);
 
-    // Each candidate's term weights, summed in question order, one pass over each posting list
-    // (rather than a lookup of every candidate in every list).
-    let mut base_of: Vec<f64> = vec![0.0; corpus as usize];
-    for (p, w) in postings.iter().zip(&weights) {
-        for id in p.iter().flatten() {
-            if let Some(b) = base_of.get_mut(id as usize) {
-                *b += w;
-            }
-        }
-    }
+    // Each candidate's term weights, summed in question order: the posting lists are walked
+    // beside the union, once each (rather than every candidate looked up in every list).
+    let mut lists: Vec<(std::iter::Peekable<roaring::bitmap::Iter>, f64)> = postings
+        .iter()
+        .zip(&weights)
+        .filter_map(|(p, w)| Some((p.as_ref()?.iter().peekable(), *w)))
+        .collect();
     let mut scored: Vec<(f64, u32)> = Vec::new();
     for id in union.iter() {
+        let mut base = 0.0;
+        for (list, w) in &mut lists {
+            while list.next_if(|&x| x < id).is_some() {}
+            if list.next_if_eq(&id).is_some() {
+                base += *w;
+            }
+        }
         let s = &b.symbols[id as usize];
         let kind = SymbolKind::from_code(s.kind).map_or("", |k| k.as_str());
         let keep = repo.is_none_or(|r| s.repository.to_native() == r)
@@ -163,7 +167,6 @@ pub fn find_by_intent(g: &Generation, q: &IntentQuery) -> Result<IntentAnswer, T
         if !keep {
             continue;
         }
-        let base = base_of[id as usize];
         // The caller weight stops growing at CALLERS_CAP callers: counting stops there too, so a
         // symbol with thousands of callers costs no more than one with fifteen.
         let callers = b

@@ -148,14 +148,20 @@ pub fn failure_package(g: &Generation, i: u32) -> Option<String> {
         })
 }
 
-/// Whether a scope that imports `import` (as its language writes it) or is named `import` could
-/// use a symbol of package `package`: the same name, or, for Go, a vendored copy of it
-/// (`vendor/golang.org/x/net/...` is imported as `golang.org/x/net/...`).
-fn names_package(import: &str, package: &str) -> bool {
-    import == package
-        || package
-            .strip_suffix(import)
-            .is_some_and(|head| head.ends_with("vendor/"))
+/// The names under which a scope names `packages`, in its own import path or in its imports:
+/// each package's name and, for a vendored Go package (`vendor/golang.org/x/net/...`), the path
+/// it is imported as (`golang.org/x/net/...`).
+fn package_names<'a>(packages: &[&'a str]) -> std::collections::HashSet<&'a str> {
+    let mut named = std::collections::HashSet::new();
+    for p in packages {
+        named.insert(*p);
+        if let Some(at) = p.rfind("vendor/")
+            && (at == 0 || p.as_bytes()[at - 1] == b'/')
+        {
+            named.insert(&p[at + "vendor/".len()..]);
+        }
+    }
+    named
 }
 
 /// The invisible scopes whose reach `keep` accepts. A scope whose reach the generation does not
@@ -186,22 +192,23 @@ fn scopes_where(
 /// scopes, of any repository, whose files import one of them or that are one of them (SPEC
 /// 7.10). `unknown_repo` is the repository whose unread scopes count (see [`scopes_where`]).
 pub fn scopes_using(g: &Generation, packages: &[&str], unknown_repo: Option<u32>) -> Vec<u32> {
+    scopes_naming(g, packages, unknown_repo, true)
+}
+
+/// The invisible scopes that are one of `packages`, or, with `imports`, import one of them.
+fn scopes_naming(
+    g: &Generation,
+    packages: &[&str],
+    unknown_repo: Option<u32>,
+    imports: bool,
+) -> Vec<u32> {
     let b = g.graph();
-    // Each package by its name and, when vendored, by the name it is imported as.
-    let mut named: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    for p in packages {
-        named.insert(p);
-        if let Some(at) = p.rfind("vendor/")
-            && (at == 0 || p.as_bytes()[at - 1] == b'/')
-        {
-            named.insert(&p[at + "vendor/".len()..]);
-        }
-    }
-    scopes_where(g, unknown_repo, |i, imports, _| {
+    let named = package_names(packages);
+    scopes_where(g, unknown_repo, |i, imported, _| {
         let own = b
             .strings
             .get(b.unresolved[i as usize].requested_package.to_native());
-        named.contains(own) || imports.iter().any(|imp| named.contains(imp.as_str()))
+        named.contains(own) || (imports && imported.iter().any(|p| named.contains(p.as_str())))
     })
 }
 
@@ -238,13 +245,5 @@ pub fn scopes_using_symbol(g: &Generation, subject: u32) -> Vec<u32> {
         .get(b.packages[s.package.to_native() as usize].name.to_native());
     let repo = s.repository.to_native();
     let own_package_only = !s.exported && s.language == kivgraph_format::Language::Go.code();
-    if !own_package_only {
-        return scopes_using(g, &[package], Some(repo));
-    }
-    scopes_where(g, Some(repo), |i, _, _| {
-        let own = b
-            .strings
-            .get(b.unresolved[i as usize].requested_package.to_native());
-        names_package(own, package)
-    })
+    scopes_naming(g, &[package], Some(repo), !own_package_only)
 }

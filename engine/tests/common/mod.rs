@@ -55,6 +55,25 @@ pub fn compile_into<S: AsRef<std::ffi::OsStr>>(index: &Path, args: impl IntoIter
     );
 }
 
+/// The files of generation directory `dir` but its manifest (which records when it was made), by
+/// name, with their bytes: what two compiles or installs of the same graph must agree on.
+#[allow(dead_code)]
+pub fn generation_dir_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_name() != "manifest.json")
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
 /// Compiles the Go fixtures `shapes` and `inventory` into the index directory `index`.
 #[allow(dead_code)]
 pub fn compile_go_fixtures(index: &Path) {
