@@ -672,6 +672,11 @@ pub struct Report {
     pub worst_missed_targets: Vec<TargetRow>,
     pub worst_false_positive_targets: Vec<TargetRow>,
     pub drops: DropAudit,
+    /// Every oracle use whose target maps to a graph symbol and whose file is in the graph, as
+    /// (graph symbol, graph file, line), sorted: what a COMPLETE answer about that symbol must
+    /// hold ([`complete_and_true`]).
+    #[serde(skip)]
+    pub uses_by_target: Vec<(u32, u32, u32)>,
 }
 
 /// The drop audit: oracle uses of declarations the graph has that left no trace in the graph,
@@ -1270,6 +1275,11 @@ pub fn score(o: &Oracle, generation: &Generation) -> Report {
         .map(|u| oracle_file.get(&(u.repo, u.file)).copied())
         .collect();
     let use_sid: Vec<Option<u32>> = o.uses.iter().map(|u| target_sid(&u.target)).collect();
+    report.uses_by_target = (0..o.uses.len())
+        .filter_map(|i| Some((use_sid[i]?, use_file[i]?, o.uses[i].line)))
+        .collect();
+    report.uses_by_target.sort_unstable();
+    report.uses_by_target.dedup();
     let mut oracle_sites: HashMap<Site, Vec<usize>> = HashMap::new();
     let mut oracle_lines: HashMap<(u32, u32), Vec<usize>> = HashMap::new();
     for (i, u) in o.uses.iter().enumerate() {

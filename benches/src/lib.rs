@@ -5,6 +5,9 @@
 /// and the fixture guard test.
 pub mod accuracy;
 
+/// Whether a `COMPLETE` verdict holds every use an accuracy oracle knows.
+pub mod verdict_check;
+
 /// Peak resident set size of this process so far, in KiB (`VmHWM`), if the platform reports it.
 pub fn peak_rss_kib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;

@@ -25,8 +25,13 @@
 //! and stratum, the median, p10 and p90 of grep tokens / kivgraph tokens, the median tokens and
 //! calls of each side, and the share of "who uses X" answers whose verdict is COMPLETE.
 //!
+//! With `--oracle ORACLE.jsonl` (an accuracy oracle of the same sources, `benches/accuracy/`),
+//! each "who uses X" answer about a symbol the oracle sees used is also checked: the share whose
+//! verdict is `COMPLETE` and true (every use the oracle knows lies in a row's line range).
+//!
 //! Usage: `cargo run --release -p kivgraph-benches --bin answer_tokens -- INDEX_DIR
-//! [--per-stratum N] [--seed S] [--rows]` (`--rows` prints each question's figures too).
+//! [--per-stratum N] [--seed S] [--rows] [--oracle ORACLE.jsonl]` (`--rows` prints each
+//! question's figures too).
 //! Sources are read from the checkouts the index records (`checkouts.json`).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -34,7 +39,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use kivgraph::tools;
-use kivgraph_benches::{Rng, quantile};
+use kivgraph_benches::accuracy::{Oracle, score};
+use kivgraph_benches::{Rng, quantile, verdict_check};
 use kivgraph_format::checkouts::Checkouts;
 use kivgraph_format::{EdgeKind, Generation, IndexDir, Language, NONE, SymbolKind};
 use serde_json::{Value, json};
@@ -271,12 +277,13 @@ fn grep_and_read(c: &Corpus, subject: u32, levels: usize) -> (usize, usize) {
 
 fn main() -> anyhow::Result<()> {
     let cli = kivgraph_benches::Cli::new(
-        "usage: answer_tokens INDEX_DIR [--per-stratum N] [--seed S] [--rows]",
+        "usage: answer_tokens INDEX_DIR [--per-stratum N] [--seed S] [--rows] [--oracle ORACLE.jsonl]",
     );
     let dir = cli.positional()?;
     let per: usize = cli.value("--per-stratum", 25)?;
     let seed: u64 = cli.value("--seed", 11)?;
     let rows = cli.flag("--rows");
+    let oracle: String = cli.value("--oracle", String::new())?;
 
     let t = std::time::Instant::now();
     let c = Corpus::load(dir)?;
@@ -290,6 +297,14 @@ fn main() -> anyhow::Result<()> {
         c.words.len(),
         t.elapsed().as_secs_f64()
     );
+
+    // The oracle's uses of each symbol, when one is given.
+    let oracle_uses = if oracle.is_empty() {
+        None
+    } else {
+        let o = Oracle::read(std::path::Path::new(&oracle))?;
+        Some(verdict_check::uses_by_symbol(&score(&o, &c.g)))
+    };
 
     // Strata.
     let mut declared: HashMap<&str, usize> = HashMap::new();
@@ -344,6 +359,8 @@ fn main() -> anyhow::Result<()> {
     // (language, question, multiplicity) → costs; and the verdicts of "who uses X".
     let mut costs: BTreeMap<(String, &str, &str), Vec<Cost>> = BTreeMap::new();
     let mut verdicts: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    // Per language: (checked against the oracle, COMPLETE, COMPLETE and true).
+    let mut checked: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
     for ((language, many, group), ids) in &strata {
         for &id in ids {
             let key = st.get(b.symbols[id as usize].key.to_native());
@@ -355,6 +372,16 @@ fn main() -> anyhow::Result<()> {
             v.0 += 1;
             if first["completeness"]["verdict"] == "COMPLETE" {
                 v.1 += 1;
+            }
+            if let Some(list) = oracle_uses.as_ref().and_then(|m| m.get(&id)) {
+                let r = verdict_check::check(&c.g, id, list)?;
+                let t = checked.entry(language.clone()).or_default();
+                t.0 += 1;
+                t.1 += usize::from(r.complete);
+                t.2 += usize::from(r.complete && r.missed.is_empty());
+                if r.false_complete() {
+                    println!("false COMPLETE: {key} misses {}", r.missed[0]);
+                }
             }
             let uses = Cost {
                 kg_tokens: kt,
@@ -490,6 +517,14 @@ fn main() -> anyhow::Result<()> {
         println!(
             "{language}: \"who uses X\" answers COMPLETE: {complete} of {asked} ({:.1} %)",
             100.0 * *complete as f64 / (*asked).max(1) as f64
+        );
+    }
+    for (language, (n, complete, true_)) in &checked {
+        println!(
+            "{language}: \"who uses X\" answers checked against the oracle: {n}; COMPLETE {complete} \
+             ({:.1} %), COMPLETE and true {true_} ({:.1} % of all checked)",
+            100.0 * *complete as f64 / (*n).max(1) as f64,
+            100.0 * *true_ as f64 / (*n).max(1) as f64
         );
     }
     Ok(())

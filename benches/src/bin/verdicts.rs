@@ -7,14 +7,22 @@
 //! file every invisible scope of the subject's repository bounds every answer, as before the
 //! file existed, so the two runs give the verdicts before and after.
 //!
+//! With `--oracle ORACLE.jsonl` (an accuracy oracle of the same sources, `benches/accuracy/`),
+//! it then asks `find_references` (full view, every page) about every symbol the oracle sees
+//! used and prints how many `COMPLETE` answers are true: every use the oracle knows lies in the
+//! line range of one of the answer's rows. A false `COMPLETE` is listed with the use it misses.
+//!
 //! Usage: `cargo run --release -p kivgraph-benches --bin verdicts -- INDEX_DIR [--sample N]
-//! [--seed S]` (derived repositories are left out, as answers leave them out).
+//! [--seed S] [--oracle ORACLE.jsonl]` (derived repositories are left out, as answers leave them
+//! out).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use kivgraph::tools;
 use kivgraph_benches::Rng;
+use kivgraph_benches::accuracy::{Oracle, score};
+use kivgraph_benches::verdict_check;
 use kivgraph_format::{Generation, IndexDir, Language};
 use serde_json::{Value, json};
 
@@ -30,10 +38,13 @@ struct Tally {
 }
 
 fn main() -> anyhow::Result<()> {
-    let cli = kivgraph_benches::Cli::new("usage: verdicts INDEX_DIR [--sample N] [--seed S]");
+    let cli = kivgraph_benches::Cli::new(
+        "usage: verdicts INDEX_DIR [--sample N] [--seed S] [--oracle ORACLE.jsonl]",
+    );
     let dir = cli.positional()?;
     let sample: usize = cli.value("--sample", 0)?;
     let seed: u64 = cli.value("--seed", 7)?;
+    let oracle: String = cli.value("--oracle", String::new())?;
 
     let generation = Arc::new(
         Generation::open_current(&IndexDir::new(dir))?
@@ -118,6 +129,58 @@ fn main() -> anyhow::Result<()> {
             t.answer_bytes as f64 / t.asked.max(1) as f64,
             t.block_bytes as f64 / t.asked.max(1) as f64,
         );
+    }
+    if !oracle.is_empty() {
+        against_oracle(&generation, &oracle)?;
+    }
+    Ok(())
+}
+
+/// Checks every `COMPLETE` answer about a symbol the oracle sees used.
+fn against_oracle(generation: &Arc<Generation>, path: &str) -> anyhow::Result<()> {
+    let o = Oracle::read(std::path::Path::new(path))?;
+    let report = score(&o, generation);
+    let uses = verdict_check::uses_by_symbol(&report);
+    let (mut complete, mut false_complete, mut lower_bound_missing) = (0u64, 0u64, 0u64);
+    let mut examples = Vec::new();
+    for (&sym, list) in &uses {
+        let c = verdict_check::check(generation, sym, list)?;
+        if c.complete {
+            complete += 1;
+        } else if !c.missed.is_empty() {
+            lower_bound_missing += 1;
+        }
+        if c.false_complete() {
+            false_complete += 1;
+            if examples.len() < 20 {
+                let g = generation.graph();
+                examples.push(format!(
+                    "{}: misses {} of {} uses, e.g. {}",
+                    g.strings.get(g.symbols[sym as usize].key.to_native()),
+                    c.missed.len(),
+                    list.len(),
+                    c.missed[0]
+                ));
+            }
+        }
+    }
+    let n = uses.len() as u64;
+    let pct = |x: u64, of: u64| 100.0 * x as f64 / of.max(1) as f64;
+    println!(
+        "\nagainst the oracle ({}, {} uses): {} symbols used; COMPLETE {} ({:.1} %), \
+         of which true {} ({:.2} %), false {}; LOWER_BOUND answers missing a use: {}",
+        report.checker,
+        report.uses_by_target.len(),
+        n,
+        complete,
+        pct(complete, n),
+        complete - false_complete,
+        pct(complete - false_complete, complete),
+        false_complete,
+        lower_bound_missing
+    );
+    for e in &examples {
+        println!("  false COMPLETE: {e}");
     }
     Ok(())
 }
