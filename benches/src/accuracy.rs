@@ -672,11 +672,20 @@ pub struct Report {
     pub worst_missed_targets: Vec<TargetRow>,
     pub worst_false_positive_targets: Vec<TargetRow>,
     pub drops: DropAudit,
-    /// Every oracle use whose target maps to a graph symbol and whose file is in the graph, as
-    /// (graph symbol, graph file, line), sorted: what a COMPLETE answer about that symbol must
-    /// hold ([`complete_and_true`]).
+    /// Every oracle use whose target maps to a graph symbol and whose file is in the graph, but
+    /// the forms of [`DROP_EXEMPTIONS`], sorted: what a `COMPLETE` answer about that symbol must
+    /// hold (`verdict_check`).
     #[serde(skip)]
-    pub uses_by_target: Vec<(u32, u32, u32)>,
+    pub uses_by_target: Vec<UseAt>,
+}
+
+/// An oracle use of a graph symbol, at a line of a graph file, with the oracle's use form.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct UseAt {
+    pub symbol: u32,
+    pub file: u32,
+    pub line: u32,
+    pub form: String,
 }
 
 /// The drop audit: oracle uses of declarations the graph has that left no trace in the graph,
@@ -1276,7 +1285,19 @@ pub fn score(o: &Oracle, generation: &Generation) -> Report {
         .collect();
     let use_sid: Vec<Option<u32>> = o.uses.iter().map(|u| target_sid(&u.target)).collect();
     report.uses_by_target = (0..o.uses.len())
-        .filter_map(|i| Some((use_sid[i]?, use_file[i]?, o.uses[i].line)))
+        .filter_map(|i| {
+            let u = &o.uses[i];
+            let form = o.s.get(u.form);
+            let exempt = DROP_EXEMPTIONS
+                .iter()
+                .any(|(l, f, _)| *l == o.language && *f == form);
+            (!exempt).then_some(UseAt {
+                symbol: use_sid[i]?,
+                file: use_file[i]?,
+                line: u.line,
+                form: form.to_string(),
+            })
+        })
         .collect();
     report.uses_by_target.sort_unstable();
     report.uses_by_target.dedup();

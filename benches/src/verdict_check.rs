@@ -11,11 +11,15 @@ use serde_json::{Value, json};
 
 use crate::accuracy::Report;
 
-/// The oracle's uses of each graph symbol: symbol → (graph file, line), sorted.
+/// The oracle's uses of each graph symbol: symbol → (graph file, line), sorted. Uses the graph
+/// omits on purpose (`accuracy::DROP_EXEMPTIONS`, part of a declaration) are not among them.
 pub fn uses_by_symbol(report: &Report) -> BTreeMap<u32, Vec<(u32, u32)>> {
     let mut map: BTreeMap<u32, Vec<(u32, u32)>> = BTreeMap::new();
-    for &(sym, file, line) in &report.uses_by_target {
-        map.entry(sym).or_default().push((file, line));
+    for u in &report.uses_by_target {
+        let list = map.entry(u.symbol).or_default();
+        if list.last() != Some(&(u.file, u.line)) {
+            list.push((u.file, u.line));
+        }
     }
     map
 }
@@ -25,8 +29,8 @@ pub fn uses_by_symbol(report: &Report) -> BTreeMap<u32, Vec<(u32, u32)>> {
 pub struct Checked {
     /// The first page's verdict was `COMPLETE`.
     pub complete: bool,
-    /// Oracle uses no row of the answer holds, as `repository:path:line`.
-    pub missed: Vec<String>,
+    /// Oracle uses (graph file, line) no row of the answer holds.
+    pub missed: Vec<(u32, u32)>,
 }
 
 impl Checked {
@@ -47,7 +51,8 @@ pub fn check(g: &Arc<Generation>, symbol: u32, uses: &[(u32, u32)]) -> anyhow::R
     let mut complete = None;
     let mut cursor: Option<String> = None;
     loop {
-        let mut args = json!({"stable_key": key, "view": "full", "limit": 500});
+        let mut args =
+            json!({"stable_key": key, "view": "full", "limit": 500, "edge_kinds": ["*"]});
         if let Some(c) = &cursor {
             args["cursor"] = json!(c);
         }
@@ -82,10 +87,10 @@ pub fn check(g: &Arc<Generation>, symbol: u32, uses: &[(u32, u32)]) -> anyhow::R
             .to_string();
         let path = st.get(f.path.to_native()).to_string();
         let hit = ranges
-            .get(&(repo.clone(), path.clone()))
+            .get(&(repo, path))
             .is_some_and(|rs| rs.iter().any(|&(a, z)| a <= line && line <= z));
         if !hit {
-            missed.push(format!("{repo}:{path}:{line}"));
+            missed.push((file, line));
         }
     }
     missed.sort();
@@ -94,4 +99,135 @@ pub fn check(g: &Arc<Generation>, symbol: u32, uses: &[(u32, u32)]) -> anyhow::R
         complete: complete.unwrap_or(false),
         missed,
     })
+}
+
+/// Every symbol the oracle sees used, asked about once.
+#[derive(Debug, Default)]
+pub struct Audit {
+    /// Symbols the oracle sees used.
+    pub checked: usize,
+    /// Answers whose verdict is `COMPLETE`.
+    pub complete: usize,
+    /// Answers that are not `COMPLETE` and miss a use (honest: the verdict says so).
+    pub lower_bound_missing: usize,
+    /// `COMPLETE` answers that miss a use: the subject, how many uses it misses of how many,
+    /// and the first missed use with what the graph binds on its line.
+    pub false_complete: Vec<(String, usize, usize, String)>,
+    /// The `COMPLETE` answers' missed uses, by the oracle's use form and what the graph has on
+    /// the use's line (an edge to another symbol, an unresolved record, nothing).
+    pub missed_by_form: BTreeMap<String, usize>,
+}
+
+/// Checks the answer about every symbol the oracle sees used (see [`check`]).
+pub fn audit(g: &Arc<Generation>, report: &Report) -> anyhow::Result<Audit> {
+    let mut a = Audit::default();
+    let mut forms: HashMap<(u32, u32, u32), &str> = HashMap::new();
+    for u in &report.uses_by_target {
+        forms.entry((u.symbol, u.file, u.line)).or_insert(&u.form);
+    }
+    for (sym, uses) in uses_by_symbol(report) {
+        let c = check(g, sym, &uses)?;
+        a.checked += 1;
+        if c.complete {
+            a.complete += 1;
+        } else if !c.missed.is_empty() {
+            a.lower_bound_missing += 1;
+        }
+        if c.false_complete() {
+            for &(f, l) in &c.missed {
+                let has = on_line(g, f, l);
+                let outcome = if has == "nothing" {
+                    "nothing"
+                } else if has.contains("unresolved") {
+                    "an unresolved record"
+                } else {
+                    "edges to other symbols"
+                };
+                let form = forms.get(&(sym, f, l)).copied().unwrap_or("?");
+                *a.missed_by_form
+                    .entry(format!("{form}; the graph has {outcome}"))
+                    .or_default() += 1;
+            }
+            let (f, l) = c.missed[0];
+            a.false_complete.push((
+                label(g, sym),
+                c.missed.len(),
+                uses.len(),
+                format!(
+                    "{} (the graph has there: {})",
+                    site(g, f, l),
+                    on_line(g, f, l)
+                ),
+            ));
+        }
+    }
+    Ok(a)
+}
+
+/// `repository:path:line kind qualified_name` of a symbol.
+fn label(g: &Generation, sym: u32) -> String {
+    let b = g.graph();
+    let st = &b.strings;
+    let s = &b.symbols[sym as usize];
+    let f = &b.files[s.file.to_native() as usize];
+    format!(
+        "{}:{}:{} {} {}",
+        st.get(
+            b.repositories[f.repository.to_native() as usize]
+                .name
+                .to_native()
+        ),
+        st.get(f.path.to_native()),
+        s.start_line.to_native(),
+        kivgraph_format::SymbolKind::from_code(s.kind).map_or("?", |k| k.as_str()),
+        st.get(s.qualified_name.to_native()),
+    )
+}
+
+/// `repository:path:line`.
+pub fn site(g: &Generation, file: u32, line: u32) -> String {
+    let b = g.graph();
+    let f = &b.files[file as usize];
+    format!(
+        "{}:{}:{line}",
+        b.strings.get(
+            b.repositories[f.repository.to_native() as usize]
+                .name
+                .to_native()
+        ),
+        b.strings.get(f.path.to_native())
+    )
+}
+
+/// The edges whose occurrence is on `line` of `file`: `EDGE_KIND → target (CONFIDENCE)`, and the
+/// unresolved records there.
+fn on_line(g: &Generation, file: u32, line: u32) -> String {
+    let b = g.graph();
+    let mut out = Vec::new();
+    for s in 0..b.symbols.len() as u32 {
+        for e in b.forward.row(s) {
+            if e.file.to_native() == file && e.line.to_native() == line {
+                out.push(format!(
+                    "{} -> {} ({})",
+                    kivgraph_format::EdgeKind::from_code(e.kind).map_or("?", |k| k.as_str()),
+                    label(g, e.other.to_native()),
+                    kivgraph_format::Confidence::from_code(e.confidence)
+                        .map_or("?", |c| c.as_str()),
+                ));
+            }
+        }
+    }
+    for u in b.unresolved.iter() {
+        if u.file.to_native() == file && u.line.to_native() == line {
+            out.push(format!(
+                "unresolved {}",
+                b.strings.get(u.reason.to_native())
+            ));
+        }
+    }
+    if out.is_empty() {
+        "nothing".into()
+    } else {
+        out.join("; ")
+    }
 }

@@ -7,6 +7,9 @@
 //!
 //! Run with `--nocapture` to see the full report.
 
+#[allow(dead_code)]
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use kivgraph_benches::accuracy::{self, Oracle, Report, Thresholds};
@@ -166,4 +169,11 @@ fn the_guard_fails_on_a_regression() {
         failures.iter().any(|f| f.contains("exact precision")),
         "{failures:?}"
     );
+}
+
+/// No COMPLETE answer about a fixture symbol misses a use go/types knows.
+#[test]
+fn go_complete_answers_hold_every_use_the_checker_knows() {
+    let dir = tempfile::tempdir().unwrap();
+    common::assert_complete_answers_are_true(oracle, compile_fixtures(dir.path()));
 }

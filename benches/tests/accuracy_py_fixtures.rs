@@ -43,3 +43,10 @@ fn python_fixtures_meet_the_accuracy_thresholds() {
 fn the_python_guard_fails_on_a_regression() {
     GUARD.assert_fails_on_regression(20, 6);
 }
+
+/// No COMPLETE answer about a fixture symbol misses a use the checker knows.
+#[test]
+fn python_complete_answers_hold_every_use_the_checker_knows() {
+    let dir = tempfile::tempdir().unwrap();
+    common::assert_complete_answers_are_true(|| GUARD.oracle(), GUARD.compile(dir.path()));
+}

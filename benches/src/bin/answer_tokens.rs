@@ -380,7 +380,11 @@ fn main() -> anyhow::Result<()> {
                 t.1 += usize::from(r.complete);
                 t.2 += usize::from(r.complete && r.missed.is_empty());
                 if r.false_complete() {
-                    println!("false COMPLETE: {key} misses {}", r.missed[0]);
+                    let (f, l) = r.missed[0];
+                    println!(
+                        "false COMPLETE: {key} misses {}",
+                        verdict_check::site(&c.g, f, l)
+                    );
                 }
             }
             let uses = Cost {

@@ -140,47 +140,30 @@ fn main() -> anyhow::Result<()> {
 fn against_oracle(generation: &Arc<Generation>, path: &str) -> anyhow::Result<()> {
     let o = Oracle::read(std::path::Path::new(path))?;
     let report = score(&o, generation);
-    let uses = verdict_check::uses_by_symbol(&report);
-    let (mut complete, mut false_complete, mut lower_bound_missing) = (0u64, 0u64, 0u64);
-    let mut examples = Vec::new();
-    for (&sym, list) in &uses {
-        let c = verdict_check::check(generation, sym, list)?;
-        if c.complete {
-            complete += 1;
-        } else if !c.missed.is_empty() {
-            lower_bound_missing += 1;
-        }
-        if c.false_complete() {
-            false_complete += 1;
-            if examples.len() < 20 {
-                let g = generation.graph();
-                examples.push(format!(
-                    "{}: misses {} of {} uses, e.g. {}",
-                    g.strings.get(g.symbols[sym as usize].key.to_native()),
-                    c.missed.len(),
-                    list.len(),
-                    c.missed[0]
-                ));
-            }
-        }
-    }
-    let n = uses.len() as u64;
-    let pct = |x: u64, of: u64| 100.0 * x as f64 / of.max(1) as f64;
+    let a = verdict_check::audit(generation, &report)?;
+    let pct = |x: usize, of: usize| 100.0 * x as f64 / of.max(1) as f64;
+    let true_complete = a.complete - a.false_complete.len();
     println!(
         "\nagainst the oracle ({}, {} uses): {} symbols used; COMPLETE {} ({:.1} %), \
          of which true {} ({:.2} %), false {}; LOWER_BOUND answers missing a use: {}",
         report.checker,
         report.uses_by_target.len(),
-        n,
-        complete,
-        pct(complete, n),
-        complete - false_complete,
-        pct(complete - false_complete, complete),
-        false_complete,
-        lower_bound_missing
+        a.checked,
+        a.complete,
+        pct(a.complete, a.checked),
+        true_complete,
+        pct(true_complete, a.complete),
+        a.false_complete.len(),
+        a.lower_bound_missing
     );
-    for e in &examples {
-        println!("  false COMPLETE: {e}");
+    let mut forms: Vec<_> = a.missed_by_form.iter().collect();
+    forms.sort_by(|x, y| y.1.cmp(x.1).then(x.0.cmp(y.0)));
+    println!("uses the false COMPLETE answers miss, by the oracle's use form:");
+    for (form, n) in forms.iter().take(25) {
+        println!("  {n:>6}  {form}");
+    }
+    for (key, missed, of, first) in a.false_complete.iter().take(20) {
+        println!("  false COMPLETE: {key}: misses {missed} of {of} uses, e.g. {first}");
     }
     Ok(())
 }

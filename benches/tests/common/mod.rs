@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use kivgraph_benches::accuracy::{self, Oracle, Report, Thresholds};
+use kivgraph_benches::verdict_check;
 use kivgraph_compile::{CompileOptions, RepoSpec};
 use kivgraph_format::{Generation, IndexDir};
 
@@ -145,4 +146,32 @@ pub fn assert_drops_counted(oracle: impl Fn() -> Oracle, generation: &Generation
     let before = accuracy::score(&oracle(), generation).drops.dropped;
     let after = accuracy::score(&moved, generation).drops.dropped;
     assert_eq!(after, before + n as u64);
+}
+
+/// No `COMPLETE` answer misses a use the oracle knows: `find_references` about every symbol the
+/// oracle sees used, and every use lies in a row's line range when the verdict is `COMPLETE`.
+/// Then the check is shown not to be vacuous: with every oracle use also copied to a line past
+/// its file's end, every `COMPLETE` answer is caught missing one.
+pub fn assert_complete_answers_are_true(oracle: impl Fn() -> Oracle, generation: Generation) {
+    let generation = std::sync::Arc::new(generation);
+    let report = accuracy::score(&oracle(), &generation);
+    let audit = verdict_check::audit(&generation, &report).unwrap();
+    eprintln!(
+        "{} symbols used, {} answers COMPLETE, {} LOWER_BOUND missing a use",
+        audit.checked, audit.complete, audit.lower_bound_missing
+    );
+    assert!(audit.complete > 0, "{audit:?}");
+    assert!(
+        audit.false_complete.is_empty(),
+        "COMPLETE answers missing a use the oracle knows: {:#?}",
+        audit.false_complete
+    );
+    let mut moved = oracle();
+    let copies = moved.uses.clone();
+    for mut u in copies {
+        u.line += 1_000_000;
+        moved.uses.push(u);
+    }
+    let caught = verdict_check::audit(&generation, &accuracy::score(&moved, &generation)).unwrap();
+    assert_eq!(caught.false_complete.len(), audit.complete, "{caught:?}");
 }

@@ -78,9 +78,22 @@ pub fn assert_edge_rules(facts: &Facts, rules: &EdgeRules<'_>) {
                             && o.column.to_native() == e.column.to_native()
                     })
                     .count();
+                // Or the alternative of an edge the binding picked (Python's stubs and guarded
+                // imports, Rust's trait dispatch): an edge of the same kind and provenance at the
+                // same site, to another target.
+                let alternative_of = row.iter().any(|o| {
+                    o.confidence != candidate
+                        && o.kind == e.kind
+                        && o.other.to_native() != e.other.to_native()
+                        && o.provenance.to_native() == p
+                        && o.file.to_native() == e.file.to_native()
+                        && o.line.to_native() == e.line.to_native()
+                        && o.column.to_native() == e.column.to_native()
+                });
                 assert!(
-                    rules.ambiguous_candidates && siblings > 1,
-                    "a CANDIDATE edge that is neither name-only nor one of several: {}",
+                    (rules.ambiguous_candidates && siblings > 1) || alternative_of,
+                    "a CANDIDATE edge that is neither name-only, one of several, nor the \
+                     alternative of an exact edge: {}",
                     what()
                 );
             }

@@ -8,8 +8,11 @@
 //! - [`receivers`]: what a receiver expression or a written type denotes;
 //! - [`members`]: members through base classes (the MRO, `super()`, closed classes, unions);
 //! - [`symbols`]: the module and declaration symbols, and the structural edges;
-//! - [`references`]: the edges and unresolved records of imports and references.
+//! - [`references`]: the edges and unresolved records of imports and references;
+//! - [`alternatives`]: the candidates that alternative declarations of one name give each
+//!   other (a module and its stub, a guarded import and its fallback).
 
+mod alternatives;
 mod imports;
 mod members;
 mod modules;
@@ -226,10 +229,13 @@ impl<'f> Resolver<'f> {
 
     pub fn run(mut self) {
         self.symbols();
+        let first_edge = self.facts.edges.len();
         for m in 0..self.mods.len() {
             self.import_facts(m);
             self.references(m);
             self.structural(m);
         }
+        self.stub_twins(first_edge);
+        self.guarded_imports(first_edge);
     }
 }

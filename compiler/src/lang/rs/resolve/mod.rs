@@ -6,6 +6,7 @@
 //! is written, [`members`] finds associated items and methods through impls, and [`emission`]
 //! writes the edges and unresolved records.
 
+mod dispatch;
 mod emission;
 mod lookup;
 mod members;
@@ -253,6 +254,15 @@ impl<'f> Resolver<'f> {
         self.find_std();
         self.resolve_impls();
         self.emit_structural();
+        let first_edge = self.facts.edges.len();
+        let why = self.references(reuse);
+        self.dispatch_candidates(first_edge);
+        why
+    }
+
+    /// Every reference: emitted, or (the standard library's) placed from `reuse`; what kept
+    /// `reuse` from being used.
+    fn references(&mut self, reuse: Option<&super::unit::DerivedRefs>) -> Option<String> {
         match reuse.map(|u| u.place(self.facts)) {
             Some(Ok(placed)) => {
                 self.skip_derived = true;
