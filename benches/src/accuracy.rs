@@ -685,6 +685,7 @@ pub struct UseAt {
     pub symbol: u32,
     pub file: u32,
     pub line: u32,
+    pub column: u32,
     pub form: String,
 }
 
@@ -1295,6 +1296,7 @@ pub fn score(o: &Oracle, generation: &Generation) -> Report {
                 symbol: use_sid[i]?,
                 file: use_file[i]?,
                 line: u.line,
+                column: u.col,
                 form: form.to_string(),
             })
         })

@@ -113,17 +113,20 @@ pub struct Audit {
     /// `COMPLETE` answers that miss a use: the subject, how many uses it misses of how many,
     /// and the first missed use with what the graph binds on its line.
     pub false_complete: Vec<(String, usize, usize, String)>,
-    /// The `COMPLETE` answers' missed uses, by the oracle's use form and what the graph has on
-    /// the use's line (an edge to another symbol, an unresolved record, nothing).
-    pub missed_by_form: BTreeMap<String, usize>,
+    /// The `COMPLETE` answers' missed uses, by the oracle's use form and what the graph has at
+    /// the use (an edge to another symbol, an unresolved record, nothing): how many, and the
+    /// first two (the use, the subject, what the graph has on the use's line).
+    pub missed_by_form: BTreeMap<String, (usize, Vec<String>)>,
 }
 
 /// Checks the answer about every symbol the oracle sees used (see [`check`]).
 pub fn audit(g: &Arc<Generation>, report: &Report) -> anyhow::Result<Audit> {
     let mut a = Audit::default();
-    let mut forms: HashMap<(u32, u32, u32), &str> = HashMap::new();
+    let mut forms: HashMap<(u32, u32, u32), (&str, u32)> = HashMap::new();
     for u in &report.uses_by_target {
-        forms.entry((u.symbol, u.file, u.line)).or_insert(&u.form);
+        forms
+            .entry((u.symbol, u.file, u.line))
+            .or_insert((&u.form, u.column));
     }
     for (sym, uses) in uses_by_symbol(report) {
         let c = check(g, sym, &uses)?;
@@ -135,18 +138,21 @@ pub fn audit(g: &Arc<Generation>, report: &Report) -> anyhow::Result<Audit> {
         }
         if c.false_complete() {
             for &(f, l) in &c.missed {
-                let has = on_line(g, f, l);
-                let outcome = if has == "nothing" {
-                    "nothing"
-                } else if has.contains("unresolved") {
-                    "an unresolved record"
-                } else {
-                    "edges to other symbols"
-                };
-                let form = forms.get(&(sym, f, l)).copied().unwrap_or("?");
-                *a.missed_by_form
-                    .entry(format!("{form}; the graph has {outcome}"))
-                    .or_default() += 1;
+                let (form, column) = forms.get(&(sym, f, l)).copied().unwrap_or(("?", 0));
+                let outcome = at_site(g, f, l, column);
+                let entry = a
+                    .missed_by_form
+                    .entry(format!("{form}; at the use the graph has {outcome}"))
+                    .or_default();
+                entry.0 += 1;
+                if entry.1.len() < 2 {
+                    entry.1.push(format!(
+                        "{}:{column} of {} (on the line: {})",
+                        site(g, f, l),
+                        label(g, sym),
+                        on_line(g, f, l)
+                    ));
+                }
             }
             let (f, l) = c.missed[0];
             a.false_complete.push((
@@ -197,6 +203,31 @@ pub fn site(g: &Generation, file: u32, line: u32) -> String {
         ),
         b.strings.get(f.path.to_native())
     )
+}
+
+/// What the graph has at a use's site: an edge to another symbol, an unresolved record, or
+/// nothing (and then whether it has edges elsewhere on the line).
+fn at_site(g: &Generation, file: u32, line: u32, column: u32) -> &'static str {
+    let b = g.graph();
+    let mut on_line = false;
+    for s in 0..b.symbols.len() as u32 {
+        for e in b.forward.row(s) {
+            if e.file.to_native() == file && e.line.to_native() == line {
+                if e.column.to_native() == column {
+                    return "an edge to another symbol";
+                }
+                on_line = true;
+            }
+        }
+    }
+    let recorded = b.unresolved.iter().any(|u| {
+        u.file.to_native() == file && u.line.to_native() == line && u.column.to_native() == column
+    });
+    match (recorded, on_line) {
+        (true, _) => "an unresolved record",
+        (false, true) => "nothing (edges elsewhere on the line)",
+        (false, false) => "nothing on the line",
+    }
 }
 
 /// The edges whose occurrence is on `line` of `file`: `EDGE_KIND → target (CONFIDENCE)`, and the

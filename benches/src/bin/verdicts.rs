@@ -13,7 +13,7 @@
 //! line range of one of the answer's rows. A false `COMPLETE` is listed with the use it misses.
 //!
 //! Usage: `cargo run --release -p kivgraph-benches --bin verdicts -- INDEX_DIR [--sample N]
-//! [--seed S] [--oracle ORACLE.jsonl]` (derived repositories are left out, as answers leave them
+//! [--seed S] [--oracle ORACLE.jsonl [--examples]]` (derived repositories are left out, as answers leave them
 //! out).
 
 use std::collections::BTreeMap;
@@ -39,7 +39,7 @@ struct Tally {
 
 fn main() -> anyhow::Result<()> {
     let cli = kivgraph_benches::Cli::new(
-        "usage: verdicts INDEX_DIR [--sample N] [--seed S] [--oracle ORACLE.jsonl]",
+        "usage: verdicts INDEX_DIR [--sample N] [--seed S] [--oracle ORACLE.jsonl [--examples]]",
     );
     let dir = cli.positional()?;
     let sample: usize = cli.value("--sample", 0)?;
@@ -131,13 +131,17 @@ fn main() -> anyhow::Result<()> {
         );
     }
     if !oracle.is_empty() {
-        against_oracle(&generation, &oracle)?;
+        against_oracle(&generation, &oracle, cli.flag("--examples"))?;
     }
     Ok(())
 }
 
 /// Checks every `COMPLETE` answer about a symbol the oracle sees used.
-fn against_oracle(generation: &Arc<Generation>, path: &str) -> anyhow::Result<()> {
+fn against_oracle(
+    generation: &Arc<Generation>,
+    path: &str,
+    examples_shown: bool,
+) -> anyhow::Result<()> {
     let o = Oracle::read(std::path::Path::new(path))?;
     let report = score(&o, generation);
     let a = verdict_check::audit(generation, &report)?;
@@ -157,10 +161,15 @@ fn against_oracle(generation: &Arc<Generation>, path: &str) -> anyhow::Result<()
         a.lower_bound_missing
     );
     let mut forms: Vec<_> = a.missed_by_form.iter().collect();
-    forms.sort_by(|x, y| y.1.cmp(x.1).then(x.0.cmp(y.0)));
+    forms.sort_by(|x, y| y.1.0.cmp(&x.1.0).then(x.0.cmp(y.0)));
     println!("uses the false COMPLETE answers miss, by the oracle's use form:");
-    for (form, n) in forms.iter().take(25) {
+    for (form, (n, examples)) in forms.iter().take(25) {
         println!("  {n:>6}  {form}");
+        if examples_shown {
+            for e in examples {
+                println!("          e.g. {e}");
+            }
+        }
     }
     for (key, missed, of, first) in a.false_complete.iter().take(20) {
         println!("  false COMPLETE: {key}: misses {missed} of {of} uses, e.g. {first}");

@@ -6,7 +6,8 @@
 //!
 //! - A module with a stub beside it (`fastmath.py` and `fastmath.pyi`): the program runs the
 //!   source and a type checker reads the stub; same-named declarations (qualified name and kind)
-//!   are alternatives.
+//!   are alternatives, and so are a stub's module-level declaration that the module provides by
+//!   an import and the declaration the import binds (with their members).
 //! - A name a module imports in a `try` statement and also declares at module level
 //!   (`try: from ._speedups import total` / `except ImportError: def total(…)`): the
 //!   declaration is the import's alternative in that module.
@@ -15,39 +16,13 @@ use std::collections::{HashMap, HashSet};
 
 use kivgraph_format::{Confidence, SymbolKind};
 
-use super::Resolver;
+use super::{Bound, Resolver};
 use crate::facts::{Edge, SymbolId};
 
 impl Resolver<'_> {
     /// Adds the stub-twin candidates of the use edges from `first_edge` on (this resolver's).
     pub(super) fn stub_twins(&mut self, first_edge: usize) {
-        let mut twin: HashMap<SymbolId, SymbolId> = HashMap::new();
-        let mut pairs: Vec<(usize, usize)> = self
-            .table
-            .stubs
-            .iter()
-            .filter_map(|(key, &stub)| Some((*self.table.by_name.get(key)?, stub)))
-            .collect();
-        pairs.sort_unstable();
-        for (source, stub) in pairs {
-            let by_qn = |m: usize| -> HashMap<(&str, SymbolKind), SymbolId> {
-                let md = &self.mods[m];
-                md.py
-                    .decls
-                    .iter()
-                    .enumerate()
-                    .filter(|(d, _)| !self.inherited.contains(&(m, *d)))
-                    .map(|(d, x)| ((x.qn.as_str(), x.kind), md.syms[d]))
-                    .collect()
-            };
-            let (a, b) = (by_qn(source), by_qn(stub));
-            for (k, &sa) in &a {
-                if let Some(&sb) = b.get(k) {
-                    twin.insert(sa, sb);
-                    twin.insert(sb, sa);
-                }
-            }
-        }
+        let twin = self.twins();
         if twin.is_empty() {
             return;
         }
@@ -59,22 +34,94 @@ impl Resolver<'_> {
             .collect();
         let mut added: Vec<Edge> = Vec::new();
         for e in &self.facts.edges[first_edge..] {
-            let Some(&other) = twin.get(&e.target) else {
+            let Some(others) = twin.get(&e.target) else {
                 continue;
             };
             if !e.kind.is_reference() || e.confidence == Confidence::StructuralCertain {
                 continue;
             }
-            let t = Edge {
-                target: other,
-                confidence: Confidence::Candidate,
-                ..*e
-            };
-            if have.insert(key(&t)) {
-                added.push(t);
+            for &other in others {
+                let t = Edge {
+                    target: other,
+                    confidence: Confidence::Candidate,
+                    ..*e
+                };
+                if other != e.source && have.insert(key(&t)) {
+                    added.push(t);
+                }
             }
         }
         self.facts.edges.extend(added);
+    }
+
+    /// The declarations of each module and its stub that are each other's alternatives: the
+    /// same qualified name and kind in both; a module-level declaration of the stub that the
+    /// module provides by an import (`attr/__init__.pyi` declares `NOTHING`, `attr/__init__.py`
+    /// imports it from `attr._make`) and the declaration the import binds, with their members
+    /// of the same qualified name and kind.
+    fn twins(&self) -> HashMap<SymbolId, Vec<SymbolId>> {
+        let mut twin: HashMap<SymbolId, Vec<SymbolId>> = HashMap::new();
+        let mut pairs: Vec<(usize, usize)> = self
+            .table
+            .stubs
+            .iter()
+            .filter_map(|(key, &stub)| Some((*self.table.by_name.get(key)?, stub)))
+            .collect();
+        pairs.sort_unstable();
+        let by_qn = |m: usize| -> HashMap<(&str, SymbolKind), usize> {
+            self.mods[m]
+                .py
+                .decls
+                .iter()
+                .enumerate()
+                .filter(|(d, _)| !self.inherited.contains(&(m, *d)))
+                .map(|(d, x)| ((x.qn.as_str(), x.kind), d))
+                .collect()
+        };
+        let mut pair = |a: SymbolId, b: SymbolId| {
+            if a != b {
+                twin.entry(a).or_default().push(b);
+                twin.entry(b).or_default().push(a);
+            }
+        };
+        for (source, stub) in pairs {
+            let src = by_qn(source);
+            let stub_decls = &self.mods[stub].py.decls;
+            for (d, x) in stub_decls.iter().enumerate() {
+                if let Some(&sd) = src.get(&(x.qn.as_str(), x.kind)) {
+                    pair(self.mods[source].syms[sd], self.mods[stub].syms[d]);
+                    continue;
+                }
+                if x.parent.is_some() {
+                    continue;
+                }
+                let Bound::Decl(m2, d2) = self.attribute(source, &x.name, 0) else {
+                    continue;
+                };
+                let y = &self.mods[m2].py.decls[d2];
+                if m2 == stub || m2 == source || y.kind != x.kind {
+                    continue;
+                }
+                pair(self.mods[stub].syms[d], self.mods[m2].syms[d2]);
+                if y.qn != x.qn {
+                    continue;
+                }
+                let prefix = format!("{}.", x.qn);
+                let there = by_qn(m2);
+                for (e, z) in stub_decls.iter().enumerate() {
+                    if z.qn.starts_with(&prefix)
+                        && let Some(&e2) = there.get(&(z.qn.as_str(), z.kind))
+                    {
+                        pair(self.mods[stub].syms[e], self.mods[m2].syms[e2]);
+                    }
+                }
+            }
+        }
+        for v in twin.values_mut() {
+            v.sort_unstable();
+            v.dedup();
+        }
+        twin
     }
 
     /// Adds the candidates of guarded imports: in a module that imports a name in a `try`

@@ -2,6 +2,7 @@
 //! compiled by [`crate::testing::check`]. A target's package is its dotted module name
 //! (`pkg.mod:C.m`); a module symbol's qualified name is that name too (`pkg.mod:pkg.mod`).
 
+mod alternatives;
 mod imports;
 mod kinds;
 mod name_only;
