@@ -9,8 +9,11 @@
 //!   grep agent does the above, then the same for the name of every declaration it read (two
 //!   levels, as the blast radius's depth);
 //! - **show me X and its callers' code**: kivgraph calls `find_references`, then `get_source` on X
-//!   and every distinct caller, 20 per call. The grep agent greps X, reads X's declaration and
-//!   the enclosing declaration of every hit.
+//!   and every distinct caller, 20 per call; a caller whose rows are all imports or re-exports is
+//!   passed over, and a module caller (a use at file level) is not read whole: the agent greps X
+//!   in that one file and reads the eleven lines around each hit. The grep agent greps X, reads
+//!   X's declaration and the enclosing declaration of every hit but import lines (which it sees
+//!   in grep's output).
 //!
 //! The grep agent's `rg` output is computed here, not run: every line holding X as a word, as
 //! `path:line:text`, over the files the generation lists (source files only, so
@@ -20,7 +23,8 @@
 //! capped at 2,000 per question, so its cost is then a lower bound too.
 //!
 //! The sample: symbols with at least one incoming reference edge, of non-derived repositories,
-//! in strata of (name declared once / more than once in the generation) × (callable / type),
+//! Python stubs (`.pyi`, a type checker's view of a declaration beside them) neither sampled nor
+//! counted as declarations of their names, in strata of (name declared once / more than once in the generation) × (callable / type),
 //! `--per-stratum` each (default 25), drawn with a fixed seed. Printed: per language, question
 //! and stratum, the median, p10 and p90 of grep tokens / kivgraph tokens, the median tokens and
 //! calls of each side, and the share of "who uses X" answers whose verdict is COMPLETE.
@@ -82,6 +86,8 @@ struct Corpus {
     words: HashMap<String, Vec<(u32, u32)>>,
     /// Per file: (start_line, end_line, symbol id, callable or type), for enclosing lookups.
     decls: Vec<Vec<(u32, u32, u32, bool)>>,
+    /// (repository, path) → file.
+    by_path: HashMap<(String, String), u32>,
     bpe: &'static CoreBPE,
     read_tokens: std::cell::RefCell<HashMap<(u32, u32, u32), usize>>,
 }
@@ -140,11 +146,27 @@ impl Corpus {
                 code,
             ));
         }
+        let by_path = b
+            .files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                let repo = &b.repositories[f.repository.to_native() as usize];
+                (
+                    (
+                        st.get(repo.name.to_native()).to_string(),
+                        st.get(f.path.to_native()).to_string(),
+                    ),
+                    i as u32,
+                )
+            })
+            .collect();
         Ok(Corpus {
             g,
             lines,
             words,
             decls,
+            by_path,
             bpe: tiktoken_rs::o200k_base_singleton(),
             read_tokens: Default::default(),
         })
@@ -165,6 +187,34 @@ impl Corpus {
             out.push_str(&format!("{path}:{l}:{}\n", lines[l as usize - 1]));
         }
         (hits, self.tokens(&out))
+    }
+
+    /// `rg -n -w name FILE`, then the eleven lines around each hit but import lines: (tokens,
+    /// reads).
+    fn grep_in_file(&self, name: &str, f: u32) -> (usize, usize) {
+        let hits: Vec<u32> = self
+            .words
+            .get(name)
+            .into_iter()
+            .flatten()
+            .filter(|h| h.0 == f)
+            .map(|h| h.1)
+            .collect();
+        let (path, lines) = &self.lines[f as usize];
+        let out: String = hits
+            .iter()
+            .map(|&l| format!("{path}:{l}:{}\n", lines[l as usize - 1]))
+            .collect();
+        let mut tokens = self.tokens(&out);
+        let mut reads = 0;
+        for &l in &hits {
+            if !import_line(&lines[l as usize - 1]) {
+                let n = lines.len() as u32;
+                tokens += self.read(f, l.saturating_sub(5).max(1), (l + 5).min(n));
+                reads += 1;
+            }
+        }
+        (tokens, reads)
     }
 
     /// The declaration an agent reads to check a hit: (file, first line, last line, the
@@ -235,7 +285,18 @@ struct Cost {
 
 /// The grep agent's walk: grep each name of the frontier, read the enclosing declaration of
 /// every hit, and take the names of what it read as the next frontier, `levels` times.
-fn grep_and_read(c: &Corpus, subject: u32, levels: usize) -> (usize, usize) {
+/// Whether a line, as grep prints it, is an import or re-export statement (which an agent after
+/// the code that uses a name passes over without reading around it).
+fn import_line(text: &str) -> bool {
+    let t = text.trim_start();
+    t.starts_with("import ")
+        || (t.starts_with("from ") && t.contains(" import "))
+        || t.starts_with("use ")
+        || t.starts_with("pub use ")
+        || (t.starts_with("export ") && t.contains(" from "))
+}
+
+fn grep_and_read(c: &Corpus, subject: u32, levels: usize, skip_imports: bool) -> (usize, usize) {
     let b = c.g.graph();
     let s = &b.symbols[subject as usize];
     let own = (s.file.to_native(), s.start_line.to_native());
@@ -253,7 +314,10 @@ fn grep_and_read(c: &Corpus, subject: u32, levels: usize) -> (usize, usize) {
             tokens += t;
             calls += 1;
             for (f, l) in hits {
-                if (f, l) == own || read.len() >= READ_CAP {
+                if (f, l) == own
+                    || read.len() >= READ_CAP
+                    || (skip_imports && import_line(&c.lines[f as usize].1[l as usize - 1]))
+                {
                     continue;
                 }
                 let (f, a, z, id) = c.enclosing(f, l);
@@ -307,14 +371,21 @@ fn main() -> anyhow::Result<()> {
     };
 
     // Strata.
+    // A Python stub's declaration (`.pyi`) is a type checker's view of a declaration of the
+    // module beside it, not a homonym: stubs are neither counted nor asked about.
+    let stub = |s: &kivgraph_format::blob::ArchivedSymbolRec| {
+        st.get(b.files[s.file.to_native() as usize].path.to_native())
+            .ends_with(".pyi")
+    };
     let mut declared: HashMap<&str, usize> = HashMap::new();
-    for s in b.symbols.iter() {
+    for s in b.symbols.iter().filter(|s| !stub(s)) {
         *declared.entry(st.get(s.name.to_native())).or_default() += 1;
     }
     let mut strata: BTreeMap<(String, &str, &str), Vec<u32>> = BTreeMap::new();
     for (id, s) in b.symbols.iter().enumerate() {
         if b.repositories[s.repository.to_native() as usize].derived
             || c.lines[s.file.to_native() as usize].1.is_empty()
+            || stub(s)
         {
             continue;
         }
@@ -367,7 +438,7 @@ fn main() -> anyhow::Result<()> {
             let name = st.get(b.symbols[id as usize].name.to_native());
 
             let (kt, kc, first) = c.ask("find_references", json!({"stable_key": key}))?;
-            let (gt, gc) = grep_and_read(&c, id, 1);
+            let (gt, gc) = grep_and_read(&c, id, 1, false);
             let v = verdicts.entry(language.clone()).or_default();
             v.0 += 1;
             if first["completeness"]["verdict"] == "COMPLETE" {
@@ -395,7 +466,7 @@ fn main() -> anyhow::Result<()> {
             };
 
             let (bt, bc, _) = c.ask("get_blast_radius", json!({"stable_key": key, "depth": 2}))?;
-            let (g2t, g2c) = grep_and_read(&c, id, 2);
+            let (g2t, g2c) = grep_and_read(&c, id, 2, false);
             let breaks = Cost {
                 kg_tokens: bt,
                 kg_calls: bc,
@@ -404,9 +475,14 @@ fn main() -> anyhow::Result<()> {
             };
 
             // Callers, from the full view (not counted: the compact pages above are what the
-            // agent read), then their code and X's, 20 per get_source call.
+            // agent read, and they carry each row's kind and edge kind), then their code and X's,
+            // 20 per get_source call. A caller that only imports or re-exports X is passed over
+            // (as the grep agent passes over import lines). A module (a use at file level) is
+            // not read whole: the agent greps X in that one file and reads the lines around
+            // each hit, as the grep agent does.
             let mut selectors: Vec<Value> = vec![json!({"stable_key": key})];
-            let mut seen: HashSet<String> = HashSet::new();
+            let mut callers: Vec<(Value, bool, bool)> = Vec::new();
+            let mut seen: HashMap<String, usize> = HashMap::new();
             let mut cursor: Option<String> = None;
             loop {
                 let mut a = json!({"stable_key": key, "view": "full", "limit": 500});
@@ -422,9 +498,15 @@ fn main() -> anyhow::Result<()> {
                         "repository": r["repository"],
                         "path": r["file_path"],
                     });
-                    if seen.insert(sel.to_string()) {
-                        selectors.push(sel);
-                    }
+                    let import = matches!(
+                        r["edge_kind"].as_str(),
+                        Some("IMPORTS_SYMBOL" | "EXPORTS" | "REEXPORTS")
+                    );
+                    let i = *seen.entry(sel.to_string()).or_insert_with(|| {
+                        callers.push((sel, true, r["kind"] == "module"));
+                        callers.len() - 1
+                    });
+                    callers[i].1 &= import;
                 }
                 cursor = v["next_cursor"].as_str().map(str::to_string);
                 if cursor.is_none() {
@@ -432,6 +514,24 @@ fn main() -> anyhow::Result<()> {
                 }
             }
             let (mut st_tokens, mut st_calls) = (kt, kc);
+            for (sel, only_imports, module) in callers {
+                if only_imports {
+                    continue;
+                }
+                if !module {
+                    selectors.push(sel);
+                    continue;
+                }
+                let file = c.by_path.get(&(
+                    sel["repository"].as_str().unwrap_or_default().to_string(),
+                    sel["path"].as_str().unwrap_or_default().to_string(),
+                ));
+                if let Some(&f) = file {
+                    let (t, n) = c.grep_in_file(name, f);
+                    st_tokens += t;
+                    st_calls += 1 + n;
+                }
+            }
             for chunk in selectors.chunks(20) {
                 match tools::call("get_source", &json!({"symbols": chunk}), Some(c.g.clone())) {
                     Ok(text) => st_tokens += c.tokens(&text),
@@ -446,11 +546,12 @@ fn main() -> anyhow::Result<()> {
                 s.start_line.to_native(),
                 s.end_line.to_native(),
             );
+            let (gi, gic) = grep_and_read(&c, id, 1, true);
             let show = Cost {
                 kg_tokens: st_tokens,
                 kg_calls: st_calls,
-                grep_tokens: gt + own,
-                grep_calls: gc + 1,
+                grep_tokens: gi + own,
+                grep_calls: gic + 1,
             };
 
             for (q, cost) in [
