@@ -24,9 +24,11 @@
 //!
 //! The sample: symbols with at least one incoming reference edge, of non-derived repositories,
 //! Python stubs (`.pyi`, a type checker's view of a declaration beside them) neither sampled nor
-//! counted as declarations of their names, in strata of (name declared once / more than once in the generation) × (callable / type),
-//! `--per-stratum` each (default 25), drawn with a fixed seed. Printed: per language, question
-//! and stratum, the median, p10 and p90 of grep tokens / kivgraph tokens, the median tokens and
+//! counted as declarations of their names, in strata of (name declared once / more than once in
+//! the generation) × (callable / type), `--per-stratum` each (default 25), drawn with a fixed
+//! seed; the figures are also given by how far a subject's uses reach (its own package only,
+//! other packages, other repositories). Printed: per language, question and stratum, the
+//! median, p10 and p90 of grep tokens / kivgraph tokens, the median tokens and
 //! calls of each side, and the share of "who uses X" answers whose verdict is COMPLETE.
 //!
 //! With `--oracle ORACLE.jsonl` (an accuracy oracle of the same sources, `benches/accuracy/`),
@@ -436,6 +438,19 @@ fn main() -> anyhow::Result<()> {
         for &id in ids {
             let key = st.get(b.symbols[id as usize].key.to_native());
             let name = st.get(b.symbols[id as usize].name.to_native());
+            // How far its uses reach: another repository, another package, or its own package.
+            let subject = &b.symbols[id as usize];
+            let mut reach = "used in its own package only";
+            for e in b.reverse.row(id) {
+                let from = &b.symbols[e.other.to_native() as usize];
+                if from.repository != subject.repository {
+                    reach = "used from other repositories";
+                    break;
+                }
+                if from.package != subject.package {
+                    reach = "used from other packages";
+                }
+            }
 
             let (kt, kc, first) = c.ask("find_references", json!({"stable_key": key}))?;
             let (gt, gc) = grep_and_read(&c, id, 1, false);
@@ -571,6 +586,10 @@ fn main() -> anyhow::Result<()> {
                     .push(cost);
                 costs
                     .entry((language.clone(), q, "all"))
+                    .or_default()
+                    .push(cost);
+                costs
+                    .entry((language.clone(), q, reach))
                     .or_default()
                     .push(cost);
             }
