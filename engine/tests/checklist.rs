@@ -3710,9 +3710,13 @@ fn item_104_which_failures_bound_which_tool() {
     );
     assert_eq!(verdict(&incoming), "LOWER_BOUND");
     assert_eq!(incoming["completeness"], outgoing["completeness"]);
-    assert_eq!(
-        incoming["completeness"]["blind_spots"][0]["requested_symbol"],
-        "Add"
+    // The blind spot asked for this name: the fallback pattern says so, the entry does not
+    // repeat it.
+    assert_eq!(incoming["completeness"]["fallback"]["pattern"], "\\bAdd\\b");
+    assert!(
+        incoming["completeness"]["blind_spots"][0]
+            .get("requested_symbol")
+            .is_none()
     );
     // get_blast_radius: the same pair, from the start repository.
     let blast = ok_pair(
@@ -3899,7 +3903,8 @@ fn item_106_scope_entries() {
             .unwrap()
             .starts_with("build constraints exclude all Go files in ")
     );
-    // A blind spot adds where it is and what it asked for.
+    // A blind spot adds where it is (what it asked for is the subject's name, which the
+    // fallback pattern states once).
     let v = ok_pair(
         "find_references",
         json!({"repository": "mathlib", "qualified_name": "Add"}),
@@ -3913,7 +3918,6 @@ fn item_106_scope_entries() {
             "repository",
             "file_path",
             "start_line",
-            "requested_symbol",
             "requested_package",
             "detail"
         ]

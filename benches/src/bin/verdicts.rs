@@ -35,6 +35,11 @@ struct Tally {
     both: u64,
     answer_bytes: u64,
     block_bytes: u64,
+    /// Bytes of the blocks' `detail` strings, and of those that repeat an earlier entry's.
+    detail_bytes: u64,
+    repeated_detail_bytes: u64,
+    /// The largest block: its bytes, its fallback paths' bytes, and its subject.
+    largest: (u64, u64, String),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -95,7 +100,23 @@ fn main() -> anyhow::Result<()> {
         let t = by_language.entry(language).or_default();
         t.asked += 1;
         t.answer_bytes += text.len() as u64;
-        t.block_bytes += c.to_string().len() as u64;
+        let block = c.to_string().len() as u64;
+        t.block_bytes += block;
+        if block > t.largest.0 {
+            let paths = c["fallback"]["paths"].to_string().len() as u64;
+            t.largest = (block, paths, key.to_string());
+        }
+        for list in ["blind_spots", "invisible_scopes"] {
+            let mut seen = std::collections::HashSet::new();
+            for e in c[list].as_array().into_iter().flatten() {
+                if let Some(d) = e["detail"].as_str() {
+                    t.detail_bytes += d.len() as u64;
+                    if !seen.insert(d) {
+                        t.repeated_detail_bytes += d.len() as u64;
+                    }
+                }
+            }
+        }
         let blind = c.get("blind_spots").is_some();
         let scopes = c.get("invisible_scopes").is_some();
         match (c["verdict"].as_str(), blind, scopes) {
@@ -106,7 +127,7 @@ fn main() -> anyhow::Result<()> {
         }
     }
     println!(
-        "\n{:<12} {:>8} {:>10} {:>12} {:>12} {:>8} {:>12} {:>12}",
+        "\n{:<12} {:>8} {:>10} {:>12} {:>12} {:>8} {:>12} {:>12} {:>12} {:>12}",
         "language",
         "asked",
         "COMPLETE",
@@ -114,12 +135,14 @@ fn main() -> anyhow::Result<()> {
         "scopes only",
         "both",
         "avg bytes",
-        "avg block"
+        "avg block",
+        "avg details",
+        "repeated"
     );
     for (l, t) in &by_language {
         let pct = |n: u64| 100.0 * n as f64 / t.asked.max(1) as f64;
         println!(
-            "{:<12} {:>8} {:>9.1}% {:>11.1}% {:>11.1}% {:>7.1}% {:>12.0} {:>12.0}",
+            "{:<12} {:>8} {:>9.1}% {:>11.1}% {:>11.1}% {:>7.1}% {:>12.0} {:>12.0} {:>12.0} {:>12.0}",
             l,
             t.asked,
             pct(t.complete),
@@ -128,6 +151,14 @@ fn main() -> anyhow::Result<()> {
             pct(t.both),
             t.answer_bytes as f64 / t.asked.max(1) as f64,
             t.block_bytes as f64 / t.asked.max(1) as f64,
+            t.detail_bytes as f64 / t.asked.max(1) as f64,
+            t.repeated_detail_bytes as f64 / t.asked.max(1) as f64,
+        );
+    }
+    for (l, t) in &by_language {
+        println!(
+            "{l}: largest block {} bytes ({} of them fallback paths), find_references {{\"stable_key\": \"{}\"}}",
+            t.largest.0, t.largest.1, t.largest.2
         );
     }
     if !oracle.is_empty() {

@@ -161,11 +161,15 @@ pub(crate) fn fallback_pattern(name: &str) -> String {
 }
 
 /// The completeness block over a set of recorded failures (blind spots and invisible scopes).
+///
+/// What an entry would only repeat is left out (optional fields of a completeness entry): the
+/// `requested_symbol` when it is the subject's name (the fallback pattern names it), and a
+/// `detail` that an earlier entry of the same list and reason already gave.
 pub(crate) fn completeness(g: &Generation, name: &str, blind: &[u32], scopes: &[u32]) -> Value {
     if blind.is_empty() && scopes.is_empty() {
         return json!({"verdict": "COMPLETE"});
     }
-    let entry = |i: u32| {
+    let entry = |i: u32, said: &mut std::collections::HashSet<(String, String)>| {
         let f = query::failure(g, i);
         let mut m = Map::new();
         m.insert("reason".into(), json!(f.reason));
@@ -174,11 +178,15 @@ pub(crate) fn completeness(g: &Generation, name: &str, blind: &[u32], scopes: &[
             m.insert("file_path".into(), json!(p));
             m.insert("start_line".into(), json!(f.start_line));
         }
-        if let Some(s) = &f.requested_symbol {
+        if let Some(s) = &f.requested_symbol
+            && (name.is_empty() || s != name)
+        {
             m.insert("requested_symbol".into(), json!(s));
         }
         m.insert("requested_package".into(), json!(f.requested_package));
-        if let Some(d) = &f.detail {
+        if let Some(d) = &f.detail
+            && said.insert((f.reason.to_string(), d.to_string()))
+        {
             m.insert("detail".into(), json!(d));
         }
         (Value::Object(m), f)
@@ -198,6 +206,7 @@ pub(crate) fn completeness(g: &Generation, name: &str, blind: &[u32], scopes: &[
             continue;
         }
         let mut entries = Vec::new();
+        let mut said = std::collections::HashSet::new();
         for &i in list {
             let u = &b.unresolved[i as usize];
             let repo = u.repository.to_native();
@@ -223,7 +232,7 @@ pub(crate) fn completeness(g: &Generation, name: &str, blind: &[u32], scopes: &[
                 });
             }
             if entries.len() < 20 {
-                entries.push(entry(i).0);
+                entries.push(entry(i, &mut said).0);
             }
         }
         out.insert(label.into(), Value::Array(entries));
