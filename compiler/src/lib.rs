@@ -352,10 +352,20 @@ pub struct RepoSummary {
     pub files: BTreeMap<String, BTreeMap<String, u64>>,
 }
 
+/// Wall-clock milliseconds of a compile's phases. `resolve` runs from the end of discovery to
+/// the ordered facts, and holds `extract` (parsing and extraction, the files in parallel, or
+/// their cached extractions), `link` (each language's resolution over its files) and `order`
+/// (ordering the facts for the writer).
 #[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct Timings {
     pub discover: u64,
     pub resolve: u64,
+    #[serde(default)]
+    pub extract: u64,
+    #[serde(default)]
+    pub link: u64,
+    #[serde(default)]
+    pub order: u64,
     pub write: u64,
     pub total: u64,
 }
@@ -465,9 +475,8 @@ fn compile_inner(opts: &CompileOptions, reuse: bool) -> Result<Summary, CompileE
         let ms = t0.elapsed().as_millis() as u64;
         last.elapsed_ms = Timings {
             discover: ms,
-            resolve: 0,
-            write: 0,
             total: ms,
+            ..Timings::default()
         };
         return Ok(last);
     }
@@ -477,9 +486,12 @@ fn compile_inner(opts: &CompileOptions, reuse: bool) -> Result<Summary, CompileE
         CacheDir::At(dir) => Some(dir.clone()),
     }
     .map(|dir| disk_cache::DiskCache::new(dir, opts.cache.limit));
-    resolve_all(&mut facts, inputs, disk.as_ref(), &progress);
+    let phases = pipeline::Phases::default();
+    resolve_all(&mut facts, inputs, disk.as_ref(), &progress, &phases);
     progress.phase("ordering the facts");
+    let t_order = Instant::now();
     let finished = facts.finish()?;
+    let order = t_order.elapsed();
     let t_resolve = t0.elapsed();
 
     let published = write_generation(&lock, &finished, opts.fault, &progress);
@@ -522,6 +534,9 @@ fn compile_inner(opts: &CompileOptions, reuse: bool) -> Result<Summary, CompileE
         elapsed_ms: Timings {
             discover: ms(t_discover),
             resolve: ms(t_resolve - t_discover),
+            extract: phases.extract_ms(),
+            link: phases.link_ms(),
+            order: ms(order),
             write: ms(t_write - t_resolve),
             total: ms(t_write),
         },
@@ -664,6 +679,7 @@ fn resolve_all(
     inputs: Inputs,
     cache: Option<&disk_cache::DiskCache>,
     progress: &Progress,
+    phases: &pipeline::Phases,
 ) {
     let project = pipeline::Project {
         configs: &inputs.configs,
@@ -672,6 +688,7 @@ fn resolve_all(
             .as_deref()
             .unwrap_or("the toolchain's rust-src is not installed"),
         cache,
+        phases,
     };
     pipeline::compile_all(facts, inputs.sources, &project, progress);
 }

@@ -44,6 +44,34 @@ pub(crate) struct Project<'a> {
     pub sysroot_missing: &'a str,
     /// The extraction cache on disk, when the compile keeps one.
     pub cache: Option<&'a crate::disk_cache::DiskCache>,
+    /// Where the front ends add the time of their phases.
+    pub phases: &'a Phases,
+}
+
+/// Wall-clock time of the extraction and resolution phases, summed over the front ends.
+#[derive(Debug, Default)]
+pub(crate) struct Phases {
+    extract_us: std::sync::atomic::AtomicU64,
+    link_us: std::sync::atomic::AtomicU64,
+}
+
+impl Phases {
+    fn add(counter: &std::sync::atomic::AtomicU64, since: std::time::Instant) {
+        counter.fetch_add(
+            since.elapsed().as_micros() as u64,
+            std::sync::atomic::Ordering::Relaxed,
+        );
+    }
+
+    /// Milliseconds of parsing and extraction (or reading cached extractions).
+    pub(crate) fn extract_ms(&self) -> u64 {
+        self.extract_us.load(std::sync::atomic::Ordering::Relaxed) / 1000
+    }
+
+    /// Milliseconds of the languages' resolution.
+    pub(crate) fn link_ms(&self) -> u64 {
+        self.link_us.load(std::sync::atomic::Ordering::Relaxed) / 1000
+    }
 }
 
 /// A language front end.
@@ -93,6 +121,7 @@ pub(crate) fn run<F: FrontEnd>(
     if inputs.is_empty() {
         return;
     }
+    let t_extract = std::time::Instant::now();
     let admitted = F::admit(facts, inputs, project);
     progress.files(admitted.len(), &format!("parsing {} files", F::NAME));
     // Extraction recurses over syntax trees and resolution through chains of names; the pool's
@@ -237,8 +266,11 @@ pub(crate) fn run<F: FrontEnd>(
             ),
         });
     }
+    Phases::add(&project.phases.extract_us, t_extract);
     progress.phase(&format!("resolving {} files", F::NAME));
+    let t_link = std::time::Instant::now();
     pool.install(|| F::resolve(facts, parsed, project));
+    Phases::add(&project.phases.link_us, t_link);
     summarize_derived(facts);
 }
 
@@ -391,10 +423,12 @@ mod tests {
             });
         }
         let configs = Vec::new();
+        let phases = Phases::default();
         let project = Project {
             configs: &configs,
             sysroot_missing: "",
             cache: None,
+            phases: &phases,
         };
         run::<Fragile>(&mut facts, inputs, &project, &Progress::new(false));
         let status: Vec<FileStatus> = facts.files.iter().map(|f| f.status).collect();

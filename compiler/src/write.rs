@@ -2,8 +2,6 @@
 //! blob (with the term index of `find_by_intent`) and the name index. Everything is derived from one [`Finished`], in its canonical order,
 //! so the same facts always give the same bytes.
 
-use std::collections::HashMap;
-
 use kivgraph_format::blob::{
     self, Csr, EdgeRec, FileRec, GraphBlob, PackageEdgeRec, PackageRec, RepositoryRec, StringTable,
     SymbolRec, UnresolvedRec,
@@ -290,7 +288,7 @@ fn code_names<'a>(entries: impl Iterator<Item = (usize, &'a str)>) -> Vec<String
 #[derive(Default)]
 struct Interner<'a> {
     /// Each distinct string once; ids are assigned in byte order when the table is sealed.
-    ids: HashMap<&'a str, u32>,
+    ids: rustc_hash::FxHashMap<&'a str, u32>,
 }
 
 impl<'a> Interner<'a> {

@@ -17,7 +17,7 @@
 //! - [`question_terms`] folds a question and its keywords the same way, keeping the first spelling
 //!   of every key.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 use rkyv::{Archive, Deserialize, Serialize};
 use roaring::RoaringBitmap;
@@ -239,7 +239,7 @@ pub fn build<'a>(
     // The same terms as [`symbol_terms`], gathered without a set per symbol: the terms of a
     // path are folded once per run of symbols in the same file, and each term's ids arrive in
     // increasing order.
-    let mut by_term: HashMap<String, Vec<u32>> = HashMap::new();
+    let mut by_term: rustc_hash::FxHashMap<String, Vec<u32>> = Default::default();
     let mut index = TermIndex::default();
     let mut path_terms: (Option<&str>, Vec<String>, u8) = (None, Vec::new(), 0);
     let mut terms: Vec<String> = Vec::new();
