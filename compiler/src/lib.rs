@@ -644,7 +644,7 @@ fn gather_and_resolve(
     let t0 = Instant::now();
     let (mut facts, inputs) = gather(repos, rust_sysroot, progress);
     let t_discover = t0.elapsed();
-    resolve_all(&mut facts, inputs, None, progress);
+    resolve_all(&mut facts, inputs, None, progress, &pipeline::Phases::default());
     (facts, t_discover)
 }
 
