@@ -644,7 +644,13 @@ fn gather_and_resolve(
     let t0 = Instant::now();
     let (mut facts, inputs) = gather(repos, rust_sysroot, progress);
     let t_discover = t0.elapsed();
-    resolve_all(&mut facts, inputs, None, progress, &pipeline::Phases::default());
+    resolve_all(
+        &mut facts,
+        inputs,
+        None,
+        progress,
+        &pipeline::Phases::default(),
+    );
     (facts, t_discover)
 }
 

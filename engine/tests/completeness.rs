@@ -328,3 +328,124 @@ fn a_damaged_scope_record_falls_back_to_every_scope_of_the_repository() {
     assert_eq!(v["completeness"]["verdict"], "LOWER_BOUND", "{v}");
     assert_eq!(scope_dirs(&v), BTreeSet::from(["winonly".to_string()]));
 }
+
+/// Writes `files` (path under `root`, text) and compiles `repos` (name, directory under
+/// `root`) into a new index; the generation and the two temporary directories.
+fn compile_sources(
+    files: &[(&str, &str)],
+    repos: &[(&str, &str)],
+    extra: &[&str],
+) -> (Arc<Generation>, [tempfile::TempDir; 2]) {
+    let src = tempfile::tempdir().unwrap();
+    for (rel, text) in files {
+        let p = src.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    let index = tempfile::tempdir().unwrap();
+    compile_into(
+        index.path(),
+        extra.iter().map(|e| e.to_string()).chain(
+            repos
+                .iter()
+                .map(|(n, d)| format!("{n}={}", src.path().join(d).display())),
+        ),
+    );
+    let g = Arc::new(
+        Generation::open_current(&IndexDir::new(index.path()))
+            .unwrap()
+            .unwrap(),
+    );
+    (g, [src, index])
+}
+
+/// A Rust file that no crate root reaches (a module another feature or platform loads) is code
+/// the graph does not read: the names it writes bound the answers about declarations of those
+/// names, and point at it; a name it does not write stays COMPLETE.
+#[test]
+fn a_rust_file_no_crate_root_reaches_bounds_the_answers_about_its_names() {
+    let (g, _dirs) = compile_sources(
+        &[
+            (
+                "k/Cargo.toml",
+                "[package]\nname = \"k\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+            ),
+            (
+                "k/src/lib.rs",
+                "#[cfg(feature = \"extra\")]\nmod extra;\n\npub fn helper() -> u32 { 1 }\n\n\
+                 pub fn other() -> u32 { helper() }\n",
+            ),
+            (
+                "k/src/extra.rs",
+                "pub fn more() -> u32 { crate::helper() + 1 }\n",
+            ),
+        ],
+        &[("k", "k")],
+        &["--rust-sysroot", "off"],
+    );
+    let v = call(
+        &g,
+        "find_references",
+        json!({"repository": "k", "qualified_name": "helper"}),
+    );
+    let c = &v["completeness"];
+    assert_eq!(c["verdict"], "LOWER_BOUND", "{v}");
+    assert!(
+        c["blind_spots"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["reason"] == "NAME_IN_UNREAD_CODE" && s["file_path"] == "src/extra.rs"),
+        "{v}"
+    );
+    let v = call(
+        &g,
+        "find_references",
+        json!({"repository": "k", "qualified_name": "other"}),
+    );
+    assert_eq!(v["completeness"]["verdict"], "COMPLETE", "{v}");
+}
+
+/// A reference the compiler could not follow bounds the answers about declarations of its name
+/// only where its code can use them: in their own repository, or in one that depends on it (a
+/// package edge, directly or through another repository). An unrelated repository's failures
+/// leave the answer COMPLETE.
+#[test]
+fn a_blind_spot_bounds_only_the_repositories_its_code_can_use() {
+    let (g, _dirs) = compile_sources(
+        &[
+            ("lib/core.py", "def helper():\n    return 1\n"),
+            (
+                "mid/wrap.py",
+                "from core import helper\n\ndef wrapped():\n    return helper()\n",
+            ),
+            (
+                "user/app.py",
+                "import wrap\n\ndef run(x):\n    wrap.wrapped()\n    return x.helper()\n",
+            ),
+            ("other/app.py", "def run(x):\n    return x.helper()\n"),
+        ],
+        &[
+            ("lib", "lib"),
+            ("mid", "mid"),
+            ("user", "user"),
+            ("other", "other"),
+        ],
+        &[],
+    );
+    let v = call(
+        &g,
+        "find_references",
+        json!({"repository": "lib", "qualified_name": "helper"}),
+    );
+    let c = &v["completeness"];
+    assert_eq!(c["verdict"], "LOWER_BOUND", "{v}");
+    let repos: BTreeSet<&str> = c["blind_spots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|s| s["repository"].as_str())
+        .collect();
+    // `user` reaches `lib` through `mid`; `other` reaches nothing.
+    assert_eq!(repos, BTreeSet::from(["user"]), "{v}");
+}

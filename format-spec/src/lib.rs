@@ -65,6 +65,8 @@ pub struct Generation {
     scope_reach: Option<Vec<u8>>,
     /// Its entries, read on first use.
     scope_reach_table: std::sync::OnceLock<Option<scope_reach::ReachTable>>,
+    /// For each repository, the others with a package edge into it; built on first use.
+    repository_users: std::sync::OnceLock<Vec<Vec<u32>>>,
     /// The generation directory, opened and locked shared for as long as the generation is open,
     /// so that a publish's collection of old generations leaves it alone (SPEC.md section 1.8).
     _held: File,
@@ -185,6 +187,7 @@ impl Generation {
             name_grams,
             scope_reach,
             scope_reach_table: std::sync::OnceLock::new(),
+            repository_users: std::sync::OnceLock::new(),
             _held: held,
         })
     }
@@ -228,6 +231,35 @@ impl Generation {
         self.scope_reach_table
             .get_or_init(|| scope_reach::ReachTable::read(&self.scope_reach()?).ok())
             .as_ref()
+    }
+
+    /// For each repository (by index), the other repositories whose packages have a package
+    /// edge (`PACKAGE_DEPENDS_ON`, `MODULE_DEPENDS_ON`) into one of its packages, sorted: the
+    /// repositories that use it directly. Read off the package edges on first use.
+    pub fn repository_users(&self) -> &[Vec<u32>] {
+        self.repository_users.get_or_init(|| {
+            let b = self.graph();
+            let mut users: Vec<Vec<u32>> = vec![Vec::new(); b.repositories.len()];
+            let repo_of = |p: u32| {
+                b.packages
+                    .get(p as usize)
+                    .map(|p| p.repository.to_native() as usize)
+            };
+            for e in b.package_edges.iter() {
+                if let (Some(from), Some(to)) =
+                    (repo_of(e.source.to_native()), repo_of(e.target.to_native()))
+                    && from != to
+                    && to < users.len()
+                {
+                    users[to].push(from as u32);
+                }
+            }
+            for u in &mut users {
+                u.sort_unstable();
+                u.dedup();
+            }
+            users
+        })
     }
 
     /// The name index.

@@ -194,7 +194,7 @@ fn against_oracle(
     let mut forms: Vec<_> = a.missed_by_form.iter().collect();
     forms.sort_by(|x, y| y.1.0.cmp(&x.1.0).then(x.0.cmp(y.0)));
     println!("uses the false COMPLETE answers miss, by the oracle's use form:");
-    for (form, (n, examples)) in forms.iter().take(25) {
+    for (form, (n, examples)) in &forms {
         println!("  {n:>6}  {form}");
         if examples_shown {
             for e in examples {

@@ -104,7 +104,9 @@ const PINNED_REASONS: &[&str] = &[
     "DECLARATION_NOT_FOUND",
 ];
 
-/// Recorded failures that asked for the subject's name and could have been a use of it.
+/// Recorded failures that asked for the subject's name and could have been a use of it: not
+/// pinned to another package, and recorded in a repository whose code can use the subject's
+/// (its own, or one that depends on it, directly or through others).
 pub fn blind_spots_naming(g: &Generation, subject: u32) -> Vec<u32> {
     let b = g.graph();
     let s = &b.symbols[subject as usize];
@@ -112,15 +114,47 @@ pub fn blind_spots_naming(g: &Generation, subject: u32) -> Vec<u32> {
     let package = b
         .strings
         .get(b.packages[s.package.to_native() as usize].name.to_native());
+    let home = s.repository.to_native();
+    let mut reaching: Option<Vec<bool>> = None;
     unresolved_named(g, name)
         .into_iter()
         .filter(|&i| {
             let u = &b.unresolved[i as usize];
             let reason = b.strings.get(u.reason.to_native());
-            !(PINNED_REASONS.contains(&reason)
-                && b.strings.get(u.requested_package.to_native()) != package)
+            if PINNED_REASONS.contains(&reason)
+                && b.strings.get(u.requested_package.to_native()) != package
+            {
+                return false;
+            }
+            let from = u.repository.to_native();
+            from == home
+                || reaching
+                    .get_or_insert_with(|| repositories_reaching(g, home))
+                    .get(from as usize)
+                    .copied()
+                    .unwrap_or(true)
         })
         .collect()
+}
+
+/// Which repositories' code can use declarations of repository `home`: `home` and every
+/// repository that depends on it through package edges, directly or through others.
+pub fn repositories_reaching(g: &Generation, home: u32) -> Vec<bool> {
+    let users = g.repository_users();
+    let mut reach = vec![false; users.len()];
+    let mut queue = vec![home];
+    if let Some(r) = reach.get_mut(home as usize) {
+        *r = true;
+    }
+    while let Some(r) = queue.pop() {
+        for &u in users.get(r as usize).map_or(&[][..], Vec::as_slice) {
+            if !reach[u as usize] {
+                reach[u as usize] = true;
+                queue.push(u);
+            }
+        }
+    }
+    reach
 }
 
 /// Recorded failures the subject itself made (its own unfollowed references).

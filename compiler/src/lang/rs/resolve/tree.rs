@@ -6,14 +6,15 @@ use std::collections::{HashMap, HashSet};
 
 use kivgraph_format::{FileStatus, Language, SymbolKind};
 
-use super::super::extract::Leaf;
 use super::super::extract::Ns;
+use super::super::extract::{Leaf, What};
 use super::super::project::CrateKind;
 use super::super::project::{join, parent as parent_dir};
 use super::{
     Def, FileInstance, ModId, Module, Resolver, STD_CRATES, SymInfo, item_ns, ns_idx, site,
 };
-use crate::emit::{self, Request, reason::MODULE_FILE_NOT_FOUND};
+use crate::emit::reason::{MODULE_FILE_NOT_FOUND, NAME_IN_UNREAD_CODE};
+use crate::emit::{self, Request};
 use crate::facts::{Diagnostic, FileId, Package, PackageId, RepoId, SymbolId};
 use crate::lang::Home;
 
@@ -50,6 +51,7 @@ impl Resolver<'_> {
         // A derived repository (the standard library) has hundreds of files no crate root of
         // the compiled configuration reaches: one line says how many.
         let mut derived_unreached: std::collections::BTreeMap<usize, usize> = Default::default();
+        let mut unreached: Vec<usize> = Vec::new();
         for (i, f) in self.files.iter().enumerate() {
             if !reached.contains(&i) {
                 self.facts.files[f.file].status = FileStatus::BuildExcluded;
@@ -63,6 +65,55 @@ impl Resolver<'_> {
                     message: "no crate root reaches this file (no `mod` declaration loads it)"
                         .into(),
                 });
+                unreached.push(i);
+            }
+        }
+        // What such a file names could be a use of any same-named declaration in another
+        // configuration (a feature or platform that loads it): each name, once per file, is a
+        // `NAME_IN_UNREAD_CODE` blind spot, as in code the parser could not read.
+        for i in unreached {
+            let f = &self.files[i];
+            let mut names: Vec<(&str, (u32, u32))> = Vec::new();
+            for r in &f.rs.refs {
+                match &r.what {
+                    What::Path(segs, _) => {
+                        names.extend(segs.iter().map(|s| (s.as_str(), r.pos)));
+                    }
+                    What::Qual(_, _, name) | What::Member(_, name, _) => {
+                        names.push((name.as_str(), r.pos));
+                    }
+                }
+            }
+            for u in &f.rs.uses {
+                names.extend(u.segs.iter().map(|s| (s.as_str(), u.pos)));
+            }
+            let mut seen: HashSet<&str> = HashSet::new();
+            let unread: Vec<(String, (u32, u32))> = names
+                .into_iter()
+                .filter(|(n, _)| {
+                    !matches!(*n, "crate" | "self" | "super" | "Self" | "std" | "core")
+                        && seen.insert(n)
+                })
+                .map(|(n, p)| (n.to_string(), p))
+                .take(crate::lang::MAX_UNREAD_NAMES)
+                .collect();
+            let (repo, file, path) = (f.repo, f.file, f.path.clone());
+            for (name, pos) in unread {
+                emit::unresolved(
+                    self.facts,
+                    site(repo, file, pos),
+                    NAME_IN_UNREAD_CODE,
+                    Request {
+                        package: path.clone(),
+                        symbol: Some(name),
+                        detail: Some(
+                            "written in a file no crate root reaches (no `mod` declaration \
+                             loads it in the compiled configuration)"
+                                .into(),
+                        ),
+                    },
+                    None,
+                );
             }
         }
         for (repo, n) in derived_unreached {
