@@ -159,8 +159,14 @@ impl Resolver<'_> {
                 {
                     continue;
                 }
-                let name = self.facts.symbols[e.target].name.as_str();
-                let Some(&local) = fallback.get(name) else {
+                // What the name binds to is a module-level declaration of that name (an
+                // attribute `x.total` of the same spelling binds a member, and is not a use of
+                // the name).
+                let target = &self.facts.symbols[e.target];
+                if target.qualified_name != target.name {
+                    continue;
+                }
+                let Some(&local) = fallback.get(target.name.as_str()) else {
                     continue;
                 };
                 if e.target == local || e.source == local {

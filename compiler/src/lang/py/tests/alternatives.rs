@@ -62,6 +62,14 @@ except ImportError:
 
 def report(xs):
     return total(xs)  #want: CALLS_DIRECT speedups:total ; #want: CALLS_DIRECT calc:total CANDIDATE
+
+
+class Cart:
+    def total(self):
+        return 0
+
+    def sum(self):
+        return self.total()  #want: CALLS_DIRECT calc:Cart.total ; #want-none: calc:total
 "#,
     );
 }
