@@ -84,9 +84,74 @@ pub(crate) struct DiskCache {
     hits: AtomicU64,
     misses: AtomicU64,
     rejected: AtomicU64,
-    written: AtomicU64,
-    written_bytes: AtomicU64,
     write_failed: std::sync::Mutex<Option<String>>,
+    /// The thread that writes entries, started by the first: extraction hands it an entry and
+    /// goes on, so the files' creation overlaps the compile instead of stalling it.
+    writer: std::sync::Mutex<Option<Writer>>,
+}
+
+/// An entry to write: its path and bytes.
+type Entry = (PathBuf, Vec<u8>);
+
+/// The writer thread of a [`DiskCache`] and its queue.
+#[derive(Debug)]
+struct Writer {
+    queue: std::sync::mpsc::SyncSender<Entry>,
+    /// Entries written, their bytes, and the first failure (after which nothing is written).
+    thread: std::thread::JoinHandle<(u64, u64, Option<String>)>,
+}
+
+/// Entries waiting for the writer at most (a bound on the memory they hold).
+const QUEUE: usize = 512;
+
+impl Writer {
+    fn start(dir: PathBuf) -> std::io::Result<Writer> {
+        let (queue, entries) = std::sync::mpsc::sync_channel::<Entry>(QUEUE);
+        let thread = std::thread::Builder::new()
+            .name("kivgraph-cache-writer".into())
+            .spawn(move || {
+                let (mut written, mut bytes, mut failure) = (0, 0, None);
+                let tmp_dir = dir.join("tmp");
+                let mut made: std::collections::HashSet<PathBuf> = Default::default();
+                for (path, entry) in entries {
+                    if failure.is_some() {
+                        continue;
+                    }
+                    let tmp = tmp_dir.join(format!(
+                        "{}-{}",
+                        std::process::id(),
+                        TMP_SEQ.fetch_add(1, Ordering::Relaxed)
+                    ));
+                    let mut write = || -> std::io::Result<()> {
+                        for d in [Some(tmp_dir.as_path()), path.parent()]
+                            .into_iter()
+                            .flatten()
+                        {
+                            if !made.contains(d) {
+                                fs::create_dir_all(d)?;
+                                made.insert(d.to_path_buf());
+                            }
+                        }
+                        let mut f = fs::File::create(&tmp)?;
+                        f.write_all(&entry)?;
+                        drop(f);
+                        fs::rename(&tmp, &path)
+                    };
+                    match write() {
+                        Ok(()) => {
+                            written += 1;
+                            bytes += entry.len() as u64;
+                        }
+                        Err(e) => {
+                            let _ = fs::remove_file(&tmp);
+                            failure = Some(format!("{}: {e}", dir.display()));
+                        }
+                    }
+                }
+                (written, bytes, failure)
+            })?;
+        Ok(Writer { queue, thread })
+    }
 }
 
 impl Key {
@@ -126,9 +191,8 @@ impl DiskCache {
             hits: AtomicU64::new(0),
             misses: AtomicU64::new(0),
             rejected: AtomicU64::new(0),
-            written: AtomicU64::new(0),
-            written_bytes: AtomicU64::new(0),
             write_failed: std::sync::Mutex::new(None),
+            writer: std::sync::Mutex::new(None),
         }
     }
 
@@ -185,31 +249,26 @@ impl DiskCache {
         bytes.extend_from_slice(&xxh3_64(&payload).to_le_bytes());
         bytes.extend_from_slice(&payload);
         let path = self.path_of(digest);
-        let tmp = self.dir.join("tmp").join(format!(
-            "{}-{}",
-            std::process::id(),
-            TMP_SEQ.fetch_add(1, Ordering::Relaxed)
-        ));
-        let write = || -> std::io::Result<()> {
-            if let Some(parent) = path.parent() {
-                fs::create_dir_all(parent)?;
-            }
-            fs::create_dir_all(self.dir.join("tmp"))?;
-            let mut f = fs::File::create(&tmp)?;
-            f.write_all(&bytes)?;
-            drop(f);
-            fs::rename(&tmp, &path)
+        let Ok(mut writer) = self.writer.lock() else {
+            return;
         };
-        match write() {
-            Ok(()) => {
-                self.written.fetch_add(1, Ordering::Relaxed);
-                self.written_bytes
-                    .fetch_add(bytes.len() as u64, Ordering::Relaxed);
+        if writer.is_none() {
+            match Writer::start(self.dir.clone()) {
+                Ok(w) => *writer = Some(w),
+                Err(e) => {
+                    drop(writer);
+                    self.failed(format!("{}: no writer thread: {e}", self.dir.display()));
+                    return;
+                }
             }
-            Err(e) => {
-                let _ = fs::remove_file(&tmp);
-                self.failed(format!("{}: {e}", self.dir.display()));
-            }
+        }
+        let queue = writer.as_ref().map(|w| w.queue.clone());
+        // Not held while the queue is full: the other threads go on handing entries in.
+        drop(writer);
+        if let Some(q) = queue
+            && q.send((path, bytes)).is_err()
+        {
+            self.failed(format!("{}: the writer thread stopped", self.dir.display()));
         }
     }
 
@@ -222,12 +281,31 @@ impl DiskCache {
     /// Ends a compile: keeps the directory under its limit when this compile wrote to it, and
     /// says what the cache did.
     pub(crate) fn finish(&self) -> CacheStats {
+        // Every entry handed in is written (or the failure known) before the statistics.
+        let (written, written_bytes) = match self.writer.lock().ok().and_then(|mut w| w.take()) {
+            None => (0, 0),
+            Some(Writer { queue, thread }) => {
+                drop(queue);
+                match thread.join() {
+                    Ok((n, bytes, failure)) => {
+                        if let Some(why) = failure {
+                            self.failed(why);
+                        }
+                        (n, bytes)
+                    }
+                    Err(_) => {
+                        self.failed(format!("{}: the writer thread failed", self.dir.display()));
+                        (0, 0)
+                    }
+                }
+            }
+        };
         let mut stats = CacheStats {
             hits: self.hits.load(Ordering::Relaxed),
             misses: self.misses.load(Ordering::Relaxed),
             rejected: self.rejected.load(Ordering::Relaxed),
-            written: self.written.load(Ordering::Relaxed),
-            written_bytes: self.written_bytes.load(Ordering::Relaxed),
+            written,
+            written_bytes,
             unavailable: self.write_failed.lock().ok().and_then(|f| f.clone()),
             ..CacheStats::default()
         };
@@ -237,6 +315,17 @@ impl DiskCache {
             stats.bytes = bytes;
         }
         stats
+    }
+}
+
+impl Drop for DiskCache {
+    /// A compile that ends without [`DiskCache::finish`] (an error) still lets the entries it
+    /// handed in be written, so that nothing is cut off half-way when the process exits.
+    fn drop(&mut self) {
+        if let Some(Writer { queue, thread }) = self.writer.get_mut().ok().and_then(Option::take) {
+            drop(queue);
+            let _ = thread.join();
+        }
     }
 }
 
