@@ -1,12 +1,15 @@
 //! Whether a `COMPLETE` verdict is true: `find_references` about a symbol says `COMPLETE`, and
-//! every use an accuracy oracle knows of that symbol lies in the line range of one of the
-//! answer's rows (row level: a row is right only when its range holds the use).
+//! every use an accuracy oracle knows of that symbol is held by one of the answer's rows (row
+//! level): a row whose line range holds the use and, when the use is inside a function or
+//! method, is that function or something inside it. A row of the enclosing module or class
+//! (an import, a base class) does not stand for a use inside one of its functions that the
+//! answer leaves out.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use kivgraph::tools;
-use kivgraph_format::Generation;
+use kivgraph_format::{Generation, SymbolKind};
 use serde_json::{Value, json};
 
 use crate::accuracy::Report;
@@ -22,6 +25,44 @@ pub fn uses_by_symbol(report: &Report) -> BTreeMap<u32, Vec<(u32, u32)>> {
         }
     }
     map
+}
+
+/// The functions and methods of each file, as line ranges: what holds a use inside them.
+pub struct Callables(HashMap<u32, Vec<(u32, u32)>>);
+
+impl Callables {
+    pub fn new(g: &Generation) -> Callables {
+        let b = g.graph();
+        let mut by_file: HashMap<u32, Vec<(u32, u32)>> = HashMap::new();
+        for s in b.symbols.iter() {
+            if matches!(
+                SymbolKind::from_code(s.kind),
+                Some(
+                    SymbolKind::Func
+                        | SymbolKind::Function
+                        | SymbolKind::Method
+                        | SymbolKind::StaticMethod
+                        | SymbolKind::TraitMethod
+                )
+            ) {
+                by_file
+                    .entry(s.file.to_native())
+                    .or_default()
+                    .push((s.start_line.to_native(), s.end_line.to_native()));
+            }
+        }
+        Callables(by_file)
+    }
+
+    /// The innermost function or method of `file` whose lines hold `line`.
+    fn innermost(&self, file: u32, line: u32) -> Option<(u32, u32)> {
+        self.0
+            .get(&file)?
+            .iter()
+            .filter(|&&(a, z)| a <= line && line <= z)
+            .min_by_key(|&&(a, z)| z - a)
+            .copied()
+    }
 }
 
 /// One answer checked against the oracle.
@@ -42,7 +83,12 @@ impl Checked {
 
 /// Asks `find_references` (incoming, full view, every page) about `symbol` and checks its rows
 /// against `uses` (graph file, line).
-pub fn check(g: &Arc<Generation>, symbol: u32, uses: &[(u32, u32)]) -> anyhow::Result<Checked> {
+pub fn check(
+    g: &Arc<Generation>,
+    callables: &Callables,
+    symbol: u32,
+    uses: &[(u32, u32)],
+) -> anyhow::Result<Checked> {
     let b = g.graph();
     let st = &b.strings;
     let key = st.get(b.symbols[symbol as usize].key.to_native());
@@ -86,9 +132,12 @@ pub fn check(g: &Arc<Generation>, symbol: u32, uses: &[(u32, u32)]) -> anyhow::R
             )
             .to_string();
         let path = st.get(f.path.to_native()).to_string();
-        let hit = ranges
-            .get(&(repo, path))
-            .is_some_and(|rs| rs.iter().any(|&(a, z)| a <= line && line <= z));
+        let inside = callables.innermost(file, line);
+        let hit = ranges.get(&(repo, path)).is_some_and(|rs| {
+            rs.iter().any(|&(a, z)| {
+                a <= line && line <= z && inside.is_none_or(|(ca, cz)| ca <= a && z <= cz)
+            })
+        });
         if !hit {
             missed.push((file, line));
         }
@@ -122,6 +171,7 @@ pub struct Audit {
 /// Checks the answer about every symbol the oracle sees used (see [`check`]).
 pub fn audit(g: &Arc<Generation>, report: &Report) -> anyhow::Result<Audit> {
     let mut a = Audit::default();
+    let callables = Callables::new(g);
     let mut forms: HashMap<(u32, u32, u32), (&str, u32)> = HashMap::new();
     for u in &report.uses_by_target {
         forms
@@ -129,7 +179,7 @@ pub fn audit(g: &Arc<Generation>, report: &Report) -> anyhow::Result<Audit> {
             .or_insert((&u.form, u.column));
     }
     for (sym, uses) in uses_by_symbol(report) {
-        let c = check(g, sym, &uses)?;
+        let c = check(g, &callables, sym, &uses)?;
         a.checked += 1;
         if c.complete {
             a.complete += 1;

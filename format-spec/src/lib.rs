@@ -234,8 +234,7 @@ impl Generation {
     }
 
     /// For each repository (by index), the other repositories whose packages have a package
-    /// edge (`PACKAGE_DEPENDS_ON`, `MODULE_DEPENDS_ON`) into one of its packages, sorted: the
-    /// repositories that use it directly. Read off the package edges on first use.
+    /// edge into one of its packages, sorted: the repositories that use it directly. Read off the package edges on first use.
     pub fn repository_users(&self) -> &[Vec<u32>] {
         self.repository_users.get_or_init(|| {
             let b = self.graph();
@@ -250,6 +249,7 @@ impl Generation {
                     (repo_of(e.source.to_native()), repo_of(e.target.to_native()))
                     && from != to
                     && to < users.len()
+                    && from < users.len()
                 {
                     users[to].push(from as u32);
                 }

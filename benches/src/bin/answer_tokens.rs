@@ -371,6 +371,7 @@ fn main() -> anyhow::Result<()> {
         let o = Oracle::read(std::path::Path::new(&oracle))?;
         Some(verdict_check::uses_by_symbol(&score(&o, &c.g)))
     };
+    let callables = verdict_check::Callables::new(&c.g);
 
     // Strata.
     // A Python stub's declaration (`.pyi`) is a type checker's view of a declaration of the
@@ -460,7 +461,7 @@ fn main() -> anyhow::Result<()> {
                 v.1 += 1;
             }
             if let Some(list) = oracle_uses.as_ref().and_then(|m| m.get(&id)) {
-                let r = verdict_check::check(&c.g, id, list)?;
+                let r = verdict_check::check(&c.g, &callables, id, list)?;
                 let t = checked.entry(language.clone()).or_default();
                 t.0 += 1;
                 t.1 += usize::from(r.complete);

@@ -106,7 +106,8 @@ const PINNED_REASONS: &[&str] = &[
 
 /// Recorded failures that asked for the subject's name and could have been a use of it: not
 /// pinned to another package, and recorded in a repository whose code can use the subject's
-/// (its own, or one that depends on it, directly or through others).
+/// (its own, or one that depends on it, directly or through others); names in code the compiler
+/// could not read count wherever they are.
 pub fn blind_spots_naming(g: &Generation, subject: u32) -> Vec<u32> {
     let b = g.graph();
     let s = &b.symbols[subject as usize];
@@ -125,6 +126,11 @@ pub fn blind_spots_naming(g: &Generation, subject: u32) -> Vec<u32> {
                 && b.strings.get(u.requested_package.to_native()) != package
             {
                 return false;
+            }
+            // Code the compiler could not read may depend on anything (an optional
+            // dependency used only there leaves no package edge): its names always count.
+            if reason == "NAME_IN_UNREAD_CODE" {
+                return true;
             }
             let from = u.repository.to_native();
             from == home

@@ -202,7 +202,7 @@ pub(crate) fn find_cross_repo_consumers(args: &Value, g: &Generation) -> Result<
         full,
         Envelope {
             coverage,
-            completeness: Some(completeness(g, &s.name, &[], &scopes)),
+            completeness: Some(completeness(g, &s.name, &[], false, &scopes)),
             guidance,
             ..Envelope::rows(consumers.len(), rows.len(), next, Value::Object(results))
         },

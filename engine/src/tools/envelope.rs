@@ -163,9 +163,16 @@ pub(crate) fn fallback_pattern(name: &str) -> String {
 /// The completeness block over a set of recorded failures (blind spots and invisible scopes).
 ///
 /// What an entry would only repeat is left out (optional fields of a completeness entry): the
-/// `requested_symbol` when it is the subject's name (the fallback pattern names it), and a
-/// `detail` that an earlier entry of the same list and reason already gave.
-pub(crate) fn completeness(g: &Generation, name: &str, blind: &[u32], scopes: &[u32]) -> Value {
+/// `requested_symbol` when the blind spots are failures that named the subject (`naming`) and it
+/// is the subject's name (the fallback pattern names it), and a `detail` that an earlier entry of
+/// the same list and reason already gave.
+pub(crate) fn completeness(
+    g: &Generation,
+    name: &str,
+    blind: &[u32],
+    naming: bool,
+    scopes: &[u32],
+) -> Value {
     if blind.is_empty() && scopes.is_empty() {
         return json!({"verdict": "COMPLETE"});
     }
@@ -179,7 +186,7 @@ pub(crate) fn completeness(g: &Generation, name: &str, blind: &[u32], scopes: &[
             m.insert("start_line".into(), json!(f.start_line));
         }
         if let Some(s) = &f.requested_symbol
-            && (name.is_empty() || s != name)
+            && !(naming && s == name)
         {
             m.insert("requested_symbol".into(), json!(s));
         }

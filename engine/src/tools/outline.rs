@@ -179,7 +179,7 @@ pub(crate) fn get_file_outline(args: &Value, g: &Generation) -> Result<Value, To
         Some(g),
         view == View::Full,
         Envelope {
-            completeness: Some(completeness(g, "", &[], &scopes)),
+            completeness: Some(completeness(g, "", &[], false, &scopes)),
             more: Some(next.is_some()),
             ..Envelope::rows(all.len(), rows.len(), next, Value::Object(results))
         },

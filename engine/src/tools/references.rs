@@ -308,7 +308,7 @@ pub(crate) fn find_references(args: &Value, g: &Generation) -> Result<Value, Too
                 unresolved_related: related,
                 ..Coverage::of(rows.iter().map(|r| r.confidence))
             },
-            completeness: Some(completeness(g, &subj.name, &blind, &scopes)),
+            completeness: Some(completeness(g, &subj.name, &blind, true, &scopes)),
             guidance,
             ..Envelope::rows(rows.len(), end - start, next, Value::Object(results))
         },

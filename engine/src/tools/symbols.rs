@@ -116,7 +116,7 @@ pub(crate) fn find_symbol(args: &Value, g: &Generation) -> Result<Value, ToolErr
                 unresolved_related: query::unresolved_named(g, &name).len() as u64,
                 ..Default::default()
             },
-            completeness: Some(completeness(g, &name, &[], &scopes)),
+            completeness: Some(completeness(g, &name, &[], false, &scopes)),
             ..Envelope::rows(ids.len(), rows.len(), next, results)
         },
     ))

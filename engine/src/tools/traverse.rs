@@ -290,7 +290,7 @@ fn run(args: &Value, g: &Generation, blast: bool) -> Result<Value, ToolError> {
                 unresolved_related: failures.len() as u64,
                 ..Coverage::of(listed.iter().map(|(_, n)| n.via_confidence))
             },
-            completeness: Some(completeness(g, &name, &failures, &scopes)),
+            completeness: Some(completeness(g, &name, &failures, blast, &scopes)),
             guidance,
             ..Envelope::rows(listed.len(), end - start, next, Value::Object(results))
         },

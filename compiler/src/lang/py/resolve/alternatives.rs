@@ -68,15 +68,15 @@ impl Resolver<'_> {
             .filter_map(|(key, &stub)| Some((*self.table.by_name.get(key)?, stub)))
             .collect();
         pairs.sort_unstable();
+        // The first declaration of each (qualified name, kind), as binding takes the first.
         let by_qn = |m: usize| -> HashMap<(&str, SymbolKind), usize> {
-            self.mods[m]
-                .py
-                .decls
-                .iter()
-                .enumerate()
-                .filter(|(d, _)| !self.inherited.contains(&(m, *d)))
-                .map(|(d, x)| ((x.qn.as_str(), x.kind), d))
-                .collect()
+            let mut out = HashMap::new();
+            for (d, x) in self.mods[m].py.decls.iter().enumerate() {
+                if !self.inherited.contains(&(m, d)) {
+                    out.entry((x.qn.as_str(), x.kind)).or_insert(d);
+                }
+            }
+            out
         };
         let mut pair = |a: SymbolId, b: SymbolId| {
             if a != b {
@@ -88,6 +88,9 @@ impl Resolver<'_> {
             let src = by_qn(source);
             let stub_decls = &self.mods[stub].py.decls;
             for (d, x) in stub_decls.iter().enumerate() {
+                if self.inherited.contains(&(stub, d)) {
+                    continue;
+                }
                 if let Some(&sd) = src.get(&(x.qn.as_str(), x.kind)) {
                     pair(self.mods[source].syms[sd], self.mods[stub].syms[d]);
                     continue;
@@ -109,7 +112,8 @@ impl Resolver<'_> {
                 let prefix = format!("{}.", x.qn);
                 let there = by_qn(m2);
                 for (e, z) in stub_decls.iter().enumerate() {
-                    if z.qn.starts_with(&prefix)
+                    if !self.inherited.contains(&(stub, e))
+                        && z.qn.starts_with(&prefix)
                         && let Some(&e2) = there.get(&(z.qn.as_str(), z.kind))
                     {
                         pair(self.mods[stub].syms[e], self.mods[m2].syms[e2]);
@@ -126,60 +130,54 @@ impl Resolver<'_> {
 
     /// Adds the candidates of guarded imports: in a module that imports a name in a `try`
     /// statement and declares the same name at module level, every use edge of the module's
-    /// file to another symbol of that name gets a candidate to the module's declaration.
+    /// file to the declaration the import binds gets a candidate to the module's declaration.
     pub(super) fn guarded_imports(&mut self, first_edge: usize) {
+        // Per module: the declaration each guarded import binds → the module-level fallback of
+        // the same name (the first, as Python's module attribute table keeps one).
+        let mut alternative: HashMap<(crate::facts::FileId, SymbolId), SymbolId> = HashMap::new();
+        for (m, md) in self.mods.iter().enumerate() {
+            for (i, im) in md.py.imports.iter().enumerate() {
+                if !(im.guarded && im.top) || im.local.is_empty() {
+                    continue;
+                }
+                let Some(d) = md
+                    .py
+                    .decls
+                    .iter()
+                    .position(|x| x.parent.is_none() && x.name == im.local)
+                else {
+                    continue;
+                };
+                if let Bound::Decl(m2, d2) = self.import_binding(m, i, 0) {
+                    let bound = self.mods[m2].syms[d2];
+                    alternative.entry((md.file, bound)).or_insert(md.syms[d]);
+                }
+            }
+        }
+        if alternative.is_empty() {
+            return;
+        }
+        let key = |e: &Edge| (e.source, e.target, e.kind, e.file, e.line, e.column);
+        let mut have: HashSet<_> = self.facts.edges[first_edge..].iter().map(key).collect();
         let mut added: Vec<Edge> = Vec::new();
-        for md in &self.mods {
-            let guarded: HashSet<&str> = md
-                .py
-                .imports
-                .iter()
-                .filter(|i| i.guarded && i.top && !i.local.is_empty())
-                .map(|i| i.local.as_str())
-                .collect();
-            if guarded.is_empty() {
+        for e in &self.facts.edges[first_edge..] {
+            let Some(file) = e.file else { continue };
+            let Some(&local) = alternative.get(&(file, e.target)) else {
+                continue;
+            };
+            if !e.kind.is_reference()
+                || e.confidence == Confidence::StructuralCertain
+                || e.source == local
+            {
                 continue;
             }
-            // The module-level declaration of each guarded name (the first, as Python's
-            // module attribute table keeps one).
-            let mut fallback: HashMap<&str, SymbolId> = HashMap::new();
-            for (d, x) in md.py.decls.iter().enumerate() {
-                if x.parent.is_none() && guarded.contains(x.name.as_str()) {
-                    fallback.entry(x.name.as_str()).or_insert(md.syms[d]);
-                }
-            }
-            if fallback.is_empty() {
-                continue;
-            }
-            let mut have: HashSet<_> = HashSet::new();
-            for e in &self.facts.edges[first_edge..] {
-                if e.file != Some(md.file)
-                    || !e.kind.is_reference()
-                    || e.confidence == Confidence::StructuralCertain
-                {
-                    continue;
-                }
-                // What the name binds to is a module-level declaration of that name (an
-                // attribute `x.total` of the same spelling binds a member, and is not a use of
-                // the name).
-                let target = &self.facts.symbols[e.target];
-                if target.qualified_name != target.name {
-                    continue;
-                }
-                let Some(&local) = fallback.get(target.name.as_str()) else {
-                    continue;
-                };
-                if e.target == local || e.source == local {
-                    continue;
-                }
-                let t = Edge {
-                    target: local,
-                    confidence: Confidence::Candidate,
-                    ..*e
-                };
-                if have.insert((t.source, t.kind, t.line, t.column)) {
-                    added.push(t);
-                }
+            let t = Edge {
+                target: local,
+                confidence: Confidence::Candidate,
+                ..*e
+            };
+            if have.insert(key(&t)) {
+                added.push(t);
             }
         }
         self.facts.edges.extend(added);

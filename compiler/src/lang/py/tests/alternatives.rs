@@ -51,7 +51,12 @@ fn a_guarded_import_and_its_fallback_are_alternatives() {
 //- shop/speedups.py
 def total(xs):
     return 0
+//- shop/other.py
+def total(xs):
+    return 1
 //- shop/calc.py
+from other import total as other_total
+
 try:
     from speedups import total  #want: IMPORTS_SYMBOL speedups:total ; #want: IMPORTS_SYMBOL calc:total CANDIDATE
 except ImportError:
@@ -70,6 +75,10 @@ class Cart:
 
     def sum(self):
         return self.total()  #want: CALLS_DIRECT calc:Cart.total ; #want-none: calc:total
+
+
+def both(xs):
+    return other_total(xs)  #want: CALLS_DIRECT other:total ; #want-none: calc:total
 "#,
     );
 }
