@@ -84,6 +84,8 @@ pub(crate) struct DiskCache {
     hits: AtomicU64,
     misses: AtomicU64,
     rejected: AtomicU64,
+    written: AtomicU64,
+    written_bytes: AtomicU64,
     write_failed: std::sync::Mutex<Option<String>>,
     /// The thread that writes entries, started by the first: extraction hands it an entry and
     /// goes on, so the files' creation overlaps the compile instead of stalling it.
@@ -191,6 +193,8 @@ impl DiskCache {
             hits: AtomicU64::new(0),
             misses: AtomicU64::new(0),
             rejected: AtomicU64::new(0),
+            written: AtomicU64::new(0),
+            written_bytes: AtomicU64::new(0),
             write_failed: std::sync::Mutex::new(None),
             writer: std::sync::Mutex::new(None),
         }
@@ -272,6 +276,25 @@ impl DiskCache {
         }
     }
 
+    /// Waits until every entry handed in so far is written; the next one starts a new writer.
+    pub(crate) fn flush(&self) {
+        let Some(Writer { queue, thread }) = self.writer.lock().ok().and_then(|mut w| w.take())
+        else {
+            return;
+        };
+        drop(queue);
+        match thread.join() {
+            Ok((n, bytes, failure)) => {
+                self.written.fetch_add(n, Ordering::Relaxed);
+                self.written_bytes.fetch_add(bytes, Ordering::Relaxed);
+                if let Some(why) = failure {
+                    self.failed(why);
+                }
+            }
+            Err(_) => self.failed(format!("{}: the writer thread failed", self.dir.display())),
+        }
+    }
+
     fn failed(&self, why: String) {
         if let Ok(mut f) = self.write_failed.lock() {
             f.get_or_insert(why);
@@ -282,30 +305,13 @@ impl DiskCache {
     /// says what the cache did.
     pub(crate) fn finish(&self) -> CacheStats {
         // Every entry handed in is written (or the failure known) before the statistics.
-        let (written, written_bytes) = match self.writer.lock().ok().and_then(|mut w| w.take()) {
-            None => (0, 0),
-            Some(Writer { queue, thread }) => {
-                drop(queue);
-                match thread.join() {
-                    Ok((n, bytes, failure)) => {
-                        if let Some(why) = failure {
-                            self.failed(why);
-                        }
-                        (n, bytes)
-                    }
-                    Err(_) => {
-                        self.failed(format!("{}: the writer thread failed", self.dir.display()));
-                        (0, 0)
-                    }
-                }
-            }
-        };
+        self.flush();
         let mut stats = CacheStats {
             hits: self.hits.load(Ordering::Relaxed),
             misses: self.misses.load(Ordering::Relaxed),
             rejected: self.rejected.load(Ordering::Relaxed),
-            written,
-            written_bytes,
+            written: self.written.load(Ordering::Relaxed),
+            written_bytes: self.written_bytes.load(Ordering::Relaxed),
             unavailable: self.write_failed.lock().ok().and_then(|f| f.clone()),
             ..CacheStats::default()
         };
@@ -322,10 +328,7 @@ impl Drop for DiskCache {
     /// A compile that ends without [`DiskCache::finish`] (an error) still lets the entries it
     /// handed in be written, so that nothing is cut off half-way when the process exits.
     fn drop(&mut self) {
-        if let Some(Writer { queue, thread }) = self.writer.get_mut().ok().and_then(Option::take) {
-            drop(queue);
-            let _ = thread.join();
-        }
+        self.flush();
     }
 }
 
@@ -427,6 +430,7 @@ mod tests {
         let d = key(1).digest::<Vec<String>>();
         assert_eq!(cache.get::<Vec<String>>(d), None);
         cache.put(d, &vec!["x".to_string(), "y".to_string()]);
+        cache.flush();
         assert_eq!(
             cache.get::<Vec<String>>(d),
             Some(vec!["x".to_string(), "y".to_string()])
@@ -484,6 +488,7 @@ mod tests {
         let digests: Vec<u128> = (0..10).map(|i| key(i).digest::<Vec<String>>()).collect();
         for (i, d) in digests.iter().enumerate() {
             cache.put(*d, &payload);
+            cache.flush();
             let t = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000 + i as u64);
             fs::File::open(cache.path_of(*d))
                 .unwrap()
