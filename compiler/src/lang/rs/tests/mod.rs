@@ -388,6 +388,48 @@ pub fn f() -> u32 { <Square as Shape>::sides() } //want: CALLS_DIRECT "geo:<Squa
     );
 }
 
+/// A call through a trait's function may run any impl's (SPEC 14.4, dispatch): each of 1 to 8
+/// impls gets a candidate at the call, and a path to an impl's associated type names the
+/// trait's as well.
+#[test]
+fn a_call_through_the_trait_names_each_impl_as_a_candidate() {
+    check_lib(
+        r#"
+pub trait Shape {
+    type Unit;
+    fn area(&self) -> u32;
+}
+pub struct Circle;
+pub struct Square;
+impl Shape for Circle {
+    type Unit = u32;
+    fn area(&self) -> u32 { 3 }
+}
+impl Shape for Square {
+    type Unit = u8;
+    fn area(&self) -> u32 { 4 }
+}
+pub fn f<T: Shape>(t: T) -> u32 { t.area() } //want: CALLS_DIRECT geo:Shape::area ; //want: CALLS_DIRECT "geo:<Circle as Shape>::area" CANDIDATE ; //want: CALLS_DIRECT "geo:<Square as Shape>::area" CANDIDATE
+pub fn g(u: <Circle as Shape>::Unit) -> u32 { u } //want: TYPE_USES "geo:<Circle as Shape>::Unit" ; //want: TYPE_USES geo:Shape::Unit CANDIDATE
+"#,
+    );
+}
+
+/// Past 8 impls a call through the trait names none of them.
+#[test]
+fn a_trait_with_many_impls_gives_no_dispatch_candidates() {
+    let impls: String = (0..9)
+        .map(|i| format!("pub struct S{i};\nimpl Go for S{i} {{ fn go(&self) {{}} }}\n"))
+        .collect();
+    let c = check_lib(&format!(
+        "\npub trait Go {{ fn go(&self); }}\n{impls}pub fn f<T: Go>(t: T) {{ t.go() }} //want: CALLS_DIRECT geo:Go::go\n"
+    ));
+    // The trait, two lines per impl, then the call.
+    let at = c.edges_at("geo", "src/lib.rs", 1 + 2 * 9 + 1);
+    assert!(at.iter().any(|e| e.contains("Go::go")), "{at:?}");
+    assert!(at.iter().all(|e| !e.contains("CANDIDATE")), "{at:?}");
+}
+
 // ---- the name-only fallback -----------------------------------------------------------------
 
 /// `n` structs, each with a method `go`, and a call of `go` on a receiver of unknown type.
