@@ -16,8 +16,9 @@ use std::collections::{HashMap, HashSet};
 
 use kivgraph_format::{Confidence, SymbolKind};
 
-use super::{Bound, Resolver};
+use super::{Bound, Resolver, Target};
 use crate::facts::{Edge, SymbolId};
+use crate::lang::py::extract::ImportKind;
 
 impl Resolver<'_> {
     /// Adds the stub-twin candidates of the use edges from `first_edge` on (this resolver's).
@@ -130,11 +131,14 @@ impl Resolver<'_> {
 
     /// Adds the candidates of guarded imports: in a module that imports a name in a `try`
     /// statement and declares the same name at module level, every use edge of the module's
-    /// file to the declaration the import binds gets a candidate to the module's declaration.
+    /// file to the declaration the import binds gets a candidate to the module's declaration;
+    /// so do those of a module that imports that name from it.
     pub(super) fn guarded_imports(&mut self, first_edge: usize) {
         // Per module: the declaration each guarded import binds → the module-level fallback of
         // the same name (the first, as Python's module attribute table keeps one).
         let mut alternative: HashMap<(crate::facts::FileId, SymbolId), SymbolId> = HashMap::new();
+        // (module, guarded name) → (what the import binds, the fallback).
+        let mut guarded: HashMap<(usize, &str), (SymbolId, SymbolId)> = HashMap::new();
         for (m, md) in self.mods.iter().enumerate() {
             for (i, im) in md.py.imports.iter().enumerate() {
                 if !(im.guarded && im.top) || im.local.is_empty() {
@@ -151,6 +155,21 @@ impl Resolver<'_> {
                 if let Bound::Decl(m2, d2) = self.import_binding(m, i, 0) {
                     let bound = self.mods[m2].syms[d2];
                     alternative.entry((md.file, bound)).or_insert(md.syms[d]);
+                    guarded.insert((m, im.local.as_str()), (bound, md.syms[d]));
+                }
+            }
+        }
+        // A module that imports the name from such a module (`from calc import total`) binds
+        // the same declaration through it: its uses of that declaration get the candidate too.
+        for md in &self.mods {
+            for (i, im) in md.py.imports.iter().enumerate() {
+                let (ImportKind::From(name), Some(Target::Module(m))) =
+                    (&im.kind, md.targets.get(i))
+                else {
+                    continue;
+                };
+                if let Some(&(bound, local)) = guarded.get(&(*m, name.as_str())) {
+                    alternative.entry((md.file, bound)).or_insert(local);
                 }
             }
         }

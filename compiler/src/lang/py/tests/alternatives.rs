@@ -79,6 +79,10 @@ class Cart:
 
 def both(xs):
     return other_total(xs)  #want: CALLS_DIRECT other:total ; #want-none: calc:total
+//- shop/report.py
+from calc import total  #want: IMPORTS_SYMBOL speedups:total ; #want: IMPORTS_SYMBOL calc:total CANDIDATE
+
+total([1])  #want: CALLS_DIRECT speedups:total ; #want: CALLS_DIRECT calc:total CANDIDATE
 "#,
     );
 }
