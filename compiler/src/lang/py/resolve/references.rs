@@ -252,6 +252,21 @@ impl Resolver<'_> {
             {
                 self.edge(m, at, (m, d), (Provenance::PyScope, None))
             }
+            // The same with the module compiled: the name denotes the module, and where the
+            // import failed the module's own variable, its alternative (a candidate).
+            Bound::Module(_) | Bound::Namespace(..)
+                if let NameRes::Import(i) = res
+                    && self.mods[m].py.imports[*i].guarded
+                    && let Some(d) =
+                        self.own_declaration(m, &self.mods[m].py.imports[*i].local) =>
+            {
+                self.edge(
+                    m,
+                    at,
+                    (m, d),
+                    (Provenance::PyScope, Some(Confidence::Candidate)),
+                )
+            }
             Bound::Missing => match res {
                 NameRes::Unbound(_) => {
                     let request = Request {

@@ -86,3 +86,23 @@ total([1])  #want: CALLS_DIRECT speedups:total ; #want: CALLS_DIRECT calc:total 
 "#,
     );
 }
+
+#[test]
+fn a_guarded_module_import_and_its_fallback_variable_are_alternatives() {
+    check(
+        r#"
+//- shop/anyio/__init__.py
+class Lock:
+    pass
+//- shop/sync.py
+try:
+    import anyio
+except ImportError:
+    anyio = None
+
+
+def make():
+    return anyio.Lock()  #want: CALLS_DIRECT anyio:Lock ; #want: REFERENCES sync:anyio CANDIDATE
+"#,
+    );
+}
