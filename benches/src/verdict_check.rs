@@ -172,6 +172,7 @@ pub struct Audit {
 pub fn audit(g: &Arc<Generation>, report: &Report) -> anyhow::Result<Audit> {
     let mut a = Audit::default();
     let callables = Callables::new(g);
+    let mut lines: Option<Lines> = None;
     let mut forms: HashMap<(u32, u32, u32), (&str, u32)> = HashMap::new();
     for u in &report.uses_by_target {
         forms
@@ -187,9 +188,10 @@ pub fn audit(g: &Arc<Generation>, report: &Report) -> anyhow::Result<Audit> {
             a.lower_bound_missing += 1;
         }
         if c.false_complete() {
+            let lines = lines.get_or_insert_with(|| Lines::new(g));
             for &(f, l) in &c.missed {
                 let (form, column) = forms.get(&(sym, f, l)).copied().unwrap_or(("?", 0));
-                let outcome = at_site(g, f, l, column);
+                let outcome = lines.at_site(f, l, column);
                 let entry = a
                     .missed_by_form
                     .entry(format!("{form}; at the use the graph has {outcome}"))
@@ -200,7 +202,7 @@ pub fn audit(g: &Arc<Generation>, report: &Report) -> anyhow::Result<Audit> {
                         "{}:{column} of {} (on the line: {})",
                         site(g, f, l),
                         label(g, sym),
-                        on_line(g, f, l)
+                        lines.on_line(f, l)
                     ));
                 }
             }
@@ -212,7 +214,7 @@ pub fn audit(g: &Arc<Generation>, report: &Report) -> anyhow::Result<Audit> {
                 format!(
                     "{} (the graph has there: {})",
                     site(g, f, l),
-                    on_line(g, f, l)
+                    lines.on_line(f, l)
                 ),
             ));
         }
@@ -255,60 +257,70 @@ pub fn site(g: &Generation, file: u32, line: u32) -> String {
     )
 }
 
-/// What the graph has at a use's site: an edge to another symbol, an unresolved record, or
-/// nothing (and then whether it has edges elsewhere on the line).
-fn at_site(g: &Generation, file: u32, line: u32, column: u32) -> &'static str {
-    let b = g.graph();
-    let mut on_line = false;
-    for s in 0..b.symbols.len() as u32 {
-        for e in b.forward.row(s) {
-            if e.file.to_native() == file && e.line.to_native() == line {
-                if e.column.to_native() == column {
-                    return "an edge to another symbol";
-                }
-                on_line = true;
-            }
-        }
-    }
-    let recorded = b.unresolved.iter().any(|u| {
-        u.file.to_native() == file && u.line.to_native() == line && u.column.to_native() == column
-    });
-    match (recorded, on_line) {
-        (true, _) => "an unresolved record",
-        (false, true) => "nothing (edges elsewhere on the line)",
-        (false, false) => "nothing on the line",
-    }
-}
+/// What the graph has on each (file, line): its edges (column and how they read) and its
+/// unresolved records (column and reason); built once, on the first miss that needs it.
+struct Lines(HashMap<(u32, u32), Vec<(u32, String)>>);
 
-/// The edges whose occurrence is on `line` of `file`: `EDGE_KIND → target (CONFIDENCE)`, and the
-/// unresolved records there.
-fn on_line(g: &Generation, file: u32, line: u32) -> String {
-    let b = g.graph();
-    let mut out = Vec::new();
-    for s in 0..b.symbols.len() as u32 {
-        for e in b.forward.row(s) {
-            if e.file.to_native() == file && e.line.to_native() == line {
-                out.push(format!(
-                    "{} -> {} ({})",
-                    kivgraph_format::EdgeKind::from_code(e.kind).map_or("?", |k| k.as_str()),
-                    label(g, e.other.to_native()),
-                    kivgraph_format::Confidence::from_code(e.confidence)
-                        .map_or("?", |c| c.as_str()),
-                ));
+impl Lines {
+    fn new(g: &Generation) -> Lines {
+        let b = g.graph();
+        let mut at: HashMap<(u32, u32), Vec<(u32, String)>> = HashMap::new();
+        for s in 0..b.symbols.len() as u32 {
+            for e in b.forward.row(s) {
+                at.entry((e.file.to_native(), e.line.to_native()))
+                    .or_default()
+                    .push((
+                        e.column.to_native(),
+                        format!(
+                            "{} -> {} ({})",
+                            kivgraph_format::EdgeKind::from_code(e.kind)
+                                .map_or("?", |k| k.as_str()),
+                            label(g, e.other.to_native()),
+                            kivgraph_format::Confidence::from_code(e.confidence)
+                                .map_or("?", |c| c.as_str()),
+                        ),
+                    ));
             }
         }
+        for u in b.unresolved.iter() {
+            at.entry((u.file.to_native(), u.line.to_native()))
+                .or_default()
+                .push((
+                    u.column.to_native(),
+                    format!("unresolved {}", b.strings.get(u.reason.to_native())),
+                ));
+        }
+        Lines(at)
     }
-    for u in b.unresolved.iter() {
-        if u.file.to_native() == file && u.line.to_native() == line {
-            out.push(format!(
-                "unresolved {}",
-                b.strings.get(u.reason.to_native())
-            ));
+
+    /// What the graph has at a use's site: an edge to another symbol, an unresolved record, or
+    /// nothing (and then whether it has something elsewhere on the line).
+    fn at_site(&self, file: u32, line: u32, column: u32) -> &'static str {
+        let here = self.0.get(&(file, line)).map_or(&[][..], Vec::as_slice);
+        let at = |unresolved: bool| {
+            here.iter()
+                .any(|(c, t)| *c == column && t.starts_with("unresolved") == unresolved)
+        };
+        if at(false) {
+            "an edge to another symbol"
+        } else if at(true) {
+            "an unresolved record"
+        } else if here.is_empty() {
+            "nothing on the line"
+        } else {
+            "nothing (edges elsewhere on the line)"
         }
     }
-    if out.is_empty() {
-        "nothing".into()
-    } else {
-        out.join("; ")
+
+    /// Everything on `line` of `file`, joined.
+    fn on_line(&self, file: u32, line: u32) -> String {
+        match self.0.get(&(file, line)) {
+            Some(v) if !v.is_empty() => v
+                .iter()
+                .map(|(_, t)| t.as_str())
+                .collect::<Vec<_>>()
+                .join("; "),
+            _ => "nothing".into(),
+        }
     }
 }

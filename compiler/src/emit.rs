@@ -107,6 +107,36 @@ pub(crate) fn edge(
     });
 }
 
+/// Alternatives of the bindings a front end made (SPEC 12.4, 14.4): for every use edge from
+/// `first` on (a reference kind, not structural), each symbol `others` names for it gets a
+/// `CANDIDATE` edge at the same site, of the same kind and provenance; never one to the edge's
+/// own source, nor one already there.
+pub(crate) fn alternative_candidates<'m>(
+    facts: &mut FactSet,
+    first: usize,
+    others: impl Fn(&Edge) -> &'m [SymbolId],
+) {
+    let key = |e: &Edge| (e.source, e.target, e.kind, e.file, e.line, e.column);
+    let mut have: std::collections::HashSet<_> = facts.edges[first..].iter().map(key).collect();
+    let mut added: Vec<Edge> = Vec::new();
+    for e in &facts.edges[first..] {
+        if !e.kind.is_reference() || e.confidence == Confidence::StructuralCertain {
+            continue;
+        }
+        for &other in others(e) {
+            let t = Edge {
+                target: other,
+                confidence: Confidence::Candidate,
+                ..*e
+            };
+            if other != e.source && have.insert(key(&t)) {
+                added.push(t);
+            }
+        }
+    }
+    facts.edges.extend(added);
+}
+
 /// Records that package `source` depends on package `target` (an import, a `use` of another
 /// crate, a library directive): `PACKAGE_DEPENDS_ON`, exact by declaration when
 /// `same_repository` (or, for Rust, into the derived standard library) and package-mapped

@@ -12,12 +12,13 @@
 //!   (`try: from ._speedups import total` / `except ImportError: def total(…)`): the
 //!   declaration is the import's alternative in that module.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
-use kivgraph_format::{Confidence, SymbolKind};
+use kivgraph_format::SymbolKind;
 
 use super::{Bound, Resolver, Target};
-use crate::facts::{Edge, SymbolId};
+use crate::emit;
+use crate::facts::SymbolId;
 use crate::lang::py::extract::ImportKind;
 
 impl Resolver<'_> {
@@ -27,32 +28,9 @@ impl Resolver<'_> {
         if twin.is_empty() {
             return;
         }
-        let key = |e: &Edge| (e.source, e.target, e.kind, e.file, e.line, e.column);
-        let mut have: HashSet<_> = self.facts.edges[first_edge..]
-            .iter()
-            .filter(|e| twin.contains_key(&e.target))
-            .map(key)
-            .collect();
-        let mut added: Vec<Edge> = Vec::new();
-        for e in &self.facts.edges[first_edge..] {
-            let Some(others) = twin.get(&e.target) else {
-                continue;
-            };
-            if !e.kind.is_reference() || e.confidence == Confidence::StructuralCertain {
-                continue;
-            }
-            for &other in others {
-                let t = Edge {
-                    target: other,
-                    confidence: Confidence::Candidate,
-                    ..*e
-                };
-                if other != e.source && have.insert(key(&t)) {
-                    added.push(t);
-                }
-            }
-        }
-        self.facts.edges.extend(added);
+        emit::alternative_candidates(self.facts, first_edge, |e| {
+            twin.get(&e.target).map_or(&[][..], Vec::as_slice)
+        });
     }
 
     /// The declarations of each module and its stub that are each other's alternatives: the
@@ -176,29 +154,10 @@ impl Resolver<'_> {
         if alternative.is_empty() {
             return;
         }
-        let key = |e: &Edge| (e.source, e.target, e.kind, e.file, e.line, e.column);
-        let mut have: HashSet<_> = self.facts.edges[first_edge..].iter().map(key).collect();
-        let mut added: Vec<Edge> = Vec::new();
-        for e in &self.facts.edges[first_edge..] {
-            let Some(file) = e.file else { continue };
-            let Some(&local) = alternative.get(&(file, e.target)) else {
-                continue;
-            };
-            if !e.kind.is_reference()
-                || e.confidence == Confidence::StructuralCertain
-                || e.source == local
-            {
-                continue;
-            }
-            let t = Edge {
-                target: local,
-                confidence: Confidence::Candidate,
-                ..*e
-            };
-            if have.insert(key(&t)) {
-                added.push(t);
-            }
-        }
-        self.facts.edges.extend(added);
+        emit::alternative_candidates(self.facts, first_edge, |e| {
+            e.file
+                .and_then(|f| alternative.get(&(f, e.target)))
+                .map_or(&[][..], std::slice::from_ref)
+        });
     }
 }

@@ -10,12 +10,13 @@
 //!
 //! Each candidate is at the same site, of the same kind and provenance as the edge it follows.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use kivgraph_format::{Confidence, EdgeKind, Language, SymbolKind};
 
 use super::Resolver;
-use crate::facts::{Edge, PackageId, SymbolId};
+use crate::emit;
+use crate::facts::{PackageId, SymbolId};
 
 /// Impls of one trait function beyond which a call through the trait gives no candidates.
 const MAX_IMPLS: usize = 8;
@@ -29,6 +30,26 @@ fn split_last(qn: &str) -> Option<(&str, &str)> {
 impl Resolver<'_> {
     /// Adds the dispatch candidates of the reference edges from `first_edge` on.
     pub(super) fn dispatch_candidates(&mut self, first_edge: usize) {
+        let (impls, trait_item) = self.dispatch_targets();
+        // Only Rust symbols are keys: an edge into one has a Rust source.
+        let none: &[SymbolId] = &[];
+        emit::alternative_candidates(self.facts, first_edge, |e| {
+            match (impls.get(&e.target), trait_item.get(&e.target)) {
+                (Some(v), _) if v.len() <= MAX_IMPLS => v,
+                (_, Some(t)) => std::slice::from_ref(t),
+                _ => none,
+            }
+        });
+    }
+
+    /// Each trait function's impl functions, and each impl associated item's trait item.
+    #[allow(clippy::type_complexity)]
+    fn dispatch_targets(
+        &self,
+    ) -> (
+        HashMap<SymbolId, Vec<SymbolId>>,
+        HashMap<SymbolId, SymbolId>,
+    ) {
         let syms = &self.facts.symbols;
         let rust = |s: SymbolId| syms[s].language == Language::Rust;
         // Trait function → the impl functions providing it; impl prefix → trait prefix.
@@ -75,32 +96,6 @@ impl Resolver<'_> {
                 trait_item.insert(x, t);
             }
         }
-        let key = |e: &Edge| (e.source, e.target, e.kind, e.file, e.line, e.column);
-        let mut have: HashSet<_> = self.facts.edges[first_edge..].iter().map(key).collect();
-        let mut added: Vec<Edge> = Vec::new();
-        for e in &self.facts.edges[first_edge..] {
-            if !e.kind.is_reference()
-                || e.confidence == Confidence::StructuralCertain
-                || !rust(e.source)
-            {
-                continue;
-            }
-            let others: &[SymbolId] = match (impls.get(&e.target), trait_item.get(&e.target)) {
-                (Some(v), _) if v.len() <= MAX_IMPLS => v,
-                (_, Some(t)) => std::slice::from_ref(t),
-                _ => continue,
-            };
-            for &other in others {
-                let t = Edge {
-                    target: other,
-                    confidence: Confidence::Candidate,
-                    ..*e
-                };
-                if other != e.source && have.insert(key(&t)) {
-                    added.push(t);
-                }
-            }
-        }
-        self.facts.edges.extend(added);
+        (impls, trait_item)
     }
 }
