@@ -877,7 +877,7 @@ fn unresolved_gist(reason: &str, detail: Option<&str>) -> String {
 /// its file with its name whose range holds the name's position, the one with the declaration's
 /// (package, qualified name, kind), else of its kind, else the innermost.
 fn symbol_at(
-    g: &kivgraph_format::blob::ArchivedGraphBlob,
+    g: kivgraph_format::Graph<'_>,
     file_symbols: &HashMap<u32, Vec<u32>>,
     gf: Option<u32>,
     o: &Oracle,

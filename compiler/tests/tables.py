@@ -64,9 +64,10 @@ def check_tables(gen: Path) -> None:
         pf = pq.ParquetFile(path)
         meta = pf.metadata
         kv = {k.decode(): v.decode() for k, v in (meta.metadata or {}).items()}
+        want = str(manifest["format_version"])
         check(
-            kv.get("kivgraph.format_version") == "1",
-            f"{path.name}: kivgraph.format_version is {kv.get('kivgraph.format_version')!r}, want '1'",
+            kv.get("kivgraph.format_version") == want,
+            f"{path.name}: kivgraph.format_version is {kv.get('kivgraph.format_version')!r}, want {want!r} (the manifest's)",
         )
         check(
             kv.get("kivgraph.table") == stem,

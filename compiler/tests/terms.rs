@@ -7,7 +7,6 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use kivgraph_format::blob::BLOB_HEADER_LEN;
 use kivgraph_format::layout::{CURRENT, GENERATIONS, MANIFEST};
 use kivgraph_format::manifest::digest_hex;
 use kivgraph_format::terms::{self, PathClass};
@@ -55,8 +54,7 @@ fn tampered_copy(gen_dir: &Path, dst: &Path, edit: impl FnOnce(&mut [u8], &Gener
     let generation = Generation::open_dir(gen_dir).unwrap();
     let mut blob = fs::read(dst.join(GRAPH_BLOB)).unwrap();
     edit(&mut blob, &generation);
-    let checksum = xxhash_rust::xxh3::xxh3_128(&blob[BLOB_HEADER_LEN..]);
-    blob[24..40].copy_from_slice(&checksum.to_be_bytes());
+    kivgraph_format::blob::reseal(&mut blob).unwrap();
     fs::write(dst.join(GRAPH_BLOB), &blob).unwrap();
     let manifest = fs::read_to_string(dst.join(MANIFEST)).unwrap();
     let old = digest_hex(&fs::read(gen_dir.join(GRAPH_BLOB)).unwrap());
@@ -151,7 +149,7 @@ fn verify_refuses_a_term_index_that_disagrees_with_the_symbols() {
     // A frequency that is in bounds but wrong: open accepts it, verify does not.
     let freq = tmp.path().join("freq");
     tampered_copy(&gen_dir, &freq, |blob, generation| {
-        let df = &generation.graph().terms.doc_freq;
+        let df = &generation.archived().unwrap().terms.doc_freq;
         let at = offset_in(generation.blob_bytes(), df.as_slice());
         blob[at] ^= 1;
     });
@@ -167,7 +165,7 @@ fn verify_refuses_a_term_index_that_disagrees_with_the_symbols() {
     // A changed bit inside a bitmap: a symbol gains or loses a term.
     let posting = tmp.path().join("posting");
     tampered_copy(&gen_dir, &posting, |blob, generation| {
-        let terms = &generation.graph().terms;
+        let terms = &generation.archived().unwrap().terms;
         let t = terms.find("circl").unwrap();
         let bytes = terms.posting_bytes(t);
         let at = offset_in(generation.blob_bytes(), bytes) + bytes.len() - 1;
@@ -178,27 +176,39 @@ fn verify_refuses_a_term_index_that_disagrees_with_the_symbols() {
         .to_string();
     assert!(err.contains("term index's postings"), "{err}");
 
-    // A path class that is not a code is refused on open.
+    // A path class that is not a code, in a blob whose sums were made to hold (what only a
+    // forged generation carries): the full check refuses it.
     let class = tmp.path().join("class");
     tampered_copy(&gen_dir, &class, |blob, generation| {
-        let classes = &generation.graph().terms.path_class;
+        let classes = &generation.archived().unwrap().terms.path_class;
         blob[offset_in(generation.blob_bytes(), classes.as_slice())] = 9;
     });
-    let err = Generation::open_dir(&class).unwrap_err().to_string();
+    let err = kivgraph_compile::verify_generation(&class)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("unknown path class"), "{err}");
 
-    // A posting end past the postings is refused on open: bounds are checked before any read.
+    // A posting end past the postings: refused by the full check, and a reader that follows it
+    // reads no posting and notes the damage, before reading any byte outside the postings.
     let ends = tmp.path().join("ends");
     tampered_copy(&gen_dir, &ends, |blob, generation| {
-        let pe = &generation.graph().terms.posting_ends;
+        let pe = &generation.archived().unwrap().terms.posting_ends;
         let at = offset_in(generation.blob_bytes(), pe.as_slice()) + 4 * (pe.len() - 1);
         blob[at..at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
     });
-    let err = Generation::open_dir(&ends).unwrap_err().to_string();
+    let err = kivgraph_compile::verify_generation(&ends)
+        .unwrap_err()
+        .to_string();
     assert!(
         err.contains("graph.blob") && err.contains("term posting offsets"),
         "{err}"
     );
+    let forged = Generation::open_dir(&ends).expect("opening reads no posting");
+    let terms = forged.graph().terms;
+    kivgraph_format::take_damage();
+    assert!(terms.posting_bytes(terms.len() - 1).is_empty());
+    let damage = kivgraph_format::take_damage().expect("the damage is noted");
+    assert_eq!(damage.region, "term postings", "{damage}");
 }
 
 /// The names' trigram index (SPEC 7.9): every search through it is the scan's answer, and an

@@ -24,6 +24,9 @@ pub enum ErrorCode {
     PermissionDenied,
     /// Registering or rebuilding the projects failed.
     IndexingFailed,
+    /// The answer reached bytes of the served generation that are damaged (a block that does not
+    /// match its sum, an id past its table): nothing read from them is answered.
+    SnapshotUnavailable,
 }
 
 impl ErrorCode {
@@ -40,6 +43,7 @@ impl ErrorCode {
             ErrorCode::PermissionRequired => "PERMISSION_REQUIRED",
             ErrorCode::PermissionDenied => "PERMISSION_DENIED",
             ErrorCode::IndexingFailed => "INDEXING_FAILED",
+            ErrorCode::SnapshotUnavailable => "SNAPSHOT_UNAVAILABLE",
         }
     }
 }

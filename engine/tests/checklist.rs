@@ -298,8 +298,7 @@ fn forge(index: &Path, edit: impl FnOnce(&mut GraphBlob)) {
     let g = Generation::open_current(&IndexDir::new(index))
         .unwrap()
         .unwrap();
-    let mut blob: GraphBlob =
-        rkyv::deserialize::<GraphBlob, rkyv::rancor::Error>(g.graph()).unwrap();
+    let mut blob: GraphBlob = g.deserialize().unwrap();
     edit(&mut blob);
     let bytes = kivgraph_format::blob::encode(&blob).unwrap();
     let path = g.dir.join("graph.blob");

@@ -9,12 +9,19 @@
 //! | 12 | 4 | blob kind (1 = graph) |
 //! | 16 | 8 | archive length in bytes |
 //! | 24 | 16 | xxh3-128 of the archive bytes (big-endian digest) |
-//! | 40 | 24 | zero |
+//! | 40 | 4 | block size as a power of two, 12 to 15 ([`block_shift`]) |
+//! | 44 | 12 | zero |
+//! | 56 | 8 | xxh3-64 of bytes 0 to 56 (the header is checked whole at open) |
 //! | 64 | length | rkyv archive of [`GraphBlob`], root at its end |
+//! | 64 + length | 8 × blocks | xxh3-64 of each block of the archive |
 //!
 //! The archive starts at offset 64, so a page-aligned mmap keeps it 16-byte aligned. rkyv locates
 //! its root from the end of the slice, so the reader hands it exactly `length` bytes: trailing
 //! garbage can never be mistaken for the root.
+//!
+//! The archive is cut into blocks of `2^shift` bytes (the last one shorter) and each block's
+//! xxh3-64 follows the archive, so that a reader can check the bytes it reads when it reads them
+//! instead of reading the whole archive when it opens it ([`crate::graph`]).
 
 use rkyv::{Archive, Deserialize, Serialize};
 
@@ -24,6 +31,23 @@ use crate::terms::TermIndex;
 pub const BLOB_MAGIC: &[u8; 8] = b"KVGRAPH\0";
 pub const BLOB_HEADER_LEN: usize = 64;
 pub const BLOB_KIND_GRAPH: u32 = 1;
+/// Where the header's own sum is.
+const HEADER_SUM_AT: usize = 56;
+/// The largest blocks, 32 KiB: a first read of a record checks at most eight pages, and the sums
+/// of a 1 GB archive take 256 KB.
+pub const MAX_BLOCK_SHIFT: u32 = 15;
+/// The smallest blocks, one page.
+pub const MIN_BLOCK_SHIFT: u32 = 12;
+
+/// The block size of an archive of `len` bytes: about a thousand blocks, between one page and
+/// 32 KiB.
+pub fn block_shift(len: usize) -> u32 {
+    (len / 1024)
+        .max(1)
+        .next_power_of_two()
+        .trailing_zeros()
+        .clamp(MIN_BLOCK_SHIFT, MAX_BLOCK_SHIFT)
+}
 
 /// Sentinel for "no value" in `u32` reference columns.
 pub const NONE: u32 = u32::MAX;
@@ -220,15 +244,49 @@ pub struct GraphBlob {
 pub fn encode(blob: &GraphBlob) -> Result<Vec<u8>, FormatError> {
     let archive = rkyv::to_bytes::<rkyv::rancor::Error>(blob)
         .map_err(|e| FormatError::Encode(e.to_string()))?;
-    let mut out = Vec::with_capacity(BLOB_HEADER_LEN + archive.len());
+    let shift = block_shift(archive.len());
+    let blocks = block_count(archive.len(), shift);
+    let mut out = Vec::with_capacity(BLOB_HEADER_LEN + archive.len() + 8 * blocks);
     out.extend_from_slice(BLOB_MAGIC);
     out.extend_from_slice(&crate::FORMAT_VERSION.to_le_bytes());
     out.extend_from_slice(&BLOB_KIND_GRAPH.to_le_bytes());
     out.extend_from_slice(&(archive.len() as u64).to_le_bytes());
     out.extend_from_slice(&xxhash_rust::xxh3::xxh3_128(&archive).to_be_bytes());
-    out.resize(BLOB_HEADER_LEN, 0);
+    out.extend_from_slice(&shift.to_le_bytes());
+    out.resize(HEADER_SUM_AT, 0);
+    out.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(&out[..HEADER_SUM_AT]).to_le_bytes());
     out.extend_from_slice(&archive);
+    for block in archive.chunks(1 << shift) {
+        out.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(block).to_le_bytes());
+    }
     Ok(out)
+}
+
+/// How many blocks of `2^shift` bytes cover `len` bytes.
+pub fn block_count(len: usize, shift: u32) -> usize {
+    len.div_ceil(1 << shift)
+}
+
+/// Recomputes the checksum and the block sums of a framed blob whose archive bytes were changed
+/// in place, so that only what was changed is wrong (for tests and tools that build damaged or
+/// hand-made generations).
+pub fn reseal(bytes: &mut [u8]) -> Result<(), FormatError> {
+    let (header, _, _) = parts(bytes)?;
+    let len = header.length as usize;
+    let archive_end = BLOB_HEADER_LEN + len;
+    let checksum = xxhash_rust::xxh3::xxh3_128(&bytes[BLOB_HEADER_LEN..archive_end]);
+    bytes[24..40].copy_from_slice(&checksum.to_be_bytes());
+    let header_sum = xxhash_rust::xxh3::xxh3_64(&bytes[..HEADER_SUM_AT]);
+    bytes[HEADER_SUM_AT..BLOB_HEADER_LEN].copy_from_slice(&header_sum.to_le_bytes());
+    let sums: Vec<u64> = bytes[BLOB_HEADER_LEN..archive_end]
+        .chunks(1 << header.shift)
+        .map(xxhash_rust::xxh3::xxh3_64)
+        .collect();
+    for (i, sum) in sums.into_iter().enumerate() {
+        let at = archive_end + 8 * i;
+        bytes[at..at + 8].copy_from_slice(&sum.to_le_bytes());
+    }
+    Ok(())
 }
 
 /// The parsed header of a graph blob.
@@ -238,14 +296,30 @@ pub struct BlobHeader {
     pub kind: u32,
     pub length: u64,
     pub checksum: u128,
+    /// Blocks are `2^shift` bytes.
+    pub shift: u32,
 }
 
 /// Checks magic, version, kind and length, and returns the exact archive bytes.
 pub fn archive_bytes(bytes: &[u8]) -> Result<(BlobHeader, &[u8]), FormatError> {
+    parts(bytes).map(|(header, archive, _)| (header, archive))
+}
+
+/// Checks magic, version, kind, block size and lengths, and returns the header, the exact
+/// archive bytes and the block sums (eight bytes a block). Reads the header only.
+pub fn parts(bytes: &[u8]) -> Result<(BlobHeader, &[u8], &[u8]), FormatError> {
     if bytes.len() < BLOB_HEADER_LEN || &bytes[..8] != BLOB_MAGIC {
         return Err(FormatError::corrupt(
             "graph.blob",
             "bad magic or short header",
+        ));
+    }
+    let header_sum = xxhash_rust::xxh3::xxh3_64(&bytes[..HEADER_SUM_AT]).to_le_bytes();
+    let version_at_least_2 = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) >= 2;
+    if version_at_least_2 && bytes[HEADER_SUM_AT..BLOB_HEADER_LEN] != header_sum {
+        return Err(FormatError::corrupt(
+            "graph.blob",
+            "the header does not match its sum",
         ));
     }
     let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().unwrap());
@@ -254,6 +328,7 @@ pub fn archive_bytes(bytes: &[u8]) -> Result<(BlobHeader, &[u8]), FormatError> {
         kind: u32_at(12),
         length: u64::from_le_bytes(bytes[16..24].try_into().unwrap()),
         checksum: u128::from_be_bytes(bytes[24..40].try_into().unwrap()),
+        shift: u32_at(40),
     };
     if header.version != crate::FORMAT_VERSION {
         return Err(FormatError::Version {
@@ -267,24 +342,50 @@ pub fn archive_bytes(bytes: &[u8]) -> Result<(BlobHeader, &[u8]), FormatError> {
             format!("unknown blob kind {}", header.kind),
         ));
     }
-    if bytes[40..BLOB_HEADER_LEN].iter().any(|&b| b != 0) {
+    if !(MIN_BLOCK_SHIFT..=MAX_BLOCK_SHIFT).contains(&header.shift) {
+        return Err(FormatError::corrupt(
+            "graph.blob",
+            format!("block size 2^{} is out of range", header.shift),
+        ));
+    }
+    if bytes[44..HEADER_SUM_AT].iter().any(|&b| b != 0) {
         return Err(FormatError::corrupt(
             "graph.blob",
             "reserved header bytes are not zero",
         ));
     }
     let len = usize::try_from(header.length).unwrap_or(usize::MAX);
-    if bytes.len() - BLOB_HEADER_LEN != len {
+    let sums = block_count(len.min(bytes.len()), header.shift).saturating_mul(8);
+    if (bytes.len() - BLOB_HEADER_LEN).checked_sub(sums) != Some(len) {
         return Err(FormatError::corrupt(
             "graph.blob",
             format!(
-                "header says {} archive bytes, file holds {}",
+                "header says {} archive bytes and {} bytes of block sums, file holds {}",
                 len,
+                sums,
                 bytes.len() - BLOB_HEADER_LEN
             ),
         ));
     }
-    Ok((header, &bytes[BLOB_HEADER_LEN..]))
+    let archive_end = BLOB_HEADER_LEN + len;
+    Ok((
+        header,
+        &bytes[BLOB_HEADER_LEN..archive_end],
+        &bytes[archive_end..],
+    ))
+}
+
+/// Checks every block of `archive` against its sum; the first block that differs, if any.
+pub fn check_blocks(archive: &[u8], sums: &[u8], shift: u32) -> Result<(), FormatError> {
+    for (i, (block, sum)) in archive.chunks(1 << shift).zip(sums.chunks(8)).enumerate() {
+        if xxhash_rust::xxh3::xxh3_64(block).to_le_bytes() != sum {
+            return Err(FormatError::corrupt(
+                "graph.blob",
+                format!("block {i} does not match its sum"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Structural validation (rkyv bytecheck) of an archive; cheap enough to run on every open.

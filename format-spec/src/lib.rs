@@ -5,6 +5,7 @@ pub mod checkouts;
 pub mod error;
 pub mod file_symbols;
 pub mod git;
+pub mod graph;
 #[cfg(feature = "tables")]
 pub mod hive;
 pub mod key;
@@ -22,6 +23,7 @@ pub mod vocab;
 
 pub use blob::{ArchivedGraphBlob, GraphBlob, NONE};
 pub use error::FormatError;
+pub use graph::{Damage, Graph, damage_count, note_damage, take_damage};
 pub use layout::{FaultPoint, IndexDir};
 pub use manifest::Manifest;
 pub use verify::{VerifyReport, verify_generation};
@@ -36,7 +38,7 @@ use crate::manifest::digest_hex;
 
 /// The generation format version this build writes and reads. Bumped on any incompatible change
 /// to a table schema, the blob layout, the name index or the directory layout.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// File names inside a generation directory.
 pub const GRAPH_BLOB: &str = "graph.blob";
@@ -44,32 +46,60 @@ pub const NAMES_FST: &str = "names.fst";
 
 /// An opened generation: the manifest, the graph blob and the name index, memory-mapped.
 ///
-/// Opening checks what makes every later read safe (section 1.7 of SPEC.md): the manifest and
-/// its generation id, the blob's header, checksum, structure and invariants, and the name index
-/// against its digest. Nothing is deserialized or rebuilt.
+/// Opening checks the manifest and its generation id, the blob's header and the block holding
+/// the archive's root, and the name index's header (section 1.7 of SPEC.md): its cost does not
+/// grow with the graph. Every later read is checked where it happens ([`graph`]): a block of the
+/// blob against its sum on its first read, the name index and the optional indexes against their
+/// digests on their first use. Nothing is deserialized or rebuilt.
 #[derive(Debug)]
 pub struct Generation {
     pub id: u64,
     pub dir: PathBuf,
     pub manifest: Manifest,
     blob: Mapped,
-    names: fst::Map<Mmap>,
+    /// Where the archive and its block sums are in the mapped blob, and which blocks were found
+    /// whole.
+    blocks: graph::Blocks,
+    names: fst::Map<NameBytes>,
+    /// Whether `names.fst` matched the manifest's digest, checked on its first use.
+    names_whole: std::sync::OnceLock<bool>,
+    /// What a damaged name index reads as: no names.
+    no_names: fst::Map<NameBytes>,
     names_file: MappedFile,
-    /// `file_symbols.bin`, read whole (it is small: four bytes a symbol and a file), when the
-    /// manifest lists it and its digest, header and length check; generations written before
-    /// have none.
-    file_symbols: Option<Vec<u8>>,
-    /// `name_grams.bin`, read whole, when listed and its digest, header and length check.
-    name_grams: Option<Vec<u8>>,
-    /// `scope_reach.bin`, read whole, when listed and its digest, header and length check.
-    scope_reach: Option<Vec<u8>>,
+    /// `file_symbols.bin`, read whole on first use (it is small: four bytes a symbol and a file),
+    /// when the manifest lists it and its digest, header and length check; generations written
+    /// before have none.
+    file_symbols: std::sync::OnceLock<Option<Vec<u8>>>,
+    /// `name_grams.bin`, read whole on first use, when listed and its digest, header and length
+    /// check.
+    name_grams: std::sync::OnceLock<Option<Vec<u8>>>,
+    /// `scope_reach.bin`, read whole on first use, when listed and its digest, header and length
+    /// check.
+    scope_reach: std::sync::OnceLock<Option<Vec<u8>>>,
     /// Its entries, read on first use.
     scope_reach_table: std::sync::OnceLock<Option<scope_reach::ReachTable>>,
-    /// For each repository, the others with a package edge into it; built on first use.
-    repository_users: std::sync::OnceLock<Vec<Vec<u32>>>,
+    /// For each repository, the others with a package edge into it; built on first use (or the
+    /// damage its reading met).
+    repository_users: std::sync::OnceLock<Result<Vec<Vec<u32>>, Damage>>,
     /// The generation directory, opened and locked shared for as long as the generation is open,
     /// so that a publish's collection of old generations leaves it alone (SPEC.md section 1.8).
     _held: File,
+}
+
+/// The bytes of a name index: the mapped file, or the empty index a damaged one reads as.
+#[derive(Debug)]
+pub enum NameBytes {
+    Mapped(Mmap),
+    Owned(Vec<u8>),
+}
+
+impl AsRef<[u8]> for NameBytes {
+    fn as_ref(&self) -> &[u8] {
+        match self {
+            NameBytes::Mapped(m) => m,
+            NameBytes::Owned(v) => v,
+        }
+    }
 }
 
 /// A memory-mapped file together with the open file it maps and what it looked like when it
@@ -134,25 +164,36 @@ impl Generation {
         let manifest = read_manifest(dir)?;
         check_generation_id(dir, &manifest)?;
         let blob = Mapped::open(dir, GRAPH_BLOB, &guard)?;
-        let (header, archive) = blob::archive_bytes(&blob.map)?;
-        if xxhash_rust::xxh3::xxh3_128(archive) != header.checksum {
+        let (header, archive, sums) = blob::parts(&blob.map)?;
+        let sums_at = blob.map.len() - sums.len();
+        let blocks =
+            graph::Blocks::new(header.shift, blob::BLOB_HEADER_LEN, archive.len(), sums_at);
+        let root_len = std::mem::size_of::<ArchivedGraphBlob>();
+        if archive.len() < root_len
+            || !(archive.len() - root_len).is_multiple_of(std::mem::align_of::<ArchivedGraphBlob>())
+        {
             return Err(FormatError::corrupt(
                 GRAPH_BLOB,
-                "the archive does not match the checksum in its header",
+                format!("an archive of {} bytes cannot hold the root", archive.len()),
             ));
         }
-        let counts = {
-            let g = blob::validate(archive)?;
-            (g.files.len(), g.symbols.len(), g.unresolved.len())
-        };
+        blocks
+            .holds(&blob.map, archive.len() - root_len, archive.len())
+            .map_err(|what| FormatError::corrupt(GRAPH_BLOB, format!("the root's {what}")))?;
+        // SAFETY: the root's bytes match the writer's sums, so they are the root the writer
+        // archived; `sections_in_bounds` then checks that every array it points to lies inside
+        // the archive before any is read.
+        let root = unsafe { rkyv::access_unchecked::<ArchivedGraphBlob>(archive) };
+        graph::sections_in_bounds(root, archive)
+            .map_err(|what| FormatError::corrupt(GRAPH_BLOB, what))?;
         let names = Mapped::open(dir, NAMES_FST, &guard)?;
         let recorded = manifest.files.iter().find(|f| f.name == NAMES_FST);
         match recorded {
             None => return Err(FormatError::corrupt(NAMES_FST, "missing from the manifest")),
-            Some(f) if f.size != names.map.len() as u64 || f.xxh3_128 != digest_hex(&names.map) => {
+            Some(f) if f.size != names.map.len() as u64 => {
                 return Err(FormatError::corrupt(
                     NAMES_FST,
-                    "size or digest differs from the manifest",
+                    "size differs from the manifest",
                 ));
             }
             Some(_) => {}
@@ -161,44 +202,85 @@ impl Generation {
             map: names_map,
             file: names_file,
         } = names;
-        // The optional indexes are read whole and kept only when their digest is the manifest's
-        // and their header holds: a damaged one costs a scan, never a row, and never the
-        // generation.
-        let optional = |name: &str| -> Option<Vec<u8>> {
-            let recorded = manifest.files.iter().find(|f| f.name == name)?;
-            let bytes = layout::read_regular(&dir.join(name)).ok()?;
-            (bytes.len() as u64 == recorded.size && digest_hex(&bytes) == recorded.xxh3_128)
-                .then_some(bytes)
-        };
-        let file_symbols = optional(file_symbols::FILE_SYMBOLS)
-            .filter(|b| file_symbols::FileSymbols::parse(b, counts.0, counts.1).is_ok());
-        let name_grams =
-            optional(name_grams::NAME_GRAMS).filter(|b| name_grams::NameGrams::parse(b).is_ok());
-        let scope_reach = optional(scope_reach::SCOPE_REACH)
-            .filter(|b| scope_reach::ScopeReach::parse(b, counts.2).is_ok());
+        let no_names = fst::Map::default().into_fst().into_inner();
         Ok(Generation {
             id: manifest.generation_id,
             dir: dir.to_path_buf(),
             manifest,
             blob,
-            names: names::open(names_map)?,
+            blocks,
+            names: names::open(NameBytes::Mapped(names_map))?,
+            names_whole: std::sync::OnceLock::new(),
+            no_names: names::open(NameBytes::Owned(no_names))?,
             names_file,
-            file_symbols,
-            name_grams,
-            scope_reach,
+            file_symbols: std::sync::OnceLock::new(),
+            name_grams: std::sync::OnceLock::new(),
+            scope_reach: std::sync::OnceLock::new(),
             scope_reach_table: std::sync::OnceLock::new(),
             repository_users: std::sync::OnceLock::new(),
             _held: held,
         })
     }
 
-    /// The graph, straight off the mmap.
-    pub fn graph(&self) -> &ArchivedGraphBlob {
-        // SAFETY: `open_dir` validated exactly these bytes with `rkyv::access`, and a published
-        // generation is immutable, so the archive is still the one that was checked.
-        unsafe {
-            rkyv::access_unchecked::<ArchivedGraphBlob>(&self.blob.map[blob::BLOB_HEADER_LEN..])
-        }
+    /// The graph, straight off the mmap, read through the checks of [`graph`].
+    pub fn graph(&self) -> Graph<'_> {
+        let (_, archive) = self.archive();
+        // SAFETY: opening checked the root's block against its sum and every array's bounds, and
+        // a published generation is immutable, so the root is still the one that was checked.
+        let root = unsafe { rkyv::access_unchecked::<ArchivedGraphBlob>(archive) };
+        Graph::new(root, &self.blob.map, archive, &self.blocks)
+    }
+
+    /// The whole graph, checked byte for byte (every block against its sum, the archive's
+    /// structure and invariants) and deserialized: for tools that rewrite a generation, never
+    /// for answering.
+    pub fn deserialize(&self) -> Result<GraphBlob, FormatError> {
+        rkyv::deserialize::<GraphBlob, rkyv::rancor::Error>(self.archived()?)
+            .map_err(|e| FormatError::corrupt(GRAPH_BLOB, e.to_string()))
+    }
+
+    /// The archived graph, checked byte for byte first (every block against its sum, the
+    /// archive's structure and invariants): for tools that need the archive's own layout, never
+    /// for answering (it reads the whole blob).
+    pub fn archived(&self) -> Result<&ArchivedGraphBlob, FormatError> {
+        let (_, archive) = self.archive();
+        let (header, _, sums) = blob::parts(&self.blob.map)?;
+        blob::check_blocks(archive, sums, header.shift)?;
+        blob::validate(archive)
+    }
+
+    /// The mapped file and the archive inside it.
+    fn archive(&self) -> (&[u8], &[u8]) {
+        let end = blob::BLOB_HEADER_LEN + self.blocks_len();
+        (&self.blob.map, &self.blob.map[blob::BLOB_HEADER_LEN..end])
+    }
+
+    fn blocks_len(&self) -> usize {
+        self.blocks.archive_len()
+    }
+
+    /// How many blocks of the blob were read and found whole, and how many damaged, so far.
+    pub fn blocks_checked(&self) -> (u64, u64) {
+        self.blocks.checked()
+    }
+
+    /// An optional index: read whole on its first use, kept when its digest is the manifest's
+    /// and `parse` accepts it; a damaged one costs a scan, never a row, and never the generation.
+    fn optional<'a>(
+        &'a self,
+        cell: &'a std::sync::OnceLock<Option<Vec<u8>>>,
+        name: &str,
+        parse: impl Fn(&[u8]) -> bool,
+    ) -> Option<&'a [u8]> {
+        cell.get_or_init(|| {
+            let recorded = self.manifest.files.iter().find(|f| f.name == name)?;
+            let bytes = layout::read_regular(&self.dir.join(name)).ok()?;
+            (bytes.len() as u64 == recorded.size
+                && digest_hex(&bytes) == recorded.xxh3_128
+                && parse(&bytes))
+            .then_some(bytes)
+        })
+        .as_deref()
     }
 
     /// The bytes of `graph.blob` as mapped, header included. Archived fields borrowed from
@@ -210,19 +292,36 @@ impl Generation {
     /// Each file's symbols, when the generation has the index (SPEC 7.8).
     pub fn file_symbols(&self) -> Option<file_symbols::FileSymbols<'_>> {
         let g = self.graph();
-        let bytes = self.file_symbols.as_deref()?;
-        file_symbols::FileSymbols::parse(bytes, g.files.len(), g.symbols.len()).ok()
+        let (files, symbols) = (g.files.len(), g.symbols.len());
+        let parse = |b: &[u8]| {
+            file_symbols::FileSymbols::parse(b, files, symbols)
+                .ok()
+                .is_some()
+        };
+        let bytes = self.optional(&self.file_symbols, file_symbols::FILE_SYMBOLS, parse)?;
+        file_symbols::FileSymbols::parse(bytes, files, symbols).ok()
     }
 
     /// The trigrams of the distinct names, when the generation has them (SPEC 7.9).
     pub fn name_grams(&self) -> Option<name_grams::NameGrams<'_>> {
-        name_grams::NameGrams::parse(self.name_grams.as_deref()?).ok()
+        let parse = |b: &[u8]| name_grams::NameGrams::parse(b).is_ok();
+        name_grams::NameGrams::parse(self.optional(
+            &self.name_grams,
+            name_grams::NAME_GRAMS,
+            parse,
+        )?)
+        .ok()
     }
 
     /// What the invisible scopes import and declare, when the generation says (SPEC 7.10).
     pub fn scope_reach(&self) -> Option<scope_reach::ScopeReach<'_>> {
         let records = self.graph().unresolved.len();
-        scope_reach::ScopeReach::parse(self.scope_reach.as_deref()?, records).ok()
+        let parse = |b: &[u8]| scope_reach::ScopeReach::parse(b, records).is_ok();
+        scope_reach::ScopeReach::parse(
+            self.optional(&self.scope_reach, scope_reach::SCOPE_REACH, parse)?,
+            records,
+        )
+        .ok()
     }
 
     /// Every entry of `scope_reach.bin`, read once; `None` when the generation has none or one
@@ -236,7 +335,8 @@ impl Generation {
     /// For each repository (by index), the other repositories whose packages have a package
     /// edge into one of its packages, sorted: the repositories that use it directly. Read off the package edges on first use.
     pub fn repository_users(&self) -> &[Vec<u32>] {
-        self.repository_users.get_or_init(|| {
+        let built = self.repository_users.get_or_init(|| {
+            let before = damage_count();
             let b = self.graph();
             let mut users: Vec<Vec<u32>> = vec![Vec::new(); b.repositories.len()];
             let repo_of = |p: u32| {
@@ -258,13 +358,37 @@ impl Generation {
                 u.sort_unstable();
                 u.dedup();
             }
-            users
-        })
+            if damage_count() != before {
+                return Err(take_damage().unwrap_or_else(|| Damage {
+                    file: GRAPH_BLOB,
+                    region: "package edges",
+                    what: "damaged".into(),
+                }));
+            }
+            Ok(users)
+        });
+        match built {
+            Ok(users) => users,
+            Err(damage) => {
+                note_damage(damage.clone());
+                &[]
+            }
+        }
     }
 
-    /// The name index.
-    pub fn names(&self) -> &fst::Map<Mmap> {
-        &self.names
+    /// The name index, checked against the manifest's digest on its first use; a damaged one
+    /// reads as empty and notes the damage.
+    pub fn names(&self) -> &fst::Map<NameBytes> {
+        let whole = *self.names_whole.get_or_init(|| self.names_digest_holds());
+        if whole {
+            return &self.names;
+        }
+        note_damage(Damage {
+            file: NAMES_FST,
+            region: "name index",
+            what: "its bytes differ from the manifest's digest".into(),
+        });
+        &self.no_names
     }
 
     /// Bytes of all files of the generation, as the manifest records them.
@@ -319,8 +443,10 @@ impl Generation {
     }
 
     fn blob_checksum_holds(&self) -> bool {
-        blob::archive_bytes(&self.blob.map)
-            .is_ok_and(|(header, archive)| xxhash_rust::xxh3::xxh3_128(archive) == header.checksum)
+        blob::parts(&self.blob.map).is_ok_and(|(header, archive, sums)| {
+            xxhash_rust::xxh3::xxh3_128(archive) == header.checksum
+                && blob::check_blocks(archive, sums, header.shift).is_ok()
+        })
     }
 
     fn names_digest_holds(&self) -> bool {
@@ -423,17 +549,17 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(
             dir.path().join(layout::MANIFEST),
-            r#"{"format_version": 2}"#,
+            r#"{"format_version": 9}"#,
         )
         .unwrap();
         let err = Generation::open_dir(dir.path()).unwrap_err();
         let text = err.to_string();
         assert!(
-            matches!(err, FormatError::Version { found: 2, .. }),
+            matches!(err, FormatError::Version { found: 9, .. }),
             "{text}"
         );
         assert!(
-            text.contains("version 2") && text.contains("version 1"),
+            text.contains("version 9") && text.contains(&format!("version {FORMAT_VERSION}")),
             "{text}"
         );
     }

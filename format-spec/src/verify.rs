@@ -75,13 +75,14 @@ pub fn verify_generation(dir: &Path) -> Result<VerifyReport, FormatError> {
 
     let blob_bytes = crate::layout::read_regular(&dir.join(GRAPH_BLOB))
         .map_err(|e| FormatError::io(dir.join(GRAPH_BLOB), e))?;
-    let (header, archive) = blob::archive_bytes(&blob_bytes)?;
+    let (header, archive, sums) = blob::parts(&blob_bytes)?;
     if xxhash_rust::xxh3::xxh3_128(archive) != header.checksum {
         return Err(FormatError::corrupt(
             GRAPH_BLOB,
             "archive checksum does not match the header",
         ));
     }
+    blob::check_blocks(archive, sums, header.shift)?;
     // Copy into aligned memory: a Vec<u8> read from disk carries no alignment guarantee.
     let mut aligned = rkyv::util::AlignedVec::<16>::with_capacity(archive.len());
     aligned.extend_from_slice(archive);

@@ -1,6 +1,7 @@
 //! Generation open time and lookup latency: opens the published generation of an index
-//! repeatedly (mmap + header checks + rkyv validation + FST open; nothing is deserialized or
-//! built), then runs `find_symbol` in exact mode for every distinct name in the graph.
+//! repeatedly (mmap, the blob's header and the block of its root, the name index's header;
+//! nothing is deserialized, built or read whole), with the resident memory after each, then runs
+//! `find_symbol` in exact mode for every distinct name in the graph.
 //!
 //! Leaves out: the first open's page-cache misses (the first sample is reported separately).
 //!
@@ -18,11 +19,18 @@ fn main() -> anyhow::Result<()> {
     let index = IndexDir::new(&dir);
     let mut samples = Vec::new();
     let mut first = None;
+    let rss_before = kivgraph_benches::rss_kib().unwrap_or(0);
+    let mut grew = 0;
     for i in 0..21 {
         let t = Instant::now();
         let generation = Generation::open_current(&index)?
             .ok_or_else(|| anyhow::anyhow!("no generation in {dir}"))?;
         let ms = t.elapsed().as_secs_f64() * 1000.0;
+        grew = grew.max(
+            kivgraph_benches::rss_kib()
+                .unwrap_or(0)
+                .saturating_sub(rss_before),
+        );
         if i == 0 {
             first = Some((ms, generation.size_on_disk()));
         } else {
@@ -36,6 +44,11 @@ fn main() -> anyhow::Result<()> {
         "open: first {first_ms:.2} ms, median of {} warm opens {median:.2} ms, max {:.2} ms",
         samples.len(),
         samples.last().copied().unwrap_or(0.0)
+    );
+    println!(
+        "RSS before the opens {:.1} MiB, at most {:.2} MiB more with a generation open",
+        rss_before as f64 / 1024.0,
+        grew as f64 / 1024.0
     );
 
     let generation =

@@ -29,8 +29,13 @@ pub fn counts(g: &Generation) -> Counts {
     {
         return c.clone();
     }
+    let before = kivgraph_format::damage_count();
     let c = count_all(g);
-    *cache = Some((g.dir.clone(), g.id, c.clone()));
+    // Counts made from damaged bytes answer nothing (the call reports the damage) and are not
+    // kept for the calls after it.
+    if kivgraph_format::damage_count() == before {
+        *cache = Some((g.dir.clone(), g.id, c.clone()));
+    }
     c
 }
 

@@ -51,8 +51,7 @@ pub fn find_symbol(g: &Generation, q: &FindSymbol) -> Result<Vec<u32>, ToolError
     }
     let mut ids: Vec<u32> = ranges
         .into_iter()
-        .filter_map(|r| b.name_postings.get(r))
-        .flatten()
+        .flat_map(|r| b.name_postings.slice(r))
         .map(|x| x.to_native())
         .collect();
     ids.sort_unstable();

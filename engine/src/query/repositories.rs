@@ -40,7 +40,7 @@ pub fn repositories(g: &Generation) -> Vec<RepositoryRow> {
             let indexed_branch = st.opt(r.branch.to_native()).map(str::to_string);
             let mut row = RepositoryRow {
                 name: st.get(r.name.to_native()).to_string(),
-                languages: r.languages.iter().filter_map(|&c| Language::from_code(c)).map(|l| l.as_str()).collect(),
+                languages: b.languages(r).iter().filter_map(|&c| Language::from_code(c)).map(|l| l.as_str()).collect(),
                 indexed_dirty: r.dirty == 1,
                 indexed_commit,
                 indexed_branch,

@@ -112,7 +112,7 @@ fn named(
     };
     let b = g.graph();
     let mut ids: Vec<u32> = names::lookup(g.names(), tag, name)
-        .and_then(|r| b.name_postings.get(r))
+        .map(|r| b.name_postings.slice(r))
         .map(|p| p.iter().map(|x| x.to_native()).collect())
         .unwrap_or_default();
     ids.retain(|&id| {

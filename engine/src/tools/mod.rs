@@ -146,7 +146,40 @@ pub fn within_budget(answer: Result<String, ToolError>) -> Result<String, ToolEr
     }
 }
 
+/// Answers one call, and answers the damage instead when the call read damaged bytes of the
+/// generation (see [`kivgraph_format::graph`]): a corrupted byte is never a row.
 fn answer(
+    name: &str,
+    args: &Value,
+    g: Option<Arc<Generation>>,
+    problem: Option<&Problem>,
+) -> Result<String, ToolError> {
+    kivgraph_format::take_damage();
+    let id = g.as_deref().map(|g| g.id);
+    let answered = answer_undamaged(name, args, g, problem);
+    match kivgraph_format::take_damage() {
+        None => answered,
+        Some(damage) => Err(damaged(id, &damage)),
+    }
+}
+
+/// The error of a call that read damaged bytes of generation `id`.
+pub(crate) fn damaged(id: Option<u64>, damage: &kivgraph_format::Damage) -> ToolError {
+    let generation = id.map_or_else(String::new, |id| {
+        format!(
+            " (generation {})",
+            kivgraph_format::layout::generation_name(id)
+        )
+    });
+    ToolError::new(
+        ErrorCode::SnapshotUnavailable,
+        format!(
+            "active snapshot{generation} is inconsistent: {damage}; this answer is withheld, other questions are still answered. Run `kivgraph-compile verify` on the index, and recompile (`kivgraph index --full`) to replace the generation"
+        ),
+    )
+}
+
+fn answer_undamaged(
     name: &str,
     args: &Value,
     g: Option<Arc<Generation>>,
