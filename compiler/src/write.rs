@@ -481,12 +481,19 @@ fn graph_blob(f: &Finished) -> Result<(GraphBlob, Vec<u8>), FormatError> {
             }))
         },
         || {
-            terms::build(f.symbols.iter().map(|s| terms::TermSource {
-                name: &s.name,
-                qualified_name: &s.qualified_name,
-                kind: s.kind.as_str(),
-                path: &f.files[s.file].path,
-            }))
+            terms::build(
+                f.symbols
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| terms::TermSource {
+                        name: &s.name,
+                        qualified_name: &s.qualified_name,
+                        kind: s.kind.as_str(),
+                        path: &f.files[s.file].path,
+                        exported: s.exported,
+                        callers: reference_callers(&reverse, i),
+                    }),
+            )
         },
     );
     let (fst, name_postings) = names?;
@@ -506,6 +513,17 @@ fn graph_blob(f: &Finished) -> Result<(GraphBlob, Vec<u8>), FormatError> {
         terms,
     };
     Ok((graph, fst))
+}
+
+/// How many incoming edges of the reference vocabulary node `n` has, counted up to the ranking's
+/// cap (what find_by_intent's caller weight reads).
+fn reference_callers(reverse: &Csr, n: usize) -> usize {
+    let (a, b) = (reverse.offsets[n] as usize, reverse.offsets[n + 1] as usize);
+    reverse.edges[a..b]
+        .iter()
+        .filter(|e| EdgeKind::from_code(e.kind).is_some_and(EdgeKind::is_reference))
+        .take(terms::CALLERS_CAP)
+        .count()
 }
 
 /// Builds CSR rows from `(node, half-edge)` pairs; rows are sorted so output is canonical.

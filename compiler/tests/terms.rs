@@ -162,6 +162,19 @@ fn verify_refuses_a_term_index_that_disagrees_with_the_symbols() {
         "{err}"
     );
 
+    // A changed ranking prior (a symbol's callers): the full check rebuilds every prior from
+    // the symbols and their incoming edges.
+    let prior = tmp.path().join("prior");
+    tampered_copy(&gen_dir, &prior, |blob, generation| {
+        let p = &generation.archived().unwrap().terms.prior;
+        let at = offset_in(generation.blob_bytes(), p.as_slice());
+        blob[at] ^= 1;
+    });
+    let err = kivgraph_compile::verify_generation(&prior)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("term index's prior"), "{err}");
+
     // A changed bit inside a bitmap: a symbol gains or loses a term.
     let posting = tmp.path().join("posting");
     tampered_copy(&gen_dir, &posting, |blob, generation| {

@@ -2,7 +2,7 @@
 //!
 //! Every query takes an `Arc<Generation>` snapshot first and finishes on it, so a swap never
 //! changes an answer half-way. The swap check is one small read of `CURRENT` per request: a
-//! newer id opens and validates the new generation; if that fails, the previous generation
+//! newer id opens (checks the headers of) the new generation; if that fails, the previous generation
 //! keeps serving, or, when none is loaded, the newest older generation that opens (SPEC.md
 //! section 1.7). What went wrong is kept as the store's [`Problem`], which `graph_status` and
 //! the `INDEX_NOT_READY` message report, and is said once on stderr.

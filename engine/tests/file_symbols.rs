@@ -104,3 +104,65 @@ fn substring_search_through_the_trigrams_gives_the_scans_answer() {
     let damaged: Vec<serde_json::Value> = needles.iter().map(|n| substring(open(), n)).collect();
     assert_eq!(damaged, through);
 }
+
+/// The files at or under a path are found by binary search over the (repository, path) order;
+/// for every repository and every prefix of every path (directories, files, a path that only
+/// shares a prefix with others, one past the last), they are the files a scan finds.
+#[test]
+fn the_files_under_a_path_are_the_ones_a_scan_finds() {
+    let dir = tempfile::tempdir().unwrap();
+    common::compile_into(
+        dir.path(),
+        ["go", "ts"].iter().flat_map(|lang| {
+            let root = common::workspace().join("fixtures").join(lang);
+            std::fs::read_dir(&root)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.is_dir())
+                .map(move |p| {
+                    let name = format!("{lang}-{}", p.file_name().unwrap().to_str().unwrap());
+                    format!("{name}={}", p.display())
+                })
+                .collect::<Vec<_>>()
+        }),
+    );
+    let g = Generation::open_current(&IndexDir::new(dir.path()))
+        .unwrap()
+        .unwrap();
+    let b = g.graph();
+    let mut asked = 0;
+    for repo in 0..b.repositories.len() as u32 + 1 {
+        let mut paths: Vec<String> = vec![String::new(), "zzz".into(), "a".into()];
+        for f in b.files.iter().filter(|f| f.repository.to_native() == repo) {
+            let p = b.strings.get(f.path.to_native());
+            for (i, c) in p.char_indices() {
+                if c == '/' || c == '.' || c == '_' || c == '-' {
+                    paths.push(p[..i].to_string());
+                }
+            }
+            paths.push(p.to_string());
+        }
+        paths.sort();
+        paths.dedup();
+        for path in &paths {
+            let scan: Vec<u32> = (0..b.files.len() as u32)
+                .filter(|&f| {
+                    let f = &b.files[f as usize];
+                    let p = b.strings.get(f.path.to_native());
+                    f.repository.to_native() == repo
+                        && (path.is_empty()
+                            || p == path
+                            || p.strip_prefix(path.as_str())
+                                .is_some_and(|r| r.starts_with('/')))
+                })
+                .collect();
+            assert_eq!(
+                kivgraph::query::files_under(&g, repo, path),
+                scan,
+                "{repo} {path:?}"
+            );
+            asked += 1;
+        }
+    }
+    assert!(asked > 150, "{asked}");
+}

@@ -361,11 +361,10 @@ impl<'g> Strings<'g> {
             self.ctx.out_of_range(self.region, i, self.ends.len());
             return "";
         }
-        let end = self.ends[i].to_native() as usize;
-        let start = if i == 0 {
-            0
-        } else {
-            self.ends[i - 1].to_native() as usize
+        let (start, end) = match self.ends.slice(i.saturating_sub(1)..i + 1) {
+            [end] => (0, end.to_native() as usize),
+            [start, end] => (start.to_native() as usize, end.to_native() as usize),
+            _ => return "",
         };
         let Some(bytes) = self.bytes.get(start..end) else {
             self.ctx.out_of_range(self.region, end, self.bytes.len());
@@ -431,6 +430,7 @@ pub struct Terms<'g> {
     posting_ends: Section<'g, u32_le>,
     doc_freq: Section<'g, u32_le>,
     path_class: Section<'g, Byte>,
+    prior: Section<'g, Byte>,
 }
 
 /// A byte of the archive (a `u8` under a name [`ZeroValid`] can be implemented for).
@@ -516,6 +516,21 @@ impl<'g> Terms<'g> {
         decoded
     }
 
+    /// Every symbol's ranking prior, checked whole (for a ranking that reads many).
+    pub fn priors(&self) -> &'g [u8] {
+        bytes_of(self.prior.all())
+    }
+
+    /// Every symbol's path class code, checked whole (for a ranking that reads many).
+    pub fn path_classes(&self) -> &'g [u8] {
+        bytes_of(self.path_class.all())
+    }
+
+    /// The ranking prior of symbol `id` ([`crate::terms::prior_code`]); 0 past the end.
+    pub fn prior(&self, id: u32) -> u8 {
+        self.prior.get(id as usize).map_or(0, |c| c.0)
+    }
+
     /// The path class of symbol `id`.
     pub fn path_class(&self, id: u32) -> PathClass {
         self.path_class
@@ -596,6 +611,7 @@ impl<'g> Graph<'g> {
                 posting_ends: section(t.posting_ends.as_slice(), "term posting ends", ctx),
                 doc_freq: section(t.doc_freq.as_slice(), "term frequencies", ctx),
                 path_class: section(as_bytes(t.path_class.as_slice()), "path classes", ctx),
+                prior: section(as_bytes(t.prior.as_slice()), "priors", ctx),
             },
             ctx,
             _root: PhantomData,
@@ -654,5 +670,6 @@ pub(crate) fn sections_in_bounds(root: &ArchivedGraphBlob, archive: &[u8]) -> Re
     inside("term posting ends", t.posting_ends.as_slice(), archive)?;
     inside("term frequencies", t.doc_freq.as_slice(), archive)?;
     inside("path classes", t.path_class.as_slice(), archive)?;
+    inside("priors", t.prior.as_slice(), archive)?;
     Ok(())
 }

@@ -46,6 +46,45 @@ pub struct TermIndex {
     /// One [`PathClass`] code per symbol, indexed by symbol id: how the declaring file's path
     /// weighs in the ranking.
     pub path_class: Vec<u8>,
+    /// One [`prior_code`] per symbol, indexed by symbol id: its kind's class, whether it is
+    /// exported and its reference callers up to [`CALLERS_CAP`], so that a ranking reads one byte
+    /// a candidate instead of its record and its incoming edges.
+    pub prior: Vec<u8>,
+}
+
+/// The weights of the kind classes of [`kind_class`], by class.
+pub const KIND_WEIGHTS: [f64; 7] = [2.0, 1.5, 1.2, 1.0, 0.5, 0.3, 0.2];
+
+/// The class of a symbol kind (wire name) for the ranking: an index into [`KIND_WEIGHTS`].
+pub fn kind_class(kind: &str) -> u8 {
+    match kind {
+        "func" | "function" | "method" | "static_method" | "trait_method" | "constructor" => 0,
+        "struct" | "class" | "interface" | "trait" | "enum" | "type" => 1,
+        "module" | "package" | "namespace" | "implementation" => 2,
+        "field" | "property" | "var" | "variable" | "const" | "constant" | "static" => 4,
+        "enum_member" | "variant" => 5,
+        "import" | "export" | "use" => 6,
+        _ => 3,
+    }
+}
+
+/// From this many reference callers on, the ranking's caller weight no longer grows.
+pub const CALLERS_CAP: usize = 15;
+
+/// A symbol's ranking prior in one byte: kind class in bits 5–7, exported in bit 4, incoming
+/// edges of the reference vocabulary (capped at [`CALLERS_CAP`]) in bits 0–3.
+pub fn prior_code(kind: &str, exported: bool, callers: usize) -> u8 {
+    (kind_class(kind) << 5) | (u8::from(exported) << 4) | callers.min(CALLERS_CAP) as u8
+}
+
+/// The parts of a [`prior_code`]: (kind weight, exported, callers).
+pub fn prior_parts(code: u8) -> (f64, bool, usize) {
+    let class = usize::from(code >> 5).min(KIND_WEIGHTS.len() - 1);
+    (
+        KIND_WEIGHTS[class],
+        code & 0x10 != 0,
+        usize::from(code & 0x0f),
+    )
 }
 
 /// What a symbol's file path says about it, for ranking.
@@ -229,6 +268,10 @@ pub struct TermSource<'a> {
     pub kind: &'a str,
     /// The declaring file's repository-relative path.
     pub path: &'a str,
+    pub exported: bool,
+    /// Incoming edges of the reference vocabulary (any count at or above [`CALLERS_CAP`] is the
+    /// same).
+    pub callers: usize,
 }
 
 /// Builds the term index of symbols given in symbol-id order. The output depends only on the
@@ -272,6 +315,7 @@ pub fn build<'a>(
             }
         }
         index.path_class.push(path_terms.2);
+        index.prior.push(prior_code(s.kind, s.exported, s.callers));
     }
     let mut by_term: Vec<(String, Vec<u32>)> = by_term.into_iter().collect();
     by_term.sort_unstable_by(|a, b| a.0.cmp(&b.0));
@@ -392,6 +436,9 @@ impl ArchivedTermIndex {
         if self.path_class.as_slice() != other.path_class.as_slice() {
             return Some("path_class");
         }
+        if self.prior.as_slice() != other.prior.as_slice() {
+            return Some("prior");
+        }
         None
     }
 
@@ -439,6 +486,9 @@ impl ArchivedTermIndex {
         }
         if self.path_class.len() != symbols {
             return Err("path classes do not match the symbol count".into());
+        }
+        if self.prior.len() != symbols {
+            return Err("term priors do not match the symbol count".into());
         }
         if self
             .path_class
@@ -551,9 +601,9 @@ mod tests {
     /// The archived sizes SPEC section 7 documents.
     #[test]
     fn archived_sizes_match_the_spec() {
-        assert_eq!(std::mem::size_of::<ArchivedTermIndex>(), 48);
+        assert_eq!(std::mem::size_of::<ArchivedTermIndex>(), 56);
         assert_eq!(std::mem::align_of::<ArchivedTermIndex>(), 4);
-        assert_eq!(std::mem::size_of::<crate::blob::ArchivedGraphBlob>(), 160);
+        assert_eq!(std::mem::size_of::<crate::blob::ArchivedGraphBlob>(), 168);
     }
 
     #[test]
@@ -570,6 +620,8 @@ mod tests {
                     qualified_name,
                     kind,
                     path,
+                    exported: true,
+                    callers: 3,
                 }),
         )
         .unwrap();
@@ -580,6 +632,8 @@ mod tests {
                 qualified_name: b,
                 kind: c,
                 path: d,
+                exported: true,
+                callers: 3,
             }))
             .unwrap()
         );
@@ -587,6 +641,10 @@ mod tests {
         let archived = rkyv::access::<ArchivedTermIndex, rkyv::rancor::Error>(&bytes).unwrap();
         archived.check(3).unwrap();
         assert_eq!(archived.differs_from(&built), None);
+        // The prior packs kind class, export and callers, and unpacks to the ranking's weights.
+        assert_eq!(archived.prior.as_slice(), &[0x13, 0x33, 0x13]);
+        assert_eq!(prior_parts(archived.prior.as_slice()[1]), (1.5, true, 3));
+        assert_eq!(prior_parts(prior_code("variant", false, 40)), (0.3, false, 15));
         let circl = archived.find("circl").unwrap();
         assert_eq!(archived.key(circl), "circl");
         assert_eq!(archived.doc_freq(circl), 2);

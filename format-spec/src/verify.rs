@@ -202,7 +202,7 @@ pub fn verify_generation(dir: &Path) -> Result<VerifyReport, FormatError> {
 /// frequencies, same path classes.
 fn check_terms(g: &blob::ArchivedGraphBlob) -> Result<(), FormatError> {
     let st = &g.strings;
-    let rebuilt = terms::build(g.symbols.iter().map(|s| {
+    let rebuilt = terms::build(g.symbols.iter().enumerate().map(|(i, s)| {
         terms::TermSource {
             name: st.get(s.name.to_native()),
             qualified_name: st.get(s.qualified_name.to_native()),
@@ -211,6 +211,16 @@ fn check_terms(g: &blob::ArchivedGraphBlob) -> Result<(), FormatError> {
                 .files
                 .get(s.file.to_native() as usize)
                 .map_or("", |f| st.get(f.path.to_native())),
+            exported: s.exported,
+            callers: g
+                .reverse
+                .row(i as u32)
+                .iter()
+                .filter(|e| {
+                    crate::EdgeKind::from_code(e.kind).is_some_and(crate::EdgeKind::is_reference)
+                })
+                .take(terms::CALLERS_CAP)
+                .count(),
         }
     }))?;
     match g.terms.differs_from(&rebuilt) {

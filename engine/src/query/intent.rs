@@ -19,7 +19,7 @@
 //! lexically.
 
 use kivgraph_format::terms::{self, PathClass};
-use kivgraph_format::{EdgeKind, Generation, SymbolKind};
+use kivgraph_format::{Generation, SymbolKind};
 use roaring::RoaringBitmap;
 
 use super::{ToolError, require_repository};
@@ -78,17 +78,10 @@ impl IntentAnswer {
     }
 }
 
-/// The weight of a symbol kind (wire name).
+/// The weight of a symbol kind (wire name): the weight of its class
+/// ([`terms::kind_class`], shared with the compiler, which stores each symbol's class).
 pub fn kind_weight(kind: &str) -> f64 {
-    match kind {
-        "func" | "function" | "method" | "static_method" | "trait_method" | "constructor" => 2.0,
-        "struct" | "class" | "interface" | "trait" | "enum" | "type" => 1.5,
-        "module" | "package" | "namespace" | "implementation" => 1.2,
-        "field" | "property" | "var" | "variable" | "const" | "constant" | "static" => 0.5,
-        "enum_member" | "variant" => 0.3,
-        "import" | "export" | "use" => 0.2,
-        _ => 1.0,
-    }
+    terms::KIND_WEIGHTS[usize::from(terms::kind_class(kind))]
 }
 
 /// The weight of a declaring file's path class.
@@ -102,7 +95,7 @@ pub fn path_weight(class: PathClass) -> f64 {
 }
 
 /// From this many callers on, [`caller_weight`] is 2.
-pub const CALLERS_CAP: usize = 15;
+pub const CALLERS_CAP: usize = terms::CALLERS_CAP;
 
 /// The weight of `callers` incoming reference edges: `+0.25` per doubling, capped at 2.
 pub fn caller_weight(callers: usize) -> f64 {
@@ -146,7 +139,9 @@ pub fn find_by_intent(g: &Generation, q: &IntentQuery) -> Result<IntentAnswer, T
         .zip(&weights)
         .filter_map(|(p, w)| Some((p.as_ref()?.iter().peekable(), *w)))
         .collect();
-    let mut scored: Vec<(f64, u32)> = Vec::new();
+    let mut scored: Vec<(f64, u32)> = Vec::with_capacity(union.len() as usize);
+    let (priors, classes) = (index.priors(), index.path_classes());
+    let caller_weights: Vec<f64> = (0..=CALLERS_CAP).map(caller_weight).collect();
     for id in union.iter() {
         let mut base = 0.0;
         for (list, w) in &mut lists {
@@ -155,32 +150,33 @@ pub fn find_by_intent(g: &Generation, q: &IntentQuery) -> Result<IntentAnswer, T
                 base += *w;
             }
         }
-        let s = &b.symbols[id as usize];
-        let kind = SymbolKind::from_code(s.kind).map_or("", |k| k.as_str());
-        let keep = repo.is_none_or(|r| s.repository.to_native() == r)
-            && q.kind.as_deref().is_none_or(|k| k == kind)
-            && q.path_prefix.as_deref().is_none_or(|p| {
-                b.files
-                    .get(s.file.to_native() as usize)
-                    .is_some_and(|f| b.strings.get(f.path.to_native()).starts_with(p))
-            });
-        if !keep {
-            continue;
+        // The kind, export and callers come from the compiler's one-byte prior: the symbol's
+        // record is read only to narrow by repository, kind or path.
+        if repo.is_some() || q.kind.is_some() || q.path_prefix.is_some() {
+            let s = &b.symbols[id as usize];
+            let kind = SymbolKind::from_code(s.kind).map_or("", |k| k.as_str());
+            let keep = repo.is_none_or(|r| s.repository.to_native() == r)
+                && q.kind.as_deref().is_none_or(|k| k == kind)
+                && q.path_prefix.as_deref().is_none_or(|p| {
+                    b.files
+                        .get(s.file.to_native() as usize)
+                        .is_some_and(|f| b.strings.get(f.path.to_native()).starts_with(p))
+                });
+            if !keep {
+                continue;
+            }
         }
-        // The caller weight stops growing at CALLERS_CAP callers: counting stops there too, so a
-        // symbol with thousands of callers costs no more than one with fifteen.
-        let callers = b
-            .reverse
-            .row(id)
-            .iter()
-            .filter(|e| EdgeKind::from_code(e.kind).is_some_and(EdgeKind::is_reference))
-            .take(CALLERS_CAP)
-            .count();
+        let (kind_w, exported, callers) =
+            terms::prior_parts(priors.get(id as usize).copied().unwrap_or(0));
+        let class = classes
+            .get(id as usize)
+            .and_then(|&c| PathClass::from_code(c))
+            .unwrap_or(PathClass::Plain);
         let score = base
-            * kind_weight(kind)
-            * if s.exported { 1.5 } else { 1.0 }
-            * path_weight(index.path_class(id))
-            * caller_weight(callers);
+            * kind_w
+            * if exported { 1.5 } else { 1.0 }
+            * path_weight(class)
+            * caller_weights[callers];
         scored.push((score, id));
     }
     // The best CANDIDATE_CAP in a linear selection, then only those sorted: the order is total

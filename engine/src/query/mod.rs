@@ -24,7 +24,7 @@ pub use arguments::{check_padding, clean_path};
 pub use consumers::{Consumer, cross_repo_consumers};
 pub use counts::{Counts, DerivedCounts, counts, derived_counts};
 pub use find_symbol::{FindSymbol, Mode, find_symbol};
-pub use outline::declarations_under;
+pub use outline::{declarations_under, files_under};
 pub use references::{Direction, RefFilter, RefRow, references};
 pub use repositories::{RepositoryRow, repositories};
 pub use resolve::{Selector, resolve_name, resolve_selector};
