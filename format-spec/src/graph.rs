@@ -406,10 +406,10 @@ impl<'g> Adjacency<'g> {
         if n + 1 >= self.offsets.len() {
             return &[];
         }
-        let (a, b) = (
-            self.offsets[n].to_native() as usize,
-            self.offsets[n + 1].to_native() as usize,
-        );
+        let (a, b) = match self.offsets.slice(n..n + 2) {
+            [a, b] => (a.to_native() as usize, b.to_native() as usize),
+            _ => return &[],
+        };
         if a > b {
             note_damage(Damage {
                 file: crate::GRAPH_BLOB,

@@ -644,7 +644,10 @@ mod tests {
         // The prior packs kind class, export and callers, and unpacks to the ranking's weights.
         assert_eq!(archived.prior.as_slice(), &[0x13, 0x33, 0x13]);
         assert_eq!(prior_parts(archived.prior.as_slice()[1]), (1.5, true, 3));
-        assert_eq!(prior_parts(prior_code("variant", false, 40)), (0.3, false, 15));
+        assert_eq!(
+            prior_parts(prior_code("variant", false, 40)),
+            (0.3, false, 15)
+        );
         let circl = archived.find("circl").unwrap();
         assert_eq!(archived.key(circl), "circl");
         assert_eq!(archived.doc_freq(circl), 2);

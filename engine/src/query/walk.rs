@@ -22,7 +22,8 @@ pub struct Walk {
     pub nodes: Vec<Reached>,
     /// The walk stopped because `max_nodes` symbols were visited.
     pub truncated: bool,
-    /// Distinct relation kinds each reached symbol has with the traversed subgraph.
+    /// Distinct relation kinds each reached symbol has with the traversed subgraph (blast radius
+    /// walks only; empty otherwise).
     pub kinds_touching: Vec<Vec<kivgraph_format::EdgeKind>>,
 }
 
@@ -43,7 +44,7 @@ pub struct WalkSpec {
 pub fn walk(g: &Generation, root: u32, spec: &WalkSpec) -> Walk {
     use kivgraph_format::{Confidence, EdgeKind, Provenance};
     let b = g.graph();
-    let mut visited: std::collections::HashSet<u32> = std::collections::HashSet::new();
+    let mut visited = Visited::new(b.symbols.len());
     visited.insert(root);
     let mut frontier = vec![root];
     if spec.blast {
@@ -64,31 +65,39 @@ pub fn walk(g: &Generation, root: u32, spec: &WalkSpec) -> Walk {
     let keep = |k: EdgeKind, c: Confidence| {
         spec.kinds.contains(&k) && spec.confidence.is_none_or(|x| x == c)
     };
+    // The kinds a walk follows, as a mask of codes: one test an edge.
+    let mask = spec
+        .kinds
+        .iter()
+        .fold(0u64, |m, k| m | 1u64 << (k.code() % 64));
+    let confidence = spec.confidence.map(|c| c.code());
     let mut out = Walk::default();
     'walk: for depth in 1..=spec.depth {
         let mut next = Vec::new();
         for &u in &frontier {
-            let mut rows: Vec<&kivgraph_format::blob::ArchivedEdgeRec> = Vec::new();
-            match spec.direction {
-                Direction::Incoming => rows.extend(b.reverse.row(u)),
-                Direction::Outgoing => rows.extend(b.forward.row(u)),
-            }
-            if spec.blast {
-                // Implementations and the interfaces they implement reach each other.
-                rows.extend(
-                    b.forward
-                        .row(u)
-                        .iter()
-                        .filter(|e| e.kind == EdgeKind::Implements.code()),
-                );
-            }
-            for e in rows {
-                let Some((k, c, p)) = decode(e) else { continue };
-                if !keep(k, c) {
+            let primary = match spec.direction {
+                Direction::Incoming => b.reverse.row(u),
+                Direction::Outgoing => b.forward.row(u),
+            };
+            // Implementations and the interfaces they implement reach each other.
+            let implementing: &[kivgraph_format::blob::ArchivedEdgeRec] =
+                if spec.blast { b.forward.row(u) } else { &[] };
+            let implements = EdgeKind::Implements.code();
+            for e in primary
+                .iter()
+                .chain(implementing.iter().filter(|e| e.kind == implements))
+            {
+                if mask & (1u64 << (e.kind % 64)) == 0
+                    || confidence.is_some_and(|c| c != e.confidence)
+                {
                     continue;
                 }
                 let v = e.other.to_native();
                 if visited.contains(&v) {
+                    continue;
+                }
+                let Some((k, c, p)) = decode(e) else { continue };
+                if !keep(k, c) {
                     continue;
                 }
                 if visited.len() >= spec.max_nodes {
@@ -112,19 +121,45 @@ pub fn walk(g: &Generation, root: u32, spec: &WalkSpec) -> Walk {
         }
         frontier = next;
     }
-    out.kinds_touching = out
+    if !spec.blast {
+        // Only the blast radius tallies the kinds each symbol has with the walked subgraph.
+        return out;
+    }
+    // Every edge between two visited symbols is in the forward row of its source, which was
+    // visited: reading the forward rows of the visited symbols finds them all, without the
+    // reverse rows of popular symbols (thousands of callers, almost none of them visited).
+    let index: rustc_hash::FxHashMap<u32, usize> = out
         .nodes
         .iter()
-        .map(|n| {
-            let mut ks: Vec<EdgeKind> = b
-                .forward
-                .row(n.id)
+        .enumerate()
+        .map(|(i, n)| (n.id, i))
+        .collect();
+    let mut masks = vec![0u64; out.nodes.len()];
+    for &u in &visited.list {
+        for e in b.forward.row(u) {
+            let v = e.other.to_native();
+            if !visited.contains(&v) {
+                continue;
+            }
+            let Some((k, c, _)) = decode(e) else { continue };
+            if !keep(k, c) {
+                continue;
+            }
+            let bit = 1u64 << (k.code() % 64);
+            for end in [u, v] {
+                if let Some(&i) = index.get(&end) {
+                    masks[i] |= bit;
+                }
+            }
+        }
+    }
+    out.kinds_touching = masks
+        .into_iter()
+        .map(|m| {
+            let mut ks: Vec<EdgeKind> = EdgeKind::ALL
                 .iter()
-                .chain(b.reverse.row(n.id))
-                .filter(|e| visited.contains(&e.other.to_native()))
-                .filter_map(&decode)
-                .filter(|(k, c, _)| keep(*k, *c))
-                .map(|(k, _, _)| k)
+                .copied()
+                .filter(|k| m & (1u64 << (k.code() % 64)) != 0)
                 .collect();
             ks.sort();
             ks.dedup();
@@ -132,4 +167,46 @@ pub fn walk(g: &Generation, root: u32, spec: &WalkSpec) -> Walk {
         })
         .collect();
     out
+}
+
+/// The symbols a walk visited: a bit a symbol of the graph (an eighth of a byte a symbol, made
+/// per walk), and the list of them.
+struct Visited {
+    bits: Vec<u64>,
+    list: Vec<u32>,
+}
+
+impl Visited {
+    fn new(symbols: usize) -> Visited {
+        Visited {
+            bits: vec![0; symbols.div_ceil(64) + 1],
+            list: Vec::new(),
+        }
+    }
+
+    fn contains(&self, id: &u32) -> bool {
+        let i = *id as usize;
+        self.bits
+            .get(i / 64)
+            .is_some_and(|w| w & (1u64 << (i % 64)) != 0)
+    }
+
+    /// Adds `id`; whether it was new.
+    fn insert(&mut self, id: u32) -> bool {
+        let i = id as usize;
+        let Some(w) = self.bits.get_mut(i / 64) else {
+            return false;
+        };
+        let bit = 1u64 << (i % 64);
+        if *w & bit != 0 {
+            return false;
+        }
+        *w |= bit;
+        self.list.push(id);
+        true
+    }
+
+    fn len(&self) -> usize {
+        self.list.len()
+    }
 }

@@ -205,6 +205,7 @@ pub(crate) fn completeness(
     // repository's checkout looked up once; only the first 20 become entries.
     let b = g.graph();
     let mut roots: std::collections::HashMap<u32, Option<String>> = Default::default();
+    let mut files_seen: rustc_hash::FxHashSet<u32> = Default::default();
     for (label, more, list) in [
         ("blind_spots", "more_blind_spots", blind),
         ("invisible_scopes", "more_invisible_scopes", scopes),
@@ -223,6 +224,13 @@ pub(crate) fn completeness(
                 .as_deref();
             let file = u.file.to_native();
             if file != kivgraph_format::NONE {
+                // Many records share a file: its path is made once.
+                if !files_seen.insert(file) {
+                    if entries.len() < 20 {
+                        entries.push(entry(i, &mut said).0);
+                    }
+                    continue;
+                }
                 let p = b.strings.get(b.files[file as usize].path.to_native());
                 paths.insert(match root {
                     Some(r) => format!("{r}/{p}"),

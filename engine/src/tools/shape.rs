@@ -73,28 +73,38 @@ pub(crate) fn all_same<T: PartialEq>(rows: &[SymbolRow], f: impl Fn(&SymbolRow) 
 }
 
 /// How many times each key occurs, in order of first appearance.
-pub(crate) fn tally<K: PartialEq>(keys: impl IntoIterator<Item = K>) -> Vec<(K, u64)> {
+pub(crate) fn tally<K: Eq + std::hash::Hash + Clone>(
+    keys: impl IntoIterator<Item = K>,
+) -> Vec<(K, u64)> {
     let mut out: Vec<(K, u64)> = Vec::new();
+    let mut at: rustc_hash::FxHashMap<K, usize> = Default::default();
     for k in keys {
-        match out.iter_mut().find(|(x, _)| *x == k) {
-            Some((_, n)) => *n += 1,
-            None => out.push((k, 1)),
+        match at.get(&k) {
+            Some(&i) => out[i].1 += 1,
+            None => {
+                at.insert(k.clone(), out.len());
+                out.push((k, 1));
+            }
         }
     }
     out
 }
 
 /// The items grouped by `key`, groups and their members in order of first appearance.
-pub(crate) fn group_by<K: PartialEq, T>(
+pub(crate) fn group_by<K: Eq + std::hash::Hash + Clone, T>(
     items: impl IntoIterator<Item = T>,
     key: impl Fn(&T) -> K,
 ) -> Vec<(K, Vec<T>)> {
     let mut out: Vec<(K, Vec<T>)> = Vec::new();
+    let mut at: rustc_hash::FxHashMap<K, usize> = Default::default();
     for it in items {
         let k = key(&it);
-        match out.iter_mut().find(|(x, _)| *x == k) {
-            Some((_, list)) => list.push(it),
-            None => out.push((k, vec![it])),
+        match at.get(&k) {
+            Some(&i) => out[i].1.push(it),
+            None => {
+                at.insert(k.clone(), out.len());
+                out.push((k, vec![it]));
+            }
         }
     }
     out

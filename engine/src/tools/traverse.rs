@@ -1,7 +1,7 @@
 //! get_blast_radius (who is affected, walking incoming edges) and trace_dependencies (what is
 //! reached, walking outgoing edges): bounded breadth-first walks over the adjacency.
 
-use kivgraph_format::{Generation, SymbolKind};
+use kivgraph_format::{Generation, Language, SymbolKind};
 use serde_json::{Map, Value, json};
 
 use super::args::{PAGE_ARGS, ROW_VIEWS, SELECTOR_ARGS, object_schema, page_props, with_props};
@@ -9,7 +9,7 @@ use super::labels::{self, LabelRow};
 use super::references::{parse_confidence, parse_edge_kinds, parse_repo};
 use super::shape::{self, put_symbol_fields};
 use super::{Args, Coverage, Envelope, completeness, page_guidance, render, selector_props};
-use crate::query::{self, Direction, Reached, SymbolRow, ToolError, WalkSpec};
+use crate::query::{self, Direction, Reached, ToolError, WalkSpec};
 
 /// The arguments both walks take besides the selector and the paging switches.
 const WALK_ARGS: &[&str] = &[
@@ -153,24 +153,26 @@ fn run(args: &Value, g: &Generation, blast: bool) -> Result<Value, ToolError> {
     );
 
     // Filters apply to the listing, never to the walk.
+    let b = g.graph();
     let listed: Vec<(usize, &Reached)> = walk
         .nodes
         .iter()
         .enumerate()
         .filter(|(_, n)| {
-            let r = query::symbol_row(g, n.id);
-            let ri = query::repository_index(g, &r.repository);
+            // Read off the record: a row is built only for the page.
+            let s = &b.symbols[n.id as usize];
+            let ri = s.repository.to_native();
+            let kind = SymbolKind::from_code(s.kind).map_or("unknown", |k| k.as_str());
+            let lang = Language::from_code(s.language).map_or("unknown", |l| l.as_str());
             // Derived rows are withheld unless asked for, or named by `repo`: a page decision,
             // the walk itself still crossed them.
-            let derived_ok = include_derived
-                || repo_idx.is_some()
-                || !ri.is_some_and(|i| query::is_derived(g, i));
+            let derived_ok = include_derived || repo_idx.is_some() || !query::is_derived(g, ri);
             derived_ok
                 && list_kinds
                     .as_ref()
-                    .is_none_or(|ks| ks.iter().any(|k| k == r.kind))
-                && repo_idx.is_none_or(|x| ri == Some(x))
-                && language.as_deref().is_none_or(|l| r.language == l)
+                    .is_none_or(|ks| ks.iter().any(|k| k == kind))
+                && repo_idx.is_none_or(|x| ri == x)
+                && language.as_deref().is_none_or(|l| lang == l)
         })
         .collect();
     let root_row = query::symbol_row(g, root);
@@ -196,13 +198,13 @@ fn run(args: &Value, g: &Generation, blast: bool) -> Result<Value, ToolError> {
 
     let scopes = if blast {
         // A scope could use any symbol the walk reached, not the root alone.
-        let b = g.graph();
-        let packages: std::collections::BTreeSet<&str> = std::iter::once(root)
+        let ids: rustc_hash::FxHashSet<u32> = std::iter::once(root)
             .chain(walk.nodes.iter().map(|n| n.id))
-            .map(|id| {
-                let p = b.symbols[id as usize].package.to_native();
-                b.strings.get(b.packages[p as usize].name.to_native())
-            })
+            .map(|id| b.symbols[id as usize].package.to_native())
+            .collect();
+        let packages: std::collections::BTreeSet<&str> = ids
+            .into_iter()
+            .map(|p| b.strings.get(b.packages[p as usize].name.to_native()))
             .collect();
         let packages: Vec<&str> = packages.into_iter().collect();
         let root_repo = query::repository_index(g, &root_row.repository);
@@ -306,27 +308,56 @@ fn aggregates(
     full: bool,
     results: &mut Map<String, Value>,
 ) {
-    let symbols: Vec<SymbolRow> = listed
+    // Tallied by record fields; names are read once per group.
+    let b = g.graph();
+    let records: Vec<&kivgraph_format::blob::ArchivedSymbolRec> = listed
         .iter()
-        .map(|(_, n)| query::symbol_row(g, n.id))
+        .map(|(_, n)| &b.symbols[n.id as usize])
         .collect();
-    let mut by_repo = shape::tally(symbols.iter().map(|r| r.repository.clone()));
+    let repo_name = |r: u32| {
+        b.repositories
+            .get(r as usize)
+            .map_or("", |r| b.strings.get(r.name.to_native()))
+    };
+    let mut by_repo: Vec<(String, u64)> =
+        shape::tally(records.iter().map(|s| s.repository.to_native()))
+            .into_iter()
+            .map(|(r, n)| (repo_name(r).to_string(), n))
+            .collect();
     let mut by_depth = shape::tally(listed.iter().map(|(_, n)| n.depth));
     let mut by_kind = shape::tally(
         listed
             .iter()
             .flat_map(|(i, _)| walk.kinds_touching[*i].iter().map(|k| k.as_str())),
     );
-    let mut by_package: Vec<(String, String, String, u64)> = shape::group_by(&symbols, |r| {
-        kivgraph_format::key::package_key(r.language, &r.repository, &r.package_name)
-    })
-    .into_iter()
-    .map(|(key, members)| {
-        let r = members[0];
-        let n = members.len() as u64;
-        (key, r.package_name.clone(), r.repository.clone(), n)
-    })
-    .collect();
+    // One key a (language, repository, package name): records of the same package share it.
+    let package_of = |s: &kivgraph_format::blob::ArchivedSymbolRec| {
+        let language = Language::from_code(s.language).map_or("unknown", |l| l.as_str());
+        let package = b
+            .packages
+            .get(s.package.to_native() as usize)
+            .map_or("", |p| b.strings.get(p.name.to_native()));
+        (language, repo_name(s.repository.to_native()), package)
+    };
+    // Packages of the same name in one repository and language share a key: their counts merge.
+    let mut merged: rustc_hash::FxHashMap<(&str, &str, &str), u64> = Default::default();
+    for (_, members) in shape::group_by(records.iter().copied(), |s| {
+        (s.language, s.repository.to_native(), s.package.to_native())
+    }) {
+        *merged.entry(package_of(members[0])).or_default() += members.len() as u64;
+    }
+    let by_package = merged;
+    let mut by_package: Vec<(String, String, String, u64)> = by_package
+        .into_iter()
+        .map(|((language, repo, package), n)| {
+            (
+                kivgraph_format::key::package_key(language, repo, package),
+                package.to_string(),
+                repo.to_string(),
+                n,
+            )
+        })
+        .collect();
     by_repo.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     by_depth.sort();
     by_kind.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
