@@ -581,3 +581,42 @@ fn a_closed_stdout_ends_query_quietly() {
     assert!(out.status.success(), "{:?} {stderr}", out.status);
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+/// A name declared hundreds of times: the AMBIGUOUS_SYMBOL message lists candidates as
+/// `repository:path:line` while they fit the error budget, then counts the rest, and every
+/// candidate is either listed or counted.
+#[test]
+fn an_ambiguous_name_with_hundreds_of_declarations_lists_what_fits_and_counts_the_rest() {
+    let src = tempfile::tempdir().unwrap();
+    std::fs::write(
+        src.path().join("go.mod"),
+        "module example.com/many\n\ngo 1.21\n",
+    )
+    .unwrap();
+    for i in 0..800 {
+        let dir = src.path().join(format!("pkg{i:03}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("run.go"),
+            format!("package pkg{i:03}\n\nfunc Run() {{}}\n"),
+        )
+        .unwrap();
+    }
+    let index = tempfile::tempdir().unwrap();
+    common::compile_into(index.path(), [format!("many={}", src.path().display())]);
+    let g = Store::open(IndexDir::new(index.path())).snapshot().unwrap();
+    let e = tools::call("find_references", &json!({"name": "Run"}), Some(g)).unwrap_err();
+    assert_eq!(e.code, "AMBIGUOUS_SYMBOL", "{e}");
+    let m = &e.message;
+    assert!(m.len() <= tools::MAX_ERROR_BYTES, "{}", m.len());
+    assert!(m.starts_with("name \"Run\" declares 800 symbols; repeat with the repository and path of the one you mean: many:pkg"), "{m}");
+    let (list, rest) = m.rsplit_once(", … and ").unwrap_or_else(|| panic!("{m}"));
+    let more: usize = rest
+        .strip_suffix(" more; narrow with repository or path")
+        .unwrap_or_else(|| panic!("{rest}"))
+        .parse()
+        .unwrap();
+    let listed = list.matches("many:pkg").count();
+    assert!(listed > 100 && more > 100, "{listed} {more}");
+    assert_eq!(listed + more, 800);
+}

@@ -390,6 +390,21 @@ impl<'g> Strings<'g> {
     pub fn opt(&self, id: u32) -> Option<&'g str> {
         (id != NONE).then(|| self.get(id))
     }
+
+    /// The id of `text`, by binary search: the table is sorted and holds each string once, so
+    /// two records name the same string exactly when their ids are equal.
+    pub fn find(&self, text: &str) -> Option<u32> {
+        let (mut lo, mut hi) = (0u32, self.len() as u32);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match self.get(mid).cmp(text) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return Some(mid),
+            }
+        }
+        None
+    }
 }
 
 /// One direction of the adjacency.

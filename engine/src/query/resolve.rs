@@ -141,7 +141,13 @@ fn not_found(what: &str, repository: Option<&str>, path: Option<&str>) -> ToolEr
     ToolError::new(ErrorCode::SymbolNotFound, message)
 }
 
-/// Resolves find_references' `name`: the one declaration carrying it, or the coded errors.
+/// How many bytes of an ambiguous name's message list its candidates; the others are counted.
+/// Below the error budget (`tools::MAX_ERROR_BYTES`, 16 KiB), so the count is never cut off.
+pub const AMBIGUITY_LISTED_BYTES: usize = 15 << 10;
+
+/// Resolves find_references' `name`: the one declaration carrying it, or the coded errors. An
+/// ambiguous name lists its candidates as `repository:path:line` up to
+/// [`AMBIGUITY_LISTED_BYTES`], then says how many more there are.
 pub fn resolve_name(
     g: &Generation,
     name: &str,
@@ -170,28 +176,34 @@ pub fn resolve_name(
         )),
         0 => Err(not_found(&format!("name {name:?}"), repository, path)),
         n => {
-            // Read straight off the blob: a common name can have thousands of candidates.
-            let list: Vec<String> = declared
-                .iter()
-                .map(|&i| {
-                    let s = &b.symbols[i as usize];
-                    let repo = &b.repositories[s.repository.to_native() as usize];
-                    format!(
-                        "{}:{}:{}",
-                        b.strings.get(repo.name.to_native()),
-                        b.strings
-                            .get(b.files[s.file.to_native() as usize].path.to_native()),
-                        s.start_line.to_native()
-                    )
-                })
-                .collect();
-            Err(ToolError::new(
-                ErrorCode::AmbiguousSymbol,
-                format!(
-                    "name {name:?} declares {n} symbols; repeat with the repository and path of the one you mean: {}",
-                    list.join(", ")
-                ),
-            ))
+            // Read straight off the blob, and only as many candidates as an error message holds:
+            // a common name can have thousands, and the rest are counted, not read.
+            let mut message = format!(
+                "name {name:?} declares {n} symbols; repeat with the repository and path of the one you mean: "
+            );
+            for (listed, &i) in declared.iter().enumerate() {
+                let s = &b.symbols[i as usize];
+                let repo = &b.repositories[s.repository.to_native() as usize];
+                let candidate = format!(
+                    "{}:{}:{}",
+                    b.strings.get(repo.name.to_native()),
+                    b.strings
+                        .get(b.files[s.file.to_native() as usize].path.to_native()),
+                    s.start_line.to_native()
+                );
+                if message.len() + candidate.len() + 2 > AMBIGUITY_LISTED_BYTES {
+                    message += &format!(
+                        ", … and {} more; narrow with repository or path",
+                        n - listed
+                    );
+                    break;
+                }
+                if listed > 0 {
+                    message += ", ";
+                }
+                message += &candidate;
+            }
+            Err(ToolError::new(ErrorCode::AmbiguousSymbol, message))
         }
     }
 }

@@ -112,24 +112,26 @@ pub fn blind_spots_naming(g: &Generation, subject: u32) -> Vec<u32> {
     let b = g.graph();
     let s = &b.symbols[subject as usize];
     let name = b.strings.get(s.name.to_native());
-    let package = b
-        .strings
-        .get(b.packages[s.package.to_native() as usize].name.to_native());
+    // Strings are interned once, so reasons and packages compare by id.
+    let package = b.packages[s.package.to_native() as usize].name.to_native();
+    let pinned: Vec<u32> = PINNED_REASONS
+        .iter()
+        .filter_map(|r| b.strings.find(r))
+        .collect();
+    let unread = b.strings.find("NAME_IN_UNREAD_CODE");
     let home = s.repository.to_native();
     let mut reaching: Option<Vec<bool>> = None;
     unresolved_named(g, name)
         .into_iter()
         .filter(|&i| {
             let u = &b.unresolved[i as usize];
-            let reason = b.strings.get(u.reason.to_native());
-            if PINNED_REASONS.contains(&reason)
-                && b.strings.get(u.requested_package.to_native()) != package
-            {
+            let reason = u.reason.to_native();
+            if pinned.contains(&reason) && u.requested_package.to_native() != package {
                 return false;
             }
             // Code the compiler could not read may depend on anything (an optional
             // dependency used only there leaves no package edge): its names always count.
-            if reason == "NAME_IN_UNREAD_CODE" {
+            if Some(reason) == unread {
                 return true;
             }
             let from = u.repository.to_native();
