@@ -780,6 +780,7 @@ fn write_generation(
             })
             .collect(),
         row_counts: encoded.rows.clone(),
+        tallies: encoded.tallies.clone(),
         files: Vec::new(),
     };
     let generation_bytes = encoded.files.iter().map(|(_, b)| b.len() as u64).sum();

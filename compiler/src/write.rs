@@ -20,6 +20,7 @@ use crate::facts::{FileId, Finished, PackageId, RepoId, SymbolId};
 pub struct Encoded {
     pub files: Vec<(String, Vec<u8>)>,
     pub rows: RowCounts,
+    pub tallies: kivgraph_format::manifest::Tallies,
 }
 
 pub fn encode(f: &Finished) -> Result<Encoded, FormatError> {
@@ -86,7 +87,25 @@ pub fn encode(f: &Finished) -> Result<Encoded, FormatError> {
         package_edges: f.package_edges.len() as u64,
         unresolved: f.unresolved.len() as u64,
     };
-    Ok(Encoded { files, rows })
+    let mut tallies = kivgraph_format::manifest::Tallies::default();
+    for e in &f.edges {
+        *tallies
+            .edges_by_kind
+            .entry(e.kind.as_str().to_string())
+            .or_default() += 1;
+        tallies.evidence += u64::from(e.file.is_some());
+    }
+    for u in &f.unresolved {
+        *tallies
+            .unresolved_by_reason
+            .entry(u.reason.clone())
+            .or_default() += 1;
+    }
+    Ok(Encoded {
+        files,
+        rows,
+        tallies,
+    })
 }
 
 macro_rules! push {

@@ -495,6 +495,7 @@ mod tests {
             compiler_version: "test".into(),
             repositories: vec![],
             row_counts: Default::default(),
+            tallies: Default::default(),
             files: vec![],
         }
     }

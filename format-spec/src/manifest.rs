@@ -14,6 +14,9 @@ pub struct Manifest {
     pub compiler_version: String,
     pub repositories: Vec<ManifestRepository>,
     pub row_counts: RowCounts,
+    /// Tallies over all edges and failures, so that a reader reports them without reading
+    /// every row.
+    pub tallies: Tallies,
     /// Every file of the generation but the manifest itself, sorted by name.
     pub files: Vec<ManifestFile>,
 }
@@ -39,6 +42,18 @@ pub struct RowCounts {
     pub edges: u64,
     pub package_edges: u64,
     pub unresolved: u64,
+}
+
+/// Counts over every edge and every unresolved record (SPEC 2).
+#[derive(Serialize, Deserialize, Debug, Clone, Default, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Tallies {
+    /// Edges that record an occurrence (a file).
+    pub evidence: u64,
+    /// Edges by kind (wire name), kinds with none left out.
+    pub edges_by_kind: std::collections::BTreeMap<String, u64>,
+    /// Unresolved records by reason.
+    pub unresolved_by_reason: std::collections::BTreeMap<String, u64>,
 }
 
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]

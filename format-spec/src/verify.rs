@@ -154,6 +154,24 @@ pub fn verify_generation(dir: &Path) -> Result<VerifyReport, FormatError> {
             ),
         ));
     }
+    let mut tallies = crate::manifest::Tallies::default();
+    for e in graph.forward.edges.iter() {
+        let kind = crate::EdgeKind::from_code(e.kind).map_or("UNKNOWN", |k| k.as_str());
+        *tallies.edges_by_kind.entry(kind.to_string()).or_default() += 1;
+        tallies.evidence += u64::from(e.file.to_native() != crate::NONE);
+    }
+    for u in graph.unresolved.iter() {
+        *tallies
+            .unresolved_by_reason
+            .entry(graph.strings.get(u.reason.to_native()).to_string())
+            .or_default() += 1;
+    }
+    if tallies != manifest.tallies {
+        return Err(FormatError::corrupt(
+            crate::layout::MANIFEST,
+            "the tallies differ from the ones the blob's edges and failures give",
+        ));
+    }
     // The manifest's repositories must be the blob's, field by field.
     let st = &graph.strings;
     let blob_repos: Vec<ManifestRepository> = graph

@@ -1,6 +1,6 @@
 //! graph_status's tallies: the generation's counts, and what derived repositories contribute.
 
-use kivgraph_format::{EdgeKind, Generation, NONE};
+use kivgraph_format::{EdgeKind, Generation};
 
 /// Counts for graph_status.
 #[derive(Debug, Clone, Default)]
@@ -41,26 +41,20 @@ pub fn counts(g: &Generation) -> Counts {
 
 fn count_all(g: &Generation) -> Counts {
     let b = g.graph();
-    let mut by_kind = std::collections::BTreeMap::new();
-    let mut evidence = 0;
-    for e in b.forward.edges.iter() {
-        *by_kind.entry(e.kind).or_insert(0u64) += 1;
-        if e.file.to_native() != NONE {
-            evidence += 1;
-        }
-    }
-    let mut by_reason = std::collections::BTreeMap::new();
-    for u in b.unresolved.iter() {
-        *by_reason
-            .entry(b.strings.get(u.reason.to_native()).to_string())
-            .or_insert(0u64) += 1;
-    }
-    let mut edges_by_kind: Vec<(&'static str, u64)> = by_kind
-        .into_iter()
-        .map(|(k, n)| (EdgeKind::from_code(k).map_or("UNKNOWN", |k| k.as_str()), n))
+    // The tallies the compiler wrote into the manifest: no edge or failure is read.
+    let t = &g.manifest.tallies;
+    let evidence = t.evidence;
+    let mut edges_by_kind: Vec<(&'static str, u64)> = t
+        .edges_by_kind
+        .iter()
+        .map(|(k, &n)| (EdgeKind::parse(k).map_or("UNKNOWN", |k| k.as_str()), n))
         .collect();
     edges_by_kind.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-    let mut unresolved_by_reason: Vec<(String, u64)> = by_reason.into_iter().collect();
+    let mut unresolved_by_reason: Vec<(String, u64)> = t
+        .unresolved_by_reason
+        .iter()
+        .map(|(r, &n)| (r.clone(), n))
+        .collect();
     unresolved_by_reason.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     Counts {
         repositories: b.repositories.len() as u64,
