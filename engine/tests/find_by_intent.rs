@@ -613,3 +613,113 @@ fn item_144_find_by_intent_answers_which_files_to_open_and_takes_keywords() {
     let v = g.ask(serde_json::json!({"intent": "which files hold the shapes", "keywords": ["circle", "area"], "view": "files"}));
     assert!(!v["results"]["files"].as_array().unwrap().is_empty(), "{v}");
 }
+
+/// A question that thousands of symbols match: the ranking keeps the best `CANDIDATE_CAP`, each
+/// with the score its definition gives — the sum of its terms' weights, times its kind's weight,
+/// 1.5 when exported, its path class's weight and its caller weight, read here from the
+/// symbol's record, its file's path and its incoming edges, not from the compiler's priors — in
+/// (score descending, id ascending) order, and every candidate left out ranks after the last
+/// one kept.
+#[test]
+fn the_best_candidates_of_a_broad_question_are_the_ones_their_definition_ranks_first() {
+    use kivgraph::query::intent::{
+        self, CANDIDATE_CAP, IntentQuery, caller_weight, kind_weight, path_weight,
+    };
+    use kivgraph_format::terms::{self, path_class};
+    let src = tempfile::tempdir().unwrap();
+    std::fs::write(
+        src.path().join("go.mod"),
+        "module example.com/wide\n\ngo 1.21\n",
+    )
+    .unwrap();
+    // 12,000 symbols carry "thing", nine in ten of them functions that also carry "handle";
+    // export, path class and callers vary, so scores have many levels close together.
+    for p in 0..40 {
+        let dir = src.path().join(if p % 5 == 0 {
+            format!("internal/p{p}")
+        } else {
+            format!("p{p}")
+        });
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut text = format!("package p{p}\n\n");
+        for i in 0..300 {
+            let exported = if i % 2 == 0 { "H" } else { "h" };
+            if i % 10 == 9 {
+                text += &format!("type Thing{i} struct{{}}\n");
+                continue;
+            }
+            // Each calls up to seven of the ones before it: callers from 0 to 7.
+            let calls: String = (1..=i % 8)
+                .map(|m| i - m)
+                .filter(|k| k % 10 != 9)
+                .map(|k| {
+                    let e = if k % 2 == 0 { "H" } else { "h" };
+                    format!("{e}andleThing{k}(); ")
+                })
+                .collect();
+            text += &format!("func {exported}andleThing{i}() {{ {calls}}}\n");
+        }
+        std::fs::write(dir.join("things.go"), text).unwrap();
+    }
+    let graph = compile(&[("wide", src.path().to_path_buf())]);
+    let g = graph.store.snapshot().unwrap();
+    let q = IntentQuery {
+        intent: "handle the thing".into(),
+        ..Default::default()
+    };
+    let answer = intent::find_by_intent(&g, &q).unwrap();
+    assert!(
+        answer.matched > 2 * CANDIDATE_CAP as u64,
+        "{}",
+        answer.matched
+    );
+    assert_eq!(answer.hits.len(), CANDIDATE_CAP);
+
+    // The definition, from records, paths and edges.
+    let b = g.graph();
+    let corpus = b.symbols.len() as f64;
+    let mut expected: Vec<(f64, u32)> = Vec::new();
+    for (id, s) in b.symbols.iter().enumerate() {
+        let st = &b.strings;
+        let kind = kivgraph_format::SymbolKind::from_code(s.kind)
+            .unwrap()
+            .as_str();
+        let path = st.get(b.files[s.file.to_native() as usize].path.to_native());
+        let carried = terms::symbol_terms(
+            st.get(s.name.to_native()),
+            st.get(s.qualified_name.to_native()),
+            kind,
+            path,
+        );
+        let mut base = 0.0;
+        let mut any = false;
+        for t in &answer.terms {
+            if carried.contains(&t.key) {
+                base += (1.0 - f64::from(t.symbols) / corpus).max(1e-9);
+                any = true;
+            }
+        }
+        if !any {
+            continue;
+        }
+        let callers = b
+            .reverse
+            .row(id as u32)
+            .iter()
+            .filter(|e| {
+                kivgraph_format::EdgeKind::from_code(e.kind)
+                    .is_some_and(kivgraph_format::EdgeKind::is_reference)
+            })
+            .count();
+        let score = base
+            * kind_weight(kind)
+            * if s.exported { 1.5 } else { 1.0 }
+            * path_weight(path_class(path))
+            * caller_weight(callers);
+        expected.push((score, id as u32));
+    }
+    assert_eq!(expected.len() as u64, answer.matched);
+    expected.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    let got: Vec<(f64, u32)> = answer.hits.iter().map(|h| (h.score, h.id)).collect();
+    assert_eq!(got, expected[..CANDIDATE_CAP].to_vec());
+}

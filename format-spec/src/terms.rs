@@ -78,6 +78,7 @@ pub fn prior_code(kind: &str, exported: bool, callers: usize) -> u8 {
 }
 
 /// The parts of a [`prior_code`]: (kind weight, exported, callers).
+#[inline]
 pub fn prior_parts(code: u8) -> (f64, bool, usize) {
     let class = usize::from(code >> 5).min(KIND_WEIGHTS.len() - 1);
     (
@@ -110,8 +111,9 @@ impl PathClass {
         PathClass::Vendored,
     ];
 
+    #[inline]
     pub fn from_code(code: u8) -> Option<PathClass> {
-        PathClass::ALL.iter().copied().find(|c| *c as u8 == code)
+        PathClass::ALL.get(usize::from(code)).copied()
     }
 }
 

@@ -56,6 +56,15 @@ pub fn find_symbol(g: &Generation, q: &FindSymbol) -> Result<Vec<u32>, ToolError
         .collect();
     ids.sort_unstable();
     ids.dedup();
+    // With nothing to narrow by and no derived repository to hold back, every match stays: no
+    // record is read (a common name has thousands).
+    let narrowing = q.kind.is_some()
+        || repo.is_some()
+        || q.path_prefix.is_some()
+        || (!q.include_derived && b.repositories.iter().any(|r| r.derived));
+    if !narrowing {
+        return Ok(ids);
+    }
     ids.retain(|&id| {
         let s = &b.symbols[id as usize];
         let r = &b.repositories[s.repository.to_native() as usize];

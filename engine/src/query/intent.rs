@@ -126,30 +126,73 @@ pub fn find_by_intent(g: &Generation, q: &IntentQuery) -> Result<IntentAnswer, T
         .iter()
         .map(|t| (1.0 - f64::from(t.symbols) / f64::from(corpus.max(1))).max(1e-9))
         .collect();
-    let mut union = RoaringBitmap::new();
-    for p in postings.iter().flatten() {
-        union |= p;
-    }
-    union.remove_range(corpus..);
-
-    // Each candidate's term weights, summed in question order: the posting lists are walked
-    // beside the union, once each (rather than every candidate looked up in every list).
-    let mut lists: Vec<(std::iter::Peekable<roaring::bitmap::Iter>, f64)> = postings
+    // Each candidate's term weights, summed in question order, window by window of the id
+    // space: every list adds its weight to a dense window of sums, then the window's candidates
+    // are read off in id order (each posting is read once, and no list is probed per candidate).
+    let lists: Vec<(Vec<u32>, f64)> = postings
         .iter()
         .zip(&weights)
-        .filter_map(|(p, w)| Some((p.as_ref()?.iter().peekable(), *w)))
+        .filter_map(|(p, w)| {
+            Some((
+                p.as_ref()?.iter().take_while(|&id| id < corpus).collect(),
+                *w,
+            ))
+        })
         .collect();
-    let mut scored: Vec<(f64, u32)> = Vec::with_capacity(union.len() as usize);
-    let (priors, classes) = (index.priors(), index.path_classes());
-    let caller_weights: Vec<f64> = (0..=CALLERS_CAP).map(caller_weight).collect();
-    for id in union.iter() {
-        let mut base = 0.0;
-        for (list, w) in &mut lists {
-            while list.next_if(|&x| x < id).is_some() {}
-            if list.next_if_eq(&id).is_some() {
-                base += *w;
+    let mut at = vec![0usize; lists.len()];
+    // Small enough that the window's arrays stay in cache and come from the heap, not fresh pages.
+    const WINDOW: u32 = 1 << 13;
+    let mut sums = vec![0.0f64; WINDOW as usize];
+    // Which of the first 64 lists each slot is on (the hits name their terms from it).
+    let mut on = vec![0u64; WINDOW as usize];
+    let mut touched = vec![0u64; WINDOW as usize / 64];
+    let mut candidates: Vec<(u32, f64, u64)> = Vec::new();
+    let mut window = lists
+        .iter()
+        .filter_map(|(l, _)| l.first())
+        .min()
+        .map(|&first| first - first % WINDOW);
+    while let Some(start) = window {
+        let end = start.saturating_add(WINDOW);
+        for (n, ((list, w), i)) in lists.iter().zip(at.iter_mut()).enumerate() {
+            let bit = if n < 64 { 1u64 << n } else { 0 };
+            while let Some(&id) = list.get(*i) {
+                if id >= end {
+                    break;
+                }
+                let slot = (id - start) as usize;
+                sums[slot] += *w;
+                on[slot] |= bit;
+                touched[slot / 64] |= 1u64 << (slot % 64);
+                *i += 1;
             }
         }
+        for (word_at, word) in touched.iter_mut().enumerate() {
+            let mut bits = std::mem::take(word);
+            while bits != 0 {
+                let slot = word_at * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                candidates.push((
+                    start + slot as u32,
+                    std::mem::take(&mut sums[slot]),
+                    std::mem::take(&mut on[slot]),
+                ));
+            }
+        }
+        window = lists
+            .iter()
+            .zip(&at)
+            .filter_map(|((l, _), &i)| l.get(i))
+            .min()
+            .map(|&next| next - next % WINDOW);
+    }
+    let matched = candidates.len() as u64;
+    let mut scored: Vec<(f64, u32, u64)> = Vec::with_capacity(candidates.len());
+    let (priors, classes) = (index.priors(), index.path_classes());
+    let caller_weights: Vec<f64> = (0..=CALLERS_CAP).map(caller_weight).collect();
+    let order = |a: &(f64, u32, u64), b: &(f64, u32, u64)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+    let mut bar: Option<f64> = None;
+    for (id, base, lists_on) in candidates {
         // The kind, export and callers come from the compiler's one-byte prior: the symbol's
         // record is read only to narrow by repository, kind or path.
         if repo.is_some() || q.kind.is_some() || q.path_prefix.is_some() {
@@ -177,11 +220,21 @@ pub fn find_by_intent(g: &Generation, q: &IntentQuery) -> Result<IntentAnswer, T
             * if exported { 1.5 } else { 1.0 }
             * path_weight(class)
             * caller_weights[callers];
-        scored.push((score, id));
+        // Candidates come in id order, so one that does not beat the CANDIDATE_CAP-th best
+        // score so far (a tie loses on id) can never be kept: past twice the cap, the best
+        // CANDIDATE_CAP are selected and the rest dropped, and the bar rises.
+        if bar.is_some_and(|b| score <= b) {
+            continue;
+        }
+        scored.push((score, id, lists_on));
+        if scored.len() >= 2 * CANDIDATE_CAP {
+            scored.select_nth_unstable_by(CANDIDATE_CAP - 1, order);
+            scored.truncate(CANDIDATE_CAP);
+            bar = Some(scored[CANDIDATE_CAP - 1].0);
+        }
     }
     // The best CANDIDATE_CAP in a linear selection, then only those sorted: the order is total
     // (ids are distinct), so this is the full sort's prefix.
-    let order = |a: &(f64, u32), b: &(f64, u32)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
     if scored.len() > CANDIDATE_CAP {
         scored.select_nth_unstable_by(CANDIDATE_CAP - 1, order);
         scored.truncate(CANDIDATE_CAP);
@@ -189,21 +242,30 @@ pub fn find_by_intent(g: &Generation, q: &IntentQuery) -> Result<IntentAnswer, T
     scored.sort_by(order);
     let hits = scored
         .into_iter()
-        .map(|(score, id)| IntentHit {
+        .map(|(score, id, lists_on)| IntentHit {
             id,
             score,
+            // The terms with a posting list, in question order, are the lists in order.
             terms: postings
                 .iter()
                 .enumerate()
-                .filter(|(_, p)| p.as_ref().is_some_and(|p| p.contains(id)))
-                .map(|(i, _)| i)
+                .filter(|(_, p)| p.is_some())
+                .enumerate()
+                .filter(|&(n, (_, p))| {
+                    if n < 64 {
+                        lists_on & (1u64 << n) != 0
+                    } else {
+                        p.as_ref().is_some_and(|p| p.contains(id))
+                    }
+                })
+                .map(|(_, (i, _))| i)
                 .collect(),
         })
         .collect();
     Ok(IntentAnswer {
         terms,
         corpus,
-        matched: union.len(),
+        matched,
         hits,
     })
 }
