@@ -415,6 +415,18 @@ pub struct Adjacency<'g> {
 }
 
 impl<'g> Adjacency<'g> {
+    /// How many half-edges node `n` has (0 past the last node), read off the offsets alone.
+    pub fn row_len(&self, n: u32) -> usize {
+        let n = n as usize;
+        if n + 1 >= self.offsets.len() {
+            return 0;
+        }
+        match self.offsets.slice(n..n + 2) {
+            [a, b] => (b.to_native() as usize).saturating_sub(a.to_native() as usize),
+            _ => 0,
+        }
+    }
+
     /// The half-edges of node `n` (none past the last node).
     pub fn row(&self, n: u32) -> &'g [ArchivedEdgeRec] {
         let n = n as usize;

@@ -62,15 +62,16 @@ pub fn walk(g: &Generation, root: u32, spec: &WalkSpec) -> Walk {
             Provenance::from_code(e.provenance.to_native())?,
         ))
     };
-    let keep = |k: EdgeKind, c: Confidence| {
-        spec.kinds.contains(&k) && spec.confidence.is_none_or(|x| x == c)
-    };
-    // The kinds a walk follows, as a mask of codes: one test an edge.
+    // The kinds a walk follows, as a mask of codes, and its confidence: one test an edge (an
+    // edge whose codes do not decode is never followed).
     let mask = spec
         .kinds
         .iter()
         .fold(0u64, |m, k| m | 1u64 << (k.code() % 64));
     let confidence = spec.confidence.map(|c| c.code());
+    let keep = |e: &kivgraph_format::blob::ArchivedEdgeRec| {
+        mask & (1u64 << (e.kind % 64)) != 0 && confidence.is_none_or(|c| c == e.confidence)
+    };
     let mut out = Walk::default();
     'walk: for depth in 1..=spec.depth {
         let mut next = Vec::new();
@@ -87,9 +88,7 @@ pub fn walk(g: &Generation, root: u32, spec: &WalkSpec) -> Walk {
                 .iter()
                 .chain(implementing.iter().filter(|e| e.kind == implements))
             {
-                if mask & (1u64 << (e.kind % 64)) == 0
-                    || confidence.is_some_and(|c| c != e.confidence)
-                {
+                if !keep(e) {
                     continue;
                 }
                 let v = e.other.to_native();
@@ -97,9 +96,6 @@ pub fn walk(g: &Generation, root: u32, spec: &WalkSpec) -> Walk {
                     continue;
                 }
                 let Some((k, c, p)) = decode(e) else { continue };
-                if !keep(k, c) {
-                    continue;
-                }
                 if visited.len() >= spec.max_nodes {
                     out.truncated = true;
                     break 'walk;
@@ -125,30 +121,42 @@ pub fn walk(g: &Generation, root: u32, spec: &WalkSpec) -> Walk {
         // Only the blast radius tallies the kinds each symbol has with the walked subgraph.
         return out;
     }
-    // Every edge between two visited symbols is in the forward row of its source, which was
-    // visited: reading the forward rows of the visited symbols finds them all, without the
-    // reverse rows of popular symbols (thousands of callers, almost none of them visited).
-    let index: rustc_hash::FxHashMap<u32, usize> = out
-        .nodes
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (n.id, i))
-        .collect();
+    // Where each visited symbol is in `out.nodes` (the root and its seeds are not), by its rank
+    // among the visited bits: no hashing per edge.
+    let ranks = visited.ranks();
+    let mut position = vec![u32::MAX; visited.len()];
+    for (i, n) in out.nodes.iter().enumerate() {
+        if let Some(r) = visited.rank(&ranks, n.id) {
+            position[r] = i as u32;
+        }
+    }
+    // Every edge between two visited symbols is in the forward row of its source and in the
+    // reverse row of its target, both visited: reading either side's rows finds them all, and
+    // the side with fewer half-edges is read.
+    let total = |rows: &kivgraph_format::graph::Adjacency| -> usize {
+        visited.list.iter().map(|&u| rows.row_len(u)).sum()
+    };
+    let side = if total(&b.reverse) < total(&b.forward) {
+        b.reverse
+    } else {
+        b.forward
+    };
     let mut masks = vec![0u64; out.nodes.len()];
     for &u in &visited.list {
-        for e in b.forward.row(u) {
+        let at_u = visited.rank(&ranks, u).map_or(u32::MAX, |r| position[r]);
+        for e in side.row(u) {
             let v = e.other.to_native();
-            if !visited.contains(&v) {
+            if !keep(e) || !visited.contains(&v) {
                 continue;
             }
-            let Some((k, c, _)) = decode(e) else { continue };
-            if !keep(k, c) {
+            let Some(k) = EdgeKind::from_code(e.kind) else {
                 continue;
-            }
+            };
             let bit = 1u64 << (k.code() % 64);
-            for end in [u, v] {
-                if let Some(&i) = index.get(&end) {
-                    masks[i] |= bit;
+            let at_v = visited.rank(&ranks, v).map_or(u32::MAX, |r| position[r]);
+            for at in [at_u, at_v] {
+                if let Some(m) = masks.get_mut(at as usize) {
+                    *m |= bit;
                 }
             }
         }
@@ -208,5 +216,27 @@ impl Visited {
 
     fn len(&self) -> usize {
         self.list.len()
+    }
+
+    /// How many visited symbols precede each word of bits.
+    fn ranks(&self) -> Vec<u32> {
+        let mut seen = 0u32;
+        self.bits
+            .iter()
+            .map(|w| {
+                let before = seen;
+                seen += w.count_ones();
+                before
+            })
+            .collect()
+    }
+
+    /// The rank of visited symbol `id` among the visited symbols in id order, or `None` when it
+    /// was not visited.
+    fn rank(&self, ranks: &[u32], id: u32) -> Option<usize> {
+        let i = id as usize;
+        let w = *self.bits.get(i / 64)?;
+        let bit = 1u64 << (i % 64);
+        (w & bit != 0).then(|| (ranks[i / 64] + (w & (bit - 1)).count_ones()) as usize)
     }
 }
