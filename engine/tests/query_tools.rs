@@ -620,3 +620,57 @@ fn an_ambiguous_name_with_hundreds_of_declarations_lists_what_fits_and_counts_th
     assert!(listed > 100 && more > 100, "{listed} {more}");
     assert_eq!(listed + more, 800);
 }
+
+/// For every symbol of the Go fixtures, a blast-radius walk's kinds per reached symbol are the
+/// definition's: the distinct followed kinds of its edges, either direction, with any visited
+/// symbol (the root included), read here from both of its rows.
+#[test]
+fn the_kinds_each_reached_symbol_has_with_the_walk_are_the_definitions() {
+    use kivgraph::query::{self, Direction, WalkSpec};
+    use kivgraph_format::EdgeKind;
+    let g = generation();
+    let b = g.graph();
+    let kinds: Vec<EdgeKind> = EdgeKind::ALL
+        .iter()
+        .copied()
+        .filter(|k| k.is_reference())
+        .collect();
+    let mut checked = 0;
+    for root in 0..b.symbols.len() as u32 {
+        for depth in [1, 3] {
+            let spec = WalkSpec {
+                direction: Direction::Incoming,
+                depth,
+                max_nodes: 5000,
+                kinds: kinds.clone(),
+                confidence: None,
+                blast: true,
+            };
+            let walk = query::walk(&g, root, &spec);
+            let mut visited: std::collections::HashSet<u32> =
+                walk.nodes.iter().map(|n| n.id).collect();
+            visited.insert(root);
+            for e in b.reverse.row(root) {
+                if e.kind == EdgeKind::MethodOf.code() {
+                    visited.insert(e.other.to_native());
+                }
+            }
+            for (n, got) in walk.nodes.iter().zip(&walk.kinds_touching) {
+                let mut want: Vec<EdgeKind> = b
+                    .forward
+                    .row(n.id)
+                    .iter()
+                    .chain(b.reverse.row(n.id))
+                    .filter(|e| visited.contains(&e.other.to_native()))
+                    .filter_map(|e| EdgeKind::from_code(e.kind))
+                    .filter(|k| kinds.contains(k))
+                    .collect();
+                want.sort();
+                want.dedup();
+                assert_eq!(got, &want, "root {root} depth {depth} node {}", n.id);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 200, "{checked}");
+}
