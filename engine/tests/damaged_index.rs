@@ -215,6 +215,7 @@ fn regions(g: &Generation) -> Vec<(&'static str, usize, usize)> {
         at(g, "term posting ends", t.posting_ends.as_slice()),
         at(g, "term frequencies", t.doc_freq.as_slice()),
         at(g, "path classes", t.path_class.as_slice()),
+        at(g, "priors", t.prior.as_slice()),
     ]
 }
 
