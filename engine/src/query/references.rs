@@ -42,6 +42,12 @@ pub fn references(
         Direction::Incoming => &b.reverse,
         Direction::Outgoing => &b.forward,
     };
+    // The other end's record is read only when something narrows by it: a repository, a
+    // language, or derived repositories to hold back (a popular symbol has tens of thousands
+    // of callers).
+    let by_record = f.repo.is_some()
+        || f.language.is_some()
+        || (!f.include_derived && b.repositories.iter().any(|r| r.derived));
     let mut out: Vec<RefRow> = Vec::new();
     for e in csr.row(subject) {
         let (Some(kind), Some(confidence), Some(provenance)) = (
@@ -62,6 +68,10 @@ pub fn references(
         };
         if out.last() == Some(&row) {
             continue; // another occurrence of the same relation
+        }
+        if !by_record {
+            out.push(row);
+            continue;
         }
         let s = &b.symbols[row.other as usize];
         let repo = &b.repositories[s.repository.to_native() as usize];
