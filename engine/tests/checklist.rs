@@ -5010,3 +5010,32 @@ fn item_145_get_symbol_list_repositories_and_graph_status_answer_their_questions
     assert!(s["repository_freshness"].is_array() && s["repositories_moved"].is_u64());
     assert_eq!(s["repositories"], 2);
 }
+
+/// Readers find the files under a path by binary search and strings by id, so the full check
+/// (what `kivgraph pull` runs before it installs a generation) refuses files out of their
+/// (repository, path) order.
+#[test]
+fn the_full_check_refuses_files_out_of_order() {
+    let s = Scratch::new().with("shapes", "shapes");
+    s.compile(&["shapes"]);
+    forge(&s.index(), |blob| blob.files.swap(0, 1));
+    let g = Generation::open_current(&IndexDir::new(s.index()))
+        .unwrap()
+        .unwrap();
+    // The manifest records the forged blob, so only the order is wrong.
+    let bytes = std::fs::read(g.dir.join("graph.blob")).unwrap();
+    let path = g.dir.join("manifest.json");
+    let mut manifest: Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    for f in manifest["files"].as_array_mut().unwrap() {
+        if f["name"] == "graph.blob" {
+            f["size"] = json!(bytes.len());
+            f["xxh3_128"] = json!(kivgraph_format::manifest::digest_hex(&bytes));
+        }
+    }
+    std::fs::write(&path, serde_json::to_string_pretty(&manifest).unwrap()).unwrap();
+    let e = kivgraph_format::verify_generation(&g.dir)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("not in (repository, path) order"), "{e}");
+}

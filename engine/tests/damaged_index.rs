@@ -248,6 +248,7 @@ fn a_corrupted_byte_in_each_region_withholds_only_the_answers_that_reach_it() {
         };
         let withheld = withheld_answers(&g, &calls, &expected, name);
         assert!(withheld > 0, "{name}: no answer reached the damage");
+        assert!(withheld < calls.len(), "{name}: every answer was withheld");
         report.push(format!("{name} {withheld}"));
     }
     let opened = report.iter().filter(|r| !r.contains("refused")).count();
@@ -615,4 +616,36 @@ fn requests_and_writes_in_place_at_once_never_stop_the_server() {
     assert_eq!(server.request("ping", json!({}))["result"], json!({}));
     assert!(server.alive());
     println!("{answers} answers while the served file was written 40 times in place");
+}
+
+/// The manifest's tallies have no sum of their own: ones that do not add up to the blob's edges
+/// and failures are damage, not counts — graph_status, where damage is diagnosed, leaves them out
+/// and reports it, and the other tools still answer.
+#[test]
+fn manifest_tallies_that_do_not_add_up_are_damage_not_counts() {
+    let (_template, _work, _good, dir) = a_copy_of_a_generation();
+    let path = dir.join("manifest.json");
+    let mut manifest: Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    let kinds = manifest["tallies"]["edges_by_kind"]
+        .as_object_mut()
+        .unwrap();
+    let (_, n) = kinds.iter_mut().next().unwrap();
+    *n = json!(n.as_u64().unwrap() + 1);
+    fs::write(&path, serde_json::to_string_pretty(&manifest).unwrap()).unwrap();
+    let g = std::sync::Arc::new(Generation::open_dir(&dir).unwrap());
+    let status: Value =
+        serde_json::from_str(&tools::call("graph_status", &json!({}), Some(g.clone())).unwrap())
+            .unwrap();
+    let r = &status["results"];
+    assert_eq!(r["edges_by_kind"], Value::Null, "{status}");
+    assert_eq!(r["evidence"], Value::Null, "{status}");
+    assert!(
+        r["damage"]["found"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("manifest.json (tallies)"),
+        "{status}"
+    );
+    assert!(r["symbols"].as_u64().unwrap() > 0, "{status}");
+    assert!(tools::call("find_symbol", &json!({"name": "Area"}), Some(g)).is_ok());
 }

@@ -647,6 +647,7 @@ fn the_kinds_each_reached_symbol_has_with_the_walk_are_the_definitions() {
                 blast: true,
             };
             let walk = query::walk(&g, root, &spec);
+            assert_eq!(walk.kinds_touching.len(), walk.nodes.len());
             let mut visited: std::collections::HashSet<u32> =
                 walk.nodes.iter().map(|n| n.id).collect();
             visited.insert(root);

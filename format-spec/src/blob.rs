@@ -61,8 +61,8 @@ pub struct StringTable {
 }
 
 impl ArchivedStringTable {
-    /// The string with id `id`. Ids come from the same blob, so they are in range; an id out of
-    /// range (only possible in a corrupted blob that passed validation) yields "".
+    /// The string with id `id`, for an archive that passed [`validate`] (the full check: the
+    /// engine reads through [`crate::graph::Strings`] instead); an id out of range yields "".
     pub fn get(&self, id: u32) -> &str {
         let i = id as usize;
         if i >= self.ends.len() {
@@ -75,8 +75,8 @@ impl ArchivedStringTable {
             self.ends[i - 1].to_native() as usize
         };
         match self.bytes.get(start..end) {
-            // SAFETY: opening checked that the table is UTF-8 and that every end offset falls on
-            // a character boundary, so every string of it is valid UTF-8.
+            // SAFETY: this archive passed `validate`, which checked that the table is UTF-8 and
+            // that every end offset falls on a character boundary, so every string of it is.
             Some(bytes) => unsafe { std::str::from_utf8_unchecked(bytes) },
             None => "",
         }
@@ -412,7 +412,8 @@ fn check_invariants(b: &ArchivedGraphBlob) -> Result<(), FormatError> {
     }
     match std::str::from_utf8(&b.strings.bytes) {
         Err(_) => return bad("string table is not UTF-8".into()),
-        // Strings are read without re-checking, so each must start and end on a boundary.
+        // `ArchivedStringTable::get` reads strings without re-checking: each must start and end
+        // on a boundary.
         Ok(text) => {
             if b.strings
                 .ends
@@ -421,6 +422,13 @@ fn check_invariants(b: &ArchivedGraphBlob) -> Result<(), FormatError> {
             {
                 return bad("a string of the string table ends inside a character".into());
             }
+        }
+    }
+    // The table is sorted and holds each string once: readers find a string's id by binary
+    // search, and compare strings by id.
+    for i in 1..b.strings.ends.len() {
+        if b.strings.get(i as u32 - 1) >= b.strings.get(i as u32) {
+            return bad("the string table is not strictly ascending".into());
         }
     }
     let n_sym = b.symbols.len() as u32;
@@ -468,6 +476,15 @@ fn check_invariants(b: &ArchivedGraphBlob) -> Result<(), FormatError> {
             || !(f.package.to_native() == NONE || f.package.to_native() < n_pkg)
         {
             return bad("a file record points out of range".into());
+        }
+    }
+    // Files are in (repository, path) order: readers find the files under a path by binary
+    // search.
+    for w in b.files.windows(2) {
+        let key =
+            |f: &ArchivedFileRec| (f.repository.to_native(), b.strings.get(f.path.to_native()));
+        if key(&w[0]) >= key(&w[1]) {
+            return bad("the files are not in (repository, path) order".into());
         }
     }
     for p in b.packages.iter() {

@@ -291,19 +291,28 @@ impl Generation {
         name: &str,
         parse: impl Fn(&[u8]) -> bool,
     ) -> Option<&'a [u8]> {
-        cell.get_or_init(|| {
-            let recorded = self.manifest.files.iter().find(|f| f.name == name)?;
-            let bytes = layout::read_regular(&self.dir.join(name)).ok()?;
-            (bytes.len() as u64 == recorded.size
-                && digest_hex(&bytes) == recorded.xxh3_128
-                && parse(&bytes))
-            .then_some(bytes)
-        })
-        .as_deref()
+        if let Some(known) = cell.get() {
+            return known.as_deref();
+        }
+        // Kept once known: the file's bytes when they hold, `None` when the manifest does not
+        // list it or its bytes do not hold. A read that fails (a descriptor limit, a transient
+        // error) is not an answer about the file and is tried again next time.
+        let verdict = match self.manifest.files.iter().find(|f| f.name == name) {
+            None => None,
+            Some(recorded) => {
+                let bytes = layout::read_regular(&self.dir.join(name)).ok()?;
+                (bytes.len() as u64 == recorded.size
+                    && digest_hex(&bytes) == recorded.xxh3_128
+                    && parse(&bytes))
+                .then_some(bytes)
+            }
+        };
+        let _ = cell.set(verdict);
+        cell.get()?.as_deref()
     }
 
     /// The bytes of `graph.blob` as mapped, header included. Archived fields borrowed from
-    /// [`Generation::graph`] point into this slice.
+    /// [`Generation::archived`] point into this slice.
     pub fn blob_bytes(&self) -> &[u8] {
         &self.blob.map
     }
@@ -355,6 +364,8 @@ impl Generation {
     /// edge into one of its packages, sorted: the repositories that use it directly. Read off the package edges on first use.
     pub fn repository_users(&self) -> &[Vec<u32>] {
         let built = self.repository_users.get_or_init(|| {
+            // Damage noted earlier in the call is not this table's: set aside, and noted again.
+            let earlier = take_damage();
             let before = damage_count();
             let b = self.graph();
             let mut users: Vec<Vec<u32>> = vec![Vec::new(); b.repositories.len()];
@@ -377,14 +388,20 @@ impl Generation {
                 u.sort_unstable();
                 u.dedup();
             }
-            if damage_count() != before {
-                return Err(take_damage().unwrap_or_else(|| Damage {
+            let mine = (damage_count() != before).then(|| {
+                take_damage().unwrap_or_else(|| Damage {
                     file: GRAPH_BLOB,
                     region: "package edges",
                     what: "damaged".into(),
-                }));
+                })
+            });
+            if let Some(d) = earlier {
+                note_damage(d);
             }
-            Ok(users)
+            match mine {
+                Some(d) => Err(d),
+                None => Ok(users),
+            }
         });
         match built {
             Ok(users) => users,

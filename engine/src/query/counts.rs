@@ -43,6 +43,19 @@ fn count_all(g: &Generation) -> Counts {
     let b = g.graph();
     // The tallies the compiler wrote into the manifest: no edge or failure is read.
     let t = &g.manifest.tallies;
+    // The manifest has no sum of its own: its tallies must add up to the array lengths of the
+    // checked root, or they are damage, not an answer.
+    let edges = b.forward.edges.len() as u64;
+    if t.edges_by_kind.values().sum::<u64>() != edges
+        || t.unresolved_by_reason.values().sum::<u64>() != b.unresolved.len() as u64
+        || t.evidence > edges
+    {
+        kivgraph_format::note_damage(kivgraph_format::Damage {
+            file: kivgraph_format::layout::MANIFEST,
+            region: "tallies",
+            what: "they do not add up to the blob's edges and failures".into(),
+        });
+    }
     let evidence = t.evidence;
     let mut edges_by_kind: Vec<(&'static str, u64)> = t
         .edges_by_kind

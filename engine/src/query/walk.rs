@@ -149,7 +149,7 @@ pub fn walk(g: &Generation, root: u32, spec: &WalkSpec) -> Walk {
             if !keep(e) || !visited.contains(&v) {
                 continue;
             }
-            let Some(k) = EdgeKind::from_code(e.kind) else {
+            let Some((k, _, _)) = decode(e) else {
                 continue;
             };
             let bit = 1u64 << (k.code() % 64);

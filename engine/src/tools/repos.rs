@@ -112,7 +112,20 @@ pub(crate) fn graph_status(
             m.insert("repositories_moved".into(), json!(0));
         }
         Some(g) => {
+            // graph_status is where a damaged generation is diagnosed: a part whose reading met
+            // damage is left out (null) and the damage is reported, instead of the whole answer
+            // being withheld as other tools' are.
+            let mut damage: Vec<String> = Vec::new();
+            let mut checked = |before: u64| match kivgraph_format::take_damage() {
+                Some(d) if kivgraph_format::damage_count() != before => {
+                    damage.push(d.to_string());
+                    false
+                }
+                _ => true,
+            };
+            let before = kivgraph_format::damage_count();
             let c = query::counts(g);
+            let tallies_whole = checked(before);
             m.insert("status".into(), json!("ready"));
             m.insert("snapshot_id".into(), json!(g.id));
             m.insert("snapshot_built_at".into(), json!(g.manifest.created_at));
@@ -144,7 +157,12 @@ pub(crate) fn graph_status(
             ] {
                 m.insert(k.into(), json!(v));
             }
-            if let Some(d) = query::derived_counts(g) {
+            if !tallies_whole {
+                m.insert("evidence".into(), Value::Null);
+            }
+            let before = kivgraph_format::damage_count();
+            let derived = query::derived_counts(g);
+            if let Some(d) = derived.filter(|_| checked(before)) {
                 m.insert(
                     "derived".into(),
                     json!({
@@ -154,20 +172,38 @@ pub(crate) fn graph_status(
                     }),
                 );
             }
-            m.insert("edges_by_kind".into(), key_counts(&c.edges_by_kind));
-            m.insert(
-                "unresolved_by_reason".into(),
-                key_counts(&c.unresolved_by_reason),
-            );
+            if tallies_whole {
+                m.insert("edges_by_kind".into(), key_counts(&c.edges_by_kind));
+                m.insert(
+                    "unresolved_by_reason".into(),
+                    key_counts(&c.unresolved_by_reason),
+                );
+            } else {
+                m.insert("edges_by_kind".into(), Value::Null);
+                m.insert("unresolved_by_reason".into(), Value::Null);
+            }
+            let before = kivgraph_format::damage_count();
             let repos = query::repositories(g);
-            m.insert(
-                "repository_freshness".into(),
-                Value::Array(repos.iter().map(repository_value).collect()),
-            );
-            m.insert(
-                "repositories_moved".into(),
-                json!(repos.iter().filter(|r| r.moved).count()),
-            );
+            if checked(before) {
+                m.insert(
+                    "repository_freshness".into(),
+                    Value::Array(repos.iter().map(repository_value).collect()),
+                );
+                m.insert(
+                    "repositories_moved".into(),
+                    json!(repos.iter().filter(|r| r.moved).count()),
+                );
+            } else {
+                m.insert("repository_freshness".into(), Value::Null);
+                m.insert("repositories_moved".into(), Value::Null);
+            }
+            if !damage.is_empty() {
+                let (_, blocks) = g.blocks_checked();
+                m.insert(
+                    "damage".into(),
+                    json!({"found": damage, "damaged_blocks": blocks, "remedy": "run `kivgraph-compile verify` on the index, and recompile (`kivgraph index --full`) to replace the generation"}),
+                );
+            }
         }
     }
     m.insert("worker".into(), not_applicable.clone());
