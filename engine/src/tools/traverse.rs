@@ -314,11 +314,8 @@ fn aggregates(
         .iter()
         .map(|(_, n)| &b.symbols[n.id as usize])
         .collect();
-    let repo_name = |r: u32| {
-        b.repositories
-            .get(r as usize)
-            .map_or("", |r| b.strings.get(r.name.to_native()))
-    };
+    // Ids read from records: indexing notes one past its array as damage.
+    let repo_name = |r: u32| b.strings.get(b.repositories[r as usize].name.to_native());
     let mut by_repo: Vec<(String, u64)> =
         shape::tally(records.iter().map(|s| s.repository.to_native()))
             .into_iter()
@@ -334,9 +331,8 @@ fn aggregates(
     let package_of = |s: &kivgraph_format::blob::ArchivedSymbolRec| {
         let language = Language::from_code(s.language).map_or("unknown", |l| l.as_str());
         let package = b
-            .packages
-            .get(s.package.to_native() as usize)
-            .map_or("", |p| b.strings.get(p.name.to_native()));
+            .strings
+            .get(b.packages[s.package.to_native() as usize].name.to_native());
         (language, repo_name(s.repository.to_native()), package)
     };
     // Packages of the same name in one repository and language share a key: their counts merge.
