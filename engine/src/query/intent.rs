@@ -128,18 +128,19 @@ pub fn find_by_intent(g: &Generation, q: &IntentQuery) -> Result<IntentAnswer, T
         .collect();
     // Each candidate's term weights, summed in question order, window by window of the id
     // space: every list adds its weight to a dense window of sums, then the window's candidates
-    // are read off in id order (each posting is read once, and no list is probed per candidate).
-    let lists: Vec<(Vec<u32>, f64)> = postings
+    // are read off in id order (each posting is read once, straight off its bitmap, and no list
+    // is probed per candidate; ids past the symbols, only in a damaged index, end a list).
+    let mut lists: Vec<(std::iter::Peekable<roaring::bitmap::Iter>, f64)> = postings
         .iter()
         .zip(&weights)
-        .filter_map(|(p, w)| {
-            Some((
-                p.as_ref()?.iter().take_while(|&id| id < corpus).collect(),
-                *w,
-            ))
-        })
+        .filter_map(|(p, w)| Some((p.as_ref()?.iter().peekable(), *w)))
         .collect();
-    let mut at = vec![0usize; lists.len()];
+    let next_id = |lists: &mut [(std::iter::Peekable<roaring::bitmap::Iter>, f64)]| {
+        lists
+            .iter_mut()
+            .filter_map(|(l, _)| l.peek().copied().filter(|&id| id < corpus))
+            .min()
+    };
     // Small enough that the window's arrays stay in cache and come from the heap, not fresh pages.
     const WINDOW: u32 = 1 << 13;
     let mut sums = vec![0.0f64; WINDOW as usize];
@@ -147,24 +148,16 @@ pub fn find_by_intent(g: &Generation, q: &IntentQuery) -> Result<IntentAnswer, T
     let mut on = vec![0u64; WINDOW as usize];
     let mut touched = vec![0u64; WINDOW as usize / 64];
     let mut candidates: Vec<(u32, f64, u64)> = Vec::new();
-    let mut window = lists
-        .iter()
-        .filter_map(|(l, _)| l.first())
-        .min()
-        .map(|&first| first - first % WINDOW);
+    let mut window = next_id(&mut lists).map(|first| first - first % WINDOW);
     while let Some(start) = window {
-        let end = start.saturating_add(WINDOW);
-        for (n, ((list, w), i)) in lists.iter().zip(at.iter_mut()).enumerate() {
+        let end = start.saturating_add(WINDOW).min(corpus);
+        for (n, (list, w)) in lists.iter_mut().enumerate() {
             let bit = if n < 64 { 1u64 << n } else { 0 };
-            while let Some(&id) = list.get(*i) {
-                if id >= end {
-                    break;
-                }
+            while let Some(id) = list.next_if(|&id| id < end) {
                 let slot = (id - start) as usize;
                 sums[slot] += *w;
                 on[slot] |= bit;
                 touched[slot / 64] |= 1u64 << (slot % 64);
-                *i += 1;
             }
         }
         for (word_at, word) in touched.iter_mut().enumerate() {
@@ -179,12 +172,7 @@ pub fn find_by_intent(g: &Generation, q: &IntentQuery) -> Result<IntentAnswer, T
                 ));
             }
         }
-        window = lists
-            .iter()
-            .zip(&at)
-            .filter_map(|((l, _), &i)| l.get(i))
-            .min()
-            .map(|&next| next - next % WINDOW);
+        window = next_id(&mut lists).map(|next| next - next % WINDOW);
     }
     let matched = candidates.len() as u64;
     let mut scored: Vec<(f64, u32, u64)> = Vec::with_capacity(candidates.len());
