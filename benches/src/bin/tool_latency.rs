@@ -15,6 +15,9 @@
 //!   agent really gets);
 //! - the per-request freshness check `Store::snapshot` (one small read of `CURRENT`), apart;
 //! - per tool, the arguments of its slowest call, to say what to profile;
+//! - with `--rounds R`, the per-tool phase R times over fresh arguments each round: the first
+//!   round is a process that just opened the generation (its reads map pages and check blocks
+//!   for the first time), later ones a process that has been answering;
 //! - 10,000 mixed calls (`--mixed`) in proportions an agent plausibly uses, then RSS again:
 //!   before them the process lets go of the mapped pages it read so far
 //!   (`Generation::release_pages`), so the figure is what the mixed queries keep resident.
@@ -50,7 +53,7 @@ use kivgraph_benches::{Rng, quantile};
 use kivgraph_format::{Generation, IndexDir, SymbolKind};
 use serde_json::{Value, json};
 
-const USAGE: &str = "usage: tool_latency INDEX_DIR [--calls N (default 1000)] [--mixed N (default 10000)] [--seed S (default 1)] [--only TOOL,TOOL...]";
+const USAGE: &str = "usage: tool_latency INDEX_DIR [--calls N (default 1000)] [--mixed N (default 10000)] [--seed S (default 1)] [--only TOOL,TOOL...] [--rounds R (default 1)]";
 
 /// Tools left out, with the reason printed.
 const SKIPPED: &[(&str, &str)] = &[
@@ -393,6 +396,7 @@ impl Sample {
 fn main() -> anyhow::Result<()> {
     let mut dir = None;
     let (mut calls, mut mixed, mut seed) = (1000usize, 10_000usize, 1u64);
+    let mut rounds = 1usize;
     let mut only: Option<Vec<String>> = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -404,6 +408,7 @@ fn main() -> anyhow::Result<()> {
             "--calls" => calls = value()?.parse()?,
             "--mixed" => mixed = value()?.parse()?,
             "--seed" => seed = value()?.parse()?,
+            "--rounds" => rounds = value()?.parse::<usize>()?.max(1),
             "--only" => only = Some(value()?.split(',').map(str::to_string).collect()),
             _ if dir.is_none() && !a.starts_with("--") => dir = Some(a),
             _ => bail!("unknown argument {a:?}\n{USAGE}"),
@@ -469,7 +474,7 @@ fn main() -> anyhow::Result<()> {
         {
             continue;
         }
-        let list: Option<Vec<(String, Value)>> = (0..calls)
+        let list: Option<Vec<(String, Value)>> = (0..calls * rounds)
             .map(|_| picker.args(def.name, &mut rng))
             .collect();
         match list {
@@ -511,28 +516,42 @@ fn main() -> anyhow::Result<()> {
         "\n{:<44} {:>6} {:>10} {:>10} {:>10} {:>10}",
         "tool / argument variant", "calls", "p50 us", "p99 us", "max us", "avg bytes"
     );
-    for (tool, list) in &plan {
-        let mut all = Sample::default();
-        let mut by_variant: BTreeMap<&str, Sample> = BTreeMap::new();
-        let mut slowest: Option<(f64, &Value)> = None;
-        for (variant, args) in list {
-            let t = Instant::now();
-            let result = tools::call(tool, args, Some(g.clone()));
-            let us = t.elapsed().as_secs_f64() * 1e6;
-            all.record(us, &result);
-            by_variant.entry(variant).or_default().record(us, &result);
-            if slowest.is_none_or(|(worst, _)| us > worst) {
-                slowest = Some((us, args));
-            }
+    for round in 0..rounds {
+        if rounds > 1 {
+            println!(
+                "round {} of {rounds}{}",
+                round + 1,
+                if round == 0 {
+                    ""
+                } else {
+                    " (other arguments; what earlier rounds mapped stays mapped, as in a server that has been answering)"
+                }
+            );
         }
-        println!("{}", all.line(tool));
-        if by_variant.len() > 1 {
-            for (v, s) in &mut by_variant {
-                println!("{}", s.line(&format!("  {v}")));
+        for (tool, list) in &plan {
+            let list = &list[round * calls..(round + 1) * calls];
+            let mut all = Sample::default();
+            let mut by_variant: BTreeMap<&str, Sample> = BTreeMap::new();
+            let mut slowest: Option<(f64, &Value)> = None;
+            for (variant, args) in list {
+                let t = Instant::now();
+                let result = tools::call(tool, args, Some(g.clone()));
+                let us = t.elapsed().as_secs_f64() * 1e6;
+                all.record(us, &result);
+                by_variant.entry(variant).or_default().record(us, &result);
+                if slowest.is_none_or(|(worst, _)| us > worst) {
+                    slowest = Some((us, args));
+                }
             }
-        }
-        if let Some((us, args)) = slowest {
-            println!("  slowest: {us:.0} us for {args}");
+            println!("{}", all.line(tool));
+            if by_variant.len() > 1 {
+                for (v, s) in &mut by_variant {
+                    println!("{}", s.line(&format!("  {v}")));
+                }
+            }
+            if let Some((us, args)) = slowest {
+                println!("  slowest: {us:.0} us for {args}");
+            }
         }
     }
 
