@@ -178,7 +178,7 @@ fn verify_refuses_a_term_index_that_disagrees_with_the_symbols() {
     // A changed bit inside a bitmap: a symbol gains or loses a term.
     let posting = tmp.path().join("posting");
     tampered_copy(&gen_dir, &posting, |blob, generation| {
-        let terms = &generation.archived().unwrap().terms;
+        let terms = generation.graph().terms;
         let t = terms.find("circl").unwrap();
         let bytes = terms.posting_bytes(t);
         let at = offset_in(generation.blob_bytes(), bytes) + bytes.len() - 1;

@@ -189,34 +189,17 @@ fn every_flipped_bit_is_refused_at_open_or_by_the_answers_that_read_it() {
 
 /// Where each array of the archive lies in `graph.blob`: (name, first byte, length in bytes).
 fn regions(g: &Generation) -> Vec<(&'static str, usize, usize)> {
-    fn at<T>(g: &Generation, name: &'static str, items: &[T]) -> (&'static str, usize, usize) {
-        let start = items.as_ptr() as usize - g.blob_bytes().as_ptr() as usize;
-        (name, start, std::mem::size_of_val(items))
-    }
-    let r = g.archived().unwrap();
-    let t = &r.terms;
-    vec![
-        at(g, "strings", r.strings.bytes.as_slice()),
-        at(g, "string ends", r.strings.ends.as_slice()),
-        at(g, "repositories", r.repositories.as_slice()),
-        at(g, "packages", r.packages.as_slice()),
-        at(g, "files", r.files.as_slice()),
-        at(g, "symbols", r.symbols.as_slice()),
-        at(g, "forward offsets", r.forward.offsets.as_slice()),
-        at(g, "forward edges", r.forward.edges.as_slice()),
-        at(g, "reverse offsets", r.reverse.offsets.as_slice()),
-        at(g, "reverse edges", r.reverse.edges.as_slice()),
-        at(g, "unresolved", r.unresolved.as_slice()),
-        at(g, "unresolved by name", r.unresolved_by_name.as_slice()),
-        at(g, "package edges", r.package_edges.as_slice()),
-        at(g, "name postings", r.name_postings.as_slice()),
-        at(g, "term keys", t.keys.bytes.as_slice()),
-        at(g, "term postings", t.postings.as_slice()),
-        at(g, "term posting ends", t.posting_ends.as_slice()),
-        at(g, "term frequencies", t.doc_freq.as_slice()),
-        at(g, "path classes", t.path_class.as_slice()),
-        at(g, "priors", t.prior.as_slice()),
-    ]
+    g.graph()
+        .regions()
+        .into_iter()
+        .map(|r| {
+            (
+                r.name,
+                kivgraph_format::blob::BLOB_HEADER_LEN + r.start,
+                r.len,
+            )
+        })
+        .collect()
 }
 
 /// A corrupted byte in each region of the blob: the generation opens (opening reads none of

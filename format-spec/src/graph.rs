@@ -240,6 +240,32 @@ impl<T> Clone for Section<'_, T> {
 }
 impl<T> Copy for Section<'_, T> {}
 
+impl<'g, T> Section<'g, T> {
+    /// Where the records lie in the archive.
+    fn region(&self) -> Region {
+        region(self.region, self.items, &self.ctx)
+    }
+}
+
+/// Where one array of the archive lies: its name, first byte (from the archive's start), length
+/// in bytes and the alignment its records need.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Region {
+    pub name: &'static str,
+    pub start: usize,
+    pub len: usize,
+    pub align: usize,
+}
+
+fn region<T>(name: &'static str, items: &[T], ctx: &Ctx<'_>) -> Region {
+    Region {
+        name,
+        start: (items.as_ptr() as usize).wrapping_sub(ctx.archive.as_ptr() as usize),
+        len: std::mem::size_of_val(items),
+        align: std::mem::align_of::<T>(),
+    }
+}
+
 impl<'g, T: ZeroValid> Section<'g, T> {
     pub fn len(&self) -> usize {
         self.items.len()
@@ -491,18 +517,9 @@ impl<'g> Terms<'g> {
         self.keys.get(t as u32)
     }
 
-    /// The term whose key is exactly `key`, by binary search.
+    /// The term whose key is exactly `key`, by binary search (the keys are sorted).
     pub fn find(&self, key: &str) -> Option<usize> {
-        let (mut lo, mut hi) = (0, self.len());
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            match self.key(mid).cmp(key) {
-                std::cmp::Ordering::Less => lo = mid + 1,
-                std::cmp::Ordering::Greater => hi = mid,
-                std::cmp::Ordering::Equal => return Some(mid),
-            }
-        }
-        None
+        self.keys.find(key).map(|t| t as usize)
     }
 
     /// How many symbols carry term `t` (0 for a term out of range).
@@ -645,6 +662,41 @@ impl<'g> Graph<'g> {
         }
     }
 
+    /// Every array of the archive's root, where it lies: what opening checks for bounds, and
+    /// what a reader (or a test) can address by name.
+    pub fn regions(&self) -> Vec<Region> {
+        let t = &self.terms;
+        vec![
+            region(self.strings.region, self.strings.bytes, &self.ctx),
+            Region {
+                name: "string ends",
+                ..self.strings.ends.region()
+            },
+            self.repositories.region(),
+            self.packages.region(),
+            self.files.region(),
+            self.symbols.region(),
+            self.forward.offsets.region(),
+            self.forward.edges.region(),
+            self.reverse.offsets.region(),
+            self.reverse.edges.region(),
+            self.unresolved.region(),
+            self.unresolved_by_name.region(),
+            self.package_edges.region(),
+            self.name_postings.region(),
+            region(t.keys.region, t.keys.bytes, &self.ctx),
+            Region {
+                name: "term key ends",
+                ..t.keys.ends.region()
+            },
+            t.postings.region(),
+            t.posting_ends.region(),
+            t.doc_freq.region(),
+            t.path_class.region(),
+            t.prior.region(),
+        ]
+    }
+
     /// The language codes of repository record `r` (a record of this graph), checked.
     pub fn languages(&self, r: &'g ArchivedRepositoryRec) -> &'g [u8] {
         let langs = r.languages.as_slice();
@@ -656,47 +708,22 @@ impl<'g> Graph<'g> {
     }
 }
 
-/// Every top-level array of `root` lies inside `archive` and is aligned for its records: checked
-/// when a generation is opened, so that a section never reads outside the mapped archive.
-pub(crate) fn sections_in_bounds(root: &ArchivedGraphBlob, archive: &[u8]) -> Result<(), String> {
-    fn inside<T>(name: &str, items: &[T], archive: &[u8]) -> Result<(), String> {
-        let base = archive.as_ptr() as usize;
-        let start = (items.as_ptr() as usize).wrapping_sub(base);
-        let size = std::mem::size_of_val(items);
-        if start > archive.len() || size > archive.len() - start {
-            return Err(format!("the {name} array lies outside the archive"));
+/// Every array of the archive's root lies inside `archive` and is aligned for its records:
+/// checked when a generation is opened, so that a section never reads outside the mapped
+/// archive. The arrays are the ones [`Graph::regions`] lists.
+pub(crate) fn sections_in_bounds(
+    root: &ArchivedGraphBlob,
+    file: &[u8],
+    archive: &[u8],
+    blocks: &Blocks,
+) -> Result<(), String> {
+    for r in Graph::new(root, file, archive, blocks).regions() {
+        if r.start > archive.len() || r.len > archive.len() - r.start {
+            return Err(format!("the {} array lies outside the archive", r.name));
         }
-        if !(items.as_ptr() as usize).is_multiple_of(std::mem::align_of::<T>()) {
-            return Err(format!("the {name} array is not aligned"));
+        if !(archive.as_ptr() as usize + r.start).is_multiple_of(r.align) {
+            return Err(format!("the {} array is not aligned", r.name));
         }
-        Ok(())
     }
-    let r = root;
-    inside("strings", r.strings.bytes.as_slice(), archive)?;
-    inside("string ends", r.strings.ends.as_slice(), archive)?;
-    inside("repositories", r.repositories.as_slice(), archive)?;
-    inside("packages", r.packages.as_slice(), archive)?;
-    inside("files", r.files.as_slice(), archive)?;
-    inside("symbols", r.symbols.as_slice(), archive)?;
-    for (name, c) in [("forward", &r.forward), ("reverse", &r.reverse)] {
-        inside(name, c.offsets.as_slice(), archive)?;
-        inside(name, c.edges.as_slice(), archive)?;
-    }
-    inside("unresolved", r.unresolved.as_slice(), archive)?;
-    inside(
-        "unresolved by name",
-        r.unresolved_by_name.as_slice(),
-        archive,
-    )?;
-    inside("package edges", r.package_edges.as_slice(), archive)?;
-    inside("name postings", r.name_postings.as_slice(), archive)?;
-    let t = &r.terms;
-    inside("term keys", t.keys.bytes.as_slice(), archive)?;
-    inside("term key ends", t.keys.ends.as_slice(), archive)?;
-    inside("term postings", t.postings.as_slice(), archive)?;
-    inside("term posting ends", t.posting_ends.as_slice(), archive)?;
-    inside("term frequencies", t.doc_freq.as_slice(), archive)?;
-    inside("path classes", t.path_class.as_slice(), archive)?;
-    inside("priors", t.prior.as_slice(), archive)?;
     Ok(())
 }

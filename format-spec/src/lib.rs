@@ -184,7 +184,7 @@ impl Generation {
         // archived; `sections_in_bounds` then checks that every array it points to lies inside
         // the archive before any is read.
         let root = unsafe { rkyv::access_unchecked::<ArchivedGraphBlob>(archive) };
-        graph::sections_in_bounds(root, archive)
+        graph::sections_in_bounds(root, &blob.map, archive, &blocks)
             .map_err(|what| FormatError::corrupt(GRAPH_BLOB, what))?;
         let names = Mapped::open(dir, NAMES_FST, &guard)?;
         let recorded = manifest.files.iter().find(|f| f.name == NAMES_FST);

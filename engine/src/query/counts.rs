@@ -105,7 +105,7 @@ fn in_derived(derived: &[bool], repositories: impl Iterator<Item = u32>) -> u64 
 /// `None` when the graph has no derived repository.
 pub fn derived_counts(g: &Generation) -> Option<DerivedCounts> {
     let b = g.graph();
-    let derived: Vec<bool> = b.repositories.iter().map(|r| r.derived).collect();
+    let derived = super::derived_repositories(g);
     if !derived.iter().any(|&d| d) {
         return None;
     }

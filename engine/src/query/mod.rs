@@ -29,8 +29,8 @@ pub use references::{Direction, RefFilter, RefRow, references};
 pub use repositories::{RepositoryRow, repositories};
 pub use resolve::{Selector, resolve_name, resolve_selector};
 pub use symbols::{
-    SymbolRow, canonical_identity, is_derived, package_name, repository_index, repository_name,
-    repository_root, require_repository, symbol_row,
+    SymbolRow, canonical_identity, derived_repositories, is_derived, package_name,
+    repository_index, repository_name, repository_root, require_repository, symbol_row,
 };
 pub use unresolved::{
     Failure, blind_spots_naming, failure, failure_package, failures_made_by, invisible_scopes,

@@ -47,7 +47,7 @@ pub fn references(
     // of callers).
     let by_record = f.repo.is_some()
         || f.language.is_some()
-        || (!f.include_derived && b.repositories.iter().any(|r| r.derived));
+        || (!f.include_derived && super::derived_repositories(g).contains(&true));
     let mut out: Vec<RefRow> = Vec::new();
     for e in csr.row(subject) {
         let (Some(kind), Some(confidence), Some(provenance)) = (

@@ -81,6 +81,12 @@ pub fn is_derived(g: &Generation, repo: u32) -> bool {
         .is_some_and(|r| r.derived)
 }
 
+/// For each repository (by index), whether it is derived from a toolchain: what the tools that
+/// hold derived rows back test per row.
+pub fn derived_repositories(g: &Generation) -> Vec<bool> {
+    g.graph().repositories.iter().map(|r| r.derived).collect()
+}
+
 /// Index of a repository by name.
 pub fn repository_index(g: &Generation, name: &str) -> Option<u32> {
     let b = g.graph();

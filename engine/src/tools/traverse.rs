@@ -154,6 +154,7 @@ fn run(args: &Value, g: &Generation, blast: bool) -> Result<Value, ToolError> {
 
     // Filters apply to the listing, never to the walk.
     let b = g.graph();
+    let derived = query::derived_repositories(g);
     let listed: Vec<(usize, &Reached)> = walk
         .nodes
         .iter()
@@ -166,7 +167,9 @@ fn run(args: &Value, g: &Generation, blast: bool) -> Result<Value, ToolError> {
             let lang = Language::from_code(s.language).map_or("unknown", |l| l.as_str());
             // Derived rows are withheld unless asked for, or named by `repo`: a page decision,
             // the walk itself still crossed them.
-            let derived_ok = include_derived || repo_idx.is_some() || !query::is_derived(g, ri);
+            let derived_ok = include_derived
+                || repo_idx.is_some()
+                || !derived.get(ri as usize).copied().unwrap_or(false);
             derived_ok
                 && list_kinds
                     .as_ref()
