@@ -61,7 +61,7 @@ pub fn find_symbol(g: &Generation, q: &FindSymbol) -> Result<Vec<u32>, ToolError
     let narrowing = q.kind.is_some()
         || repo.is_some()
         || q.path_prefix.is_some()
-        || (!q.include_derived && super::derived_repositories(g).contains(&true));
+        || (!q.include_derived && super::any_derived(g));
     if !narrowing {
         return Ok(ids);
     }

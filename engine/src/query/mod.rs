@@ -29,7 +29,7 @@ pub use references::{Direction, RefFilter, RefRow, references};
 pub use repositories::{RepositoryRow, repositories};
 pub use resolve::{Selector, resolve_name, resolve_selector};
 pub use symbols::{
-    SymbolRow, canonical_identity, derived_repositories, is_derived, package_name,
+    SymbolRow, any_derived, canonical_identity, derived_repositories, is_derived, package_name,
     repository_index, repository_name, repository_root, require_repository, symbol_row,
 };
 pub use unresolved::{

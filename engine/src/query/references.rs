@@ -45,9 +45,8 @@ pub fn references(
     // The other end's record is read only when something narrows by it: a repository, a
     // language, or derived repositories to hold back (a popular symbol has tens of thousands
     // of callers).
-    let by_record = f.repo.is_some()
-        || f.language.is_some()
-        || (!f.include_derived && super::derived_repositories(g).contains(&true));
+    let by_record =
+        f.repo.is_some() || f.language.is_some() || (!f.include_derived && super::any_derived(g));
     let mut out: Vec<RefRow> = Vec::new();
     for e in csr.row(subject) {
         let (Some(kind), Some(confidence), Some(provenance)) = (

@@ -87,6 +87,12 @@ pub fn derived_repositories(g: &Generation) -> Vec<bool> {
     g.graph().repositories.iter().map(|r| r.derived).collect()
 }
 
+/// Whether the graph holds any derived repository (no allocation: asked on every reference and
+/// symbol query).
+pub fn any_derived(g: &Generation) -> bool {
+    g.graph().repositories.iter().any(|r| r.derived)
+}
+
 /// Index of a repository by name.
 pub fn repository_index(g: &Generation, name: &str) -> Option<u32> {
     let b = g.graph();
