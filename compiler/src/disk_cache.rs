@@ -40,6 +40,9 @@ const FORMAT: u32 = 1;
 /// Magic, format, reserved, key digest, payload length, payload checksum.
 const HEADER: usize = 8 + 4 + 4 + 16 + 8 + 8;
 
+/// How stale an entry's modification time may be before a read stamps it again.
+const STAMP_EVERY: Duration = Duration::from_secs(600);
+
 /// The default bound on a cache directory's size.
 pub const DEFAULT_LIMIT: u64 = 2 << 30;
 
@@ -350,8 +353,17 @@ fn read_entry(path: &Path, digest: u128) -> Read {
     if std::io::Read::read_to_end(&mut &file, &mut bytes).is_err() {
         return Read::Damaged;
     }
-    // The least recently used entries are evicted first.
-    let _ = file.set_modified(SystemTime::now());
+    // The least recently used entries are evicted first. An entry stamped within the last
+    // [`STAMP_EVERY`] keeps its stamp: rewriting an inode on every read costs more than the
+    // read itself, and eviction needs recency only at that grain.
+    let now = SystemTime::now();
+    let recent = file
+        .metadata()
+        .and_then(|m| m.modified())
+        .is_ok_and(|t| now.duration_since(t).is_ok_and(|age| age < STAMP_EVERY));
+    if !recent {
+        let _ = file.set_modified(now);
+    }
     if bytes.len() < HEADER
         || &bytes[..8] != MAGIC
         || bytes[8..12] != FORMAT.to_le_bytes()
@@ -478,6 +490,34 @@ mod tests {
         for o in others {
             assert_ne!(base, o);
         }
+    }
+
+    #[test]
+    fn a_read_stamps_an_entry_last_used_long_ago() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = DiskCache::new(dir.path().to_path_buf(), 1 << 30);
+        let (old, fresh) = (
+            key(1).digest::<Vec<String>>(),
+            key(2).digest::<Vec<String>>(),
+        );
+        let long_ago = SystemTime::now() - Duration::from_secs(86_400);
+        let just_now = SystemTime::now() - Duration::from_secs(5);
+        for (d, t) in [(old, long_ago), (fresh, just_now)] {
+            cache.put(d, &vec!["p".to_string()]);
+            cache.flush();
+            fs::File::open(cache.path_of(d))
+                .unwrap()
+                .set_modified(t)
+                .unwrap();
+        }
+        let mtime = |d| fs::metadata(cache.path_of(d)).unwrap().modified().unwrap();
+        assert!(cache.get::<Vec<String>>(old).is_some());
+        assert!(cache.get::<Vec<String>>(fresh).is_some());
+        assert!(
+            mtime(old) > just_now,
+            "an entry unused for a day is stamped when read"
+        );
+        assert_eq!(mtime(fresh), just_now, "a recent stamp is kept");
     }
 
     #[test]

@@ -10,7 +10,7 @@
 //! know the canonical order. Field meanings are those of the tables in `format-spec/SPEC.md`
 //! section 6.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 use rayon::prelude::*;
 
@@ -357,8 +357,13 @@ fn sorted_set<T: Ord + Send>(items: impl IntoIterator<Item = T>) -> Vec<T> {
     v
 }
 
-fn reorder<T: Clone>(items: &[T], order: &[usize]) -> Vec<T> {
-    order.iter().map(|&i| items[i].clone()).collect()
+/// `items` in the order `order` gives (a permutation of their indices).
+fn reorder<T>(items: Vec<T>, order: &[usize]) -> Vec<T> {
+    let mut slots: Vec<Option<T>> = items.into_iter().map(Some).collect();
+    order
+        .iter()
+        .map(|&i| slots[i].take().expect("a permutation"))
+        .collect()
 }
 
 impl FactSet {
@@ -437,9 +442,19 @@ impl FactSet {
     ///
     /// Fails when two different symbol identities hash to the same stable key.
     pub(crate) fn finish(self) -> Result<Finished, FactsError> {
-        let (repo_order, repo_new) = permutation(&self.repos, |a, b| a.name.cmp(&b.name));
-        let repos = reorder(&self.repos, &repo_order);
-        let mut packages = self.packages.clone();
+        let FactSet {
+            repos,
+            packages,
+            files,
+            symbols,
+            edges,
+            unresolved,
+            package_edges,
+            diagnostics,
+        } = self;
+        let (repo_order, repo_new) = permutation(&repos, |a, b| a.name.cmp(&b.name));
+        let repos = reorder(repos, &repo_order);
+        let mut packages = packages;
         for p in &mut packages {
             p.repo = RepoId(repo_new[p.repo.0]);
         }
@@ -450,8 +465,8 @@ impl FactSet {
                 &b.name,
             ))
         });
-        let packages = reorder(&packages, &pkg_order);
-        let mut files = self.files.clone();
+        let packages = reorder(packages, &pkg_order);
+        let mut files = files;
         for f in &mut files {
             f.repo = RepoId(repo_new[f.repo.0]);
             f.package = f.package.map(|p| PackageId(pkg_new[p.0]));
@@ -459,37 +474,37 @@ impl FactSet {
         let (file_order, file_new) = permutation(&files, |a, b| {
             (&repos[a.repo].name, &a.path).cmp(&(&repos[b.repo].name, &b.path))
         });
-        let files = reorder(&files, &file_order);
+        let files = reorder(files, &file_order);
 
         // Stable keys. Symbols sharing an identity (Go `init`, redeclarations in broken code)
         // are told apart by a discriminator: their order of appearance within the identity.
-        let mut symbols = self.symbols.clone();
+        let mut symbols = symbols;
         for s in &mut symbols {
             s.repo = RepoId(repo_new[s.repo.0]);
             s.package = PackageId(pkg_new[s.package.0]);
             s.file = FileId(file_new[s.file.0]);
         }
-        let mut by_identity: HashMap<(PackageId, String, SymbolKind), Vec<usize>> = HashMap::new();
+        let mut by_identity: rustc_hash::FxHashMap<(PackageId, &str, SymbolKind), Vec<usize>> =
+            Default::default();
         for (i, s) in symbols.iter().enumerate() {
             by_identity
-                .entry((s.package, s.qualified_name.clone(), s.kind))
+                .entry((s.package, s.qualified_name.as_str(), s.kind))
                 .or_default()
                 .push(i);
         }
         let mut discriminator = vec![String::new(); symbols.len()];
         for members in by_identity.values_mut() {
             if members.len() > 1 {
-                members.sort_by_key(|&i| {
-                    (
-                        files[symbols[i].file].path.clone(),
-                        symbols[i].span.start_byte,
-                    )
+                members.sort_by(|&a, &b| {
+                    let key = |i: usize| (&files[symbols[i].file].path, symbols[i].span.start_byte);
+                    key(a).cmp(&key(b))
                 });
                 for (n, &i) in members.iter().enumerate().skip(1) {
                     discriminator[i] = format!("#{}", n + 1);
                 }
             }
         }
+        drop(by_identity);
         let mut keyed: Vec<(String, Vec<u8>, usize)> = symbols
             .par_iter()
             .enumerate()
@@ -527,26 +542,26 @@ impl FactSet {
             sym_new[old] = new;
         }
         let keys = keyed.into_iter().map(|k| k.0).collect();
-        let symbols = reorder(&symbols, &sym_order);
+        let symbols = reorder(symbols, &sym_order);
 
-        let edges = sorted_set(self.edges.iter().map(|e| Edge {
+        let edges = sorted_set(edges.into_iter().map(|e| Edge {
             source: SymbolId(sym_new[e.source.0]),
             target: SymbolId(sym_new[e.target.0]),
             file: e.file.map(|f| FileId(file_new[f.0])),
-            ..*e
+            ..e
         }));
-        let unresolved = sorted_set(self.unresolved.iter().map(|u| Unresolved {
+        let unresolved = sorted_set(unresolved.into_iter().map(|u| Unresolved {
             repo: RepoId(repo_new[u.repo.0]),
             file: u.file.map(|f| FileId(file_new[f.0])),
             source: u.source.map(|s| SymbolId(sym_new[s.0])),
-            ..u.clone()
+            ..u
         }));
-        let package_edges = sorted_set(self.package_edges.iter().map(|e| PackageEdge {
+        let package_edges = sorted_set(package_edges.into_iter().map(|e| PackageEdge {
             source: PackageId(pkg_new[e.source.0]),
             target: PackageId(pkg_new[e.target.0]),
-            ..*e
+            ..e
         }));
-        let diagnostics = sorted_set(self.diagnostics);
+        let diagnostics = sorted_set(diagnostics);
         Ok(Finished {
             facts: FactSet {
                 repos,

@@ -8,6 +8,7 @@ mod emit;
 pub mod facts;
 #[cfg(test)]
 mod fuzz;
+mod hash;
 mod lang;
 mod pipeline;
 mod progress;
@@ -367,6 +368,9 @@ pub struct Timings {
     #[serde(default)]
     pub order: u64,
     pub write: u64,
+    /// Of `write`: encoding the tables, the blob and the indexes (the rest is storing them).
+    #[serde(default)]
+    pub encode: u64,
     pub total: u64,
 }
 
@@ -538,6 +542,7 @@ fn compile_inner(opts: &CompileOptions, reuse: bool) -> Result<Summary, CompileE
             link: phases.link_ms(),
             order: ms(order),
             write: ms(t_write - t_resolve),
+            encode: published.encode_ms,
             total: ms(t_write),
         },
         diagnostics: finished.diagnostics.len(),
@@ -710,6 +715,9 @@ pub struct Published {
     pub generation_bytes: u64,
     /// What publishing repaired or collected in the index directory.
     pub index_notes: Vec<String>,
+    /// How long encoding took, in milliseconds.
+    #[serde(skip)]
+    pub encode_ms: u64,
 }
 
 /// Publishes a fact set built without source files, for example by a generator of synthetic
@@ -745,7 +753,9 @@ fn write_generation(
         finished.symbols.len(),
         finished.edges.len()
     ));
+    let t_encode = Instant::now();
     let encoded = write::encode(finished)?;
+    let encode_ms = t_encode.elapsed().as_millis() as u64;
     let (id, current_problem) = lock.next_id()?;
     let mut index_notes = Vec::new();
     if let Some(problem) = current_problem {
@@ -818,6 +828,7 @@ fn write_generation(
         rows: encoded.rows,
         generation_bytes,
         index_notes,
+        encode_ms,
     })
 }
 

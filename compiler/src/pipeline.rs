@@ -132,61 +132,25 @@ pub(crate) fn run<F: FrontEnd>(
     // with a diagnostic, and its facts empty.
     // A partial file, or one whose extraction failed, also gives the names written where it
     // could not be read (derived repositories aside: their rows are withheld anyway).
-    let unread = |input: &SourceInput, p: &Result<F::Parsed, String>| -> Vec<(String, u32, u32)> {
-        let whole = p.is_err();
-        if facts_view.repos[input.meta.repo].derived || !(whole || p.as_ref().is_ok_and(F::partial))
-        {
-            return Vec::new();
-        }
-        F::grammar(input)
-            .map(|g| {
-                panic::catch_unwind(AssertUnwindSafe(|| {
-                    lang::unread_names(input.text.as_str(), g, whole)
-                }))
-                .unwrap_or_default()
-            })
-            .unwrap_or_default()
-    };
     #[allow(clippy::type_complexity)]
     let mut extracted: Vec<(FileMeta, Result<F::Parsed, String>, Vec<(String, u32, u32)>)> = pool
         .install(|| {
             admitted
                 .into_par_iter()
                 .map(|input| {
-                    let key = cache::Key::new::<F::Parsed>(
-                        &facts_view.repos[input.meta.repo].name,
-                        &input.meta.path,
-                        input.meta.language,
-                        facts_view.files[input.meta.file].sha256,
-                        input.features.clone(),
-                    );
-                    if let Some(p) = cache::get::<F::Parsed>(&key) {
-                        progress.file_done();
-                        let p = Ok(p);
-                        let names = unread(&input, &p);
-                        return (input.meta, p, names);
-                    }
-                    let digest = project.cache.map(|_| key.digest::<F::Parsed>());
-                    if let (Some(disk), Some(d)) = (project.cache, digest)
-                        && let Some(p) = disk.get::<F::Parsed>(d)
-                    {
-                        cache::put(key, &p);
-                        progress.file_done();
-                        let p = Ok(p);
-                        let names = unread(&input, &p);
-                        return (input.meta, p, names);
-                    }
-                    let p = panic::catch_unwind(AssertUnwindSafe(|| F::extract(&input)))
-                        .map_err(|payload| panic_message(payload.as_ref()));
-                    if let Ok(p) = &p {
-                        if let (Some(disk), Some(d)) = (project.cache, digest) {
-                            disk.put(d, p);
-                        }
-                        cache::put(key, p);
-                    }
+                    let kept = extract_cached::<F>(facts_view, &input, project);
+                    let derived = facts_view.repos[input.meta.repo].derived;
+                    let names = match &kept {
+                        Ok(k) if derived || !F::partial(&k.parsed) => Vec::new(),
+                        Ok(k) => k
+                            .unread
+                            .clone()
+                            .unwrap_or_else(|| unread_of::<F>(&input, false)),
+                        Err(_) if derived => Vec::new(),
+                        Err(_) => unread_of::<F>(&input, true),
+                    };
                     progress.file_done();
-                    let names = unread(&input, &p);
-                    (input.meta, p, names)
+                    (input.meta, kept.map(|k| k.parsed), names)
                 })
                 .collect()
         });
@@ -272,6 +236,66 @@ pub(crate) fn run<F: FrontEnd>(
     pool.install(|| F::resolve(facts, parsed, project));
     Phases::add(&project.phases.link_us, t_link);
     summarize_derived(facts);
+}
+
+/// What is kept of one file's extraction.
+#[derive(Clone, Default, serde::Serialize, serde::Deserialize)]
+pub(crate) struct Kept<P> {
+    pub parsed: P,
+    /// For a partial file of a repository that is not derived: the names written where it could
+    /// not be read ([`lang::unread_names`]), read off once with the extraction. `None` when they
+    /// were not read off.
+    pub unread: Option<Vec<(String, u32, u32)>>,
+}
+
+/// The names written where `input` could not be read (`whole`: nowhere could), or none when
+/// its front end has no grammar for it or reading them fails.
+fn unread_of<F: FrontEnd>(input: &SourceInput, whole: bool) -> Vec<(String, u32, u32)> {
+    F::grammar(input)
+        .map(|g| {
+            panic::catch_unwind(AssertUnwindSafe(|| {
+                lang::unread_names(input.text.as_str(), g, whole)
+            }))
+            .unwrap_or_default()
+        })
+        .unwrap_or_default()
+}
+
+/// The extraction of one file: kept by this process ([`cache`]), kept on disk
+/// ([`crate::disk_cache`]), or made now and then kept in both. A panic in the extraction is its
+/// message.
+pub(crate) fn extract_cached<F: FrontEnd>(
+    facts: &FactSet,
+    input: &SourceInput,
+    project: &Project,
+) -> Result<Kept<F::Parsed>, String> {
+    let key = cache::Key::new::<Kept<F::Parsed>>(
+        &facts.repos[input.meta.repo].name,
+        &input.meta.path,
+        input.meta.language,
+        facts.files[input.meta.file].sha256,
+        input.features.clone(),
+    );
+    if let Some(k) = cache::get::<Kept<F::Parsed>>(&key) {
+        return Ok(k);
+    }
+    let digest = project.cache.map(|_| key.digest::<Kept<F::Parsed>>());
+    if let (Some(disk), Some(d)) = (project.cache, digest)
+        && let Some(k) = disk.get::<Kept<F::Parsed>>(d)
+    {
+        cache::put(key, &k);
+        return Ok(k);
+    }
+    let parsed = panic::catch_unwind(AssertUnwindSafe(|| F::extract(input)))
+        .map_err(|payload| panic_message(payload.as_ref()))?;
+    let unread = (F::partial(&parsed) && !facts.repos[input.meta.repo].derived)
+        .then(|| unread_of::<F>(input, false));
+    let k = Kept { parsed, unread };
+    if let (Some(disk), Some(d)) = (project.cache, digest) {
+        disk.put(d, &k);
+    }
+    cache::put(key, &k);
+    Ok(k)
 }
 
 /// One diagnostic per derived repository (the standard library): what the front end said of

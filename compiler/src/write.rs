@@ -29,10 +29,26 @@ pub fn encode(f: &Finished) -> Result<Encoded, FormatError> {
     let (tables, blob) = rayon::join(
         || -> Result<Vec<(String, Vec<u8>)>, FormatError> {
             use rayon::prelude::*;
-            tables(f)
+            // Each table built and encoded by a task of its own, the longest first.
+            let mut longest_first = TABLES;
+            longest_first.sort_by_key(|name| {
+                std::cmp::Reverse(match *name {
+                    "edges" => 3,
+                    "symbols" => 2,
+                    "unresolved" | "files" => 1,
+                    _ => 0,
+                })
+            });
+            let mut encoded: Vec<(usize, String, Vec<u8>)> = longest_first
                 .into_par_iter()
-                .map(|t| Ok((format!("{}.parquet", t.name), t.to_parquet()?)))
-                .collect()
+                .map(|name| {
+                    let bytes = table(f, name).to_parquet()?;
+                    let place = TABLES.iter().position(|n| *n == name).unwrap_or(0);
+                    Ok((place, format!("{name}.parquet"), bytes))
+                })
+                .collect::<Result<_, FormatError>>()?;
+            encoded.sort_by_key(|(place, _, _)| *place);
+            Ok(encoded.into_iter().map(|(_, n, b)| (n, b)).collect())
         },
         || -> Result<(Vec<u8>, Vec<u8>), FormatError> {
             let (graph, fst) = graph_blob(f)?;
@@ -121,174 +137,202 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn tables(f: &Finished) -> Vec<TableBuilder> {
+/// The tables of a generation, in the order they are listed (SPEC 2).
+const TABLES: [&str; 7] = [
+    "repositories",
+    "packages",
+    "files",
+    "symbols",
+    "edges",
+    "package_edges",
+    "unresolved",
+];
+
+/// Builds the table `name` (one of [`TABLES`]).
+fn table(f: &Finished, name: &str) -> TableBuilder {
     let repo_name = |r: RepoId| f.repos[r].name.clone();
-
-    let mut repos = TableBuilder::new("repositories");
-    for r in &f.repos {
-        push!(repos, 0, Str, r.name.clone());
-        // The checkout is the compiling machine's: recorded beside the index (`checkouts.json`),
-        // never in a generation (SPEC 1.10).
-        push!(repos, 1, Str, String::new());
-        push!(repos, 2, OptStr, r.commit.clone());
-        push!(repos, 3, OptStr, r.branch.clone());
-        push!(repos, 4, OptBool, r.dirty);
-        push!(
-            repos,
-            5,
-            StrList,
-            r.languages.iter().map(|l| l.as_str().to_string()).collect()
-        );
-        push!(repos, 6, Bool, r.derived);
+    match name {
+        "repositories" => {
+            let mut repos = TableBuilder::new("repositories");
+            for r in &f.repos {
+                push!(repos, 0, Str, r.name.clone());
+                // The checkout is the compiling machine's: recorded beside the index (`checkouts.json`),
+                // never in a generation (SPEC 1.10).
+                push!(repos, 1, Str, String::new());
+                push!(repos, 2, OptStr, r.commit.clone());
+                push!(repos, 3, OptStr, r.branch.clone());
+                push!(repos, 4, OptBool, r.dirty);
+                push!(
+                    repos,
+                    5,
+                    StrList,
+                    r.languages.iter().map(|l| l.as_str().to_string()).collect()
+                );
+                push!(repos, 6, Bool, r.derived);
+            }
+            repos
+        }
+        "packages" => {
+            let mut packages = TableBuilder::new("packages");
+            for (i, p) in f.packages.iter().enumerate() {
+                push!(packages, 0, Str, f.package_key(PackageId(i)));
+                push!(packages, 1, Str, repo_name(p.repo));
+                push!(packages, 2, Str, p.language.as_str().to_string());
+                push!(packages, 3, Str, p.name.clone());
+                push!(packages, 4, Str, p.path.clone());
+                push!(packages, 5, OptStr, p.module.clone());
+            }
+            packages
+        }
+        "files" => {
+            let mut files = TableBuilder::new("files");
+            for (i, file) in f.files.iter().enumerate() {
+                push!(files, 0, Str, f.file_key(FileId(i)));
+                push!(files, 1, Str, repo_name(file.repo));
+                push!(files, 2, OptStr, file.package.map(|p| f.package_key(p)));
+                push!(files, 3, Str, file.path.clone());
+                push!(
+                    files,
+                    4,
+                    OptStr,
+                    file.language.map(|l| l.as_str().to_string())
+                );
+                push!(files, 5, Str, file.status.as_str().to_string());
+                push!(files, 6, U64, file.size);
+                push!(files, 7, U32, file.lines);
+                push!(files, 8, Str, hex(&file.sha256));
+            }
+            files
+        }
+        "symbols" => {
+            let mut symbols = TableBuilder::new("symbols");
+            for (i, s) in f.symbols.iter().enumerate() {
+                push!(symbols, 0, U32, i as u32);
+                push!(symbols, 1, Str, f.keys[i].clone());
+                push!(symbols, 2, Str, s.name.clone());
+                push!(symbols, 3, Str, s.qualified_name.clone());
+                push!(symbols, 4, Str, s.kind.as_str().to_string());
+                push!(symbols, 5, Str, s.language.as_str().to_string());
+                push!(symbols, 6, Bool, s.exported);
+                push!(symbols, 7, OptStr, s.signature.clone());
+                push!(symbols, 8, Str, repo_name(s.repo));
+                push!(symbols, 9, Str, f.packages[s.package].name.clone());
+                push!(symbols, 10, Str, f.files[s.file].path.clone());
+                push!(symbols, 11, U32, s.span.start_line);
+                push!(symbols, 12, U32, s.span.start_column);
+                push!(symbols, 13, U32, s.span.end_line);
+                push!(symbols, 14, U32, s.span.end_column);
+                push!(symbols, 15, U32, s.span.start_byte);
+                push!(symbols, 16, U32, s.span.end_byte);
+            }
+            symbols
+        }
+        "edges" => {
+            // The long tables pick their repeated strings (keys, vocabulary names, repositories, paths)
+            // from shared pools: four bytes a row while the table is built.
+            let keys = Arc::new(f.keys.clone());
+            let repos_pool = Arc::new(f.repos.iter().map(|r| r.name.clone()).collect::<Vec<_>>());
+            let paths_pool = Arc::new(f.files.iter().map(|x| x.path.clone()).collect::<Vec<_>>());
+            let kind_pool = Arc::new(code_names(
+                EdgeKind::ALL
+                    .iter()
+                    .map(|k| (usize::from(k.code()), k.as_str())),
+            ));
+            let conf_pool = Arc::new(code_names(
+                Confidence::ALL
+                    .iter()
+                    .map(|c| (usize::from(c.code()), c.as_str())),
+            ));
+            let prov_pool = Arc::new(code_names(
+                Provenance::ALL
+                    .iter()
+                    .map(|p| (usize::from(p.code()), p.as_str())),
+            ));
+            let pooled = |ids: Vec<u32>, pool: &Arc<Vec<String>>| Column::Pooled {
+                ids,
+                pool: pool.clone(),
+            };
+            let opt_pooled = |ids: Vec<u32>, pool: &Arc<Vec<String>>| Column::OptPooled {
+                ids,
+                pool: pool.clone(),
+            };
+            let mut edges = TableBuilder::new("edges");
+            edges.columns = vec![
+                Column::U32(f.edges.iter().map(|e| e.source.0 as u32).collect()),
+                pooled(f.edges.iter().map(|e| e.source.0 as u32).collect(), &keys),
+                Column::U32(f.edges.iter().map(|e| e.target.0 as u32).collect()),
+                pooled(f.edges.iter().map(|e| e.target.0 as u32).collect(), &keys),
+                pooled(
+                    f.edges.iter().map(|e| u32::from(e.kind.code())).collect(),
+                    &kind_pool,
+                ),
+                pooled(
+                    f.edges
+                        .iter()
+                        .map(|e| u32::from(e.confidence.code()))
+                        .collect(),
+                    &conf_pool,
+                ),
+                pooled(
+                    f.edges
+                        .iter()
+                        .map(|e| u32::from(e.provenance.code()))
+                        .collect(),
+                    &prov_pool,
+                ),
+                opt_pooled(
+                    f.edges
+                        .iter()
+                        .map(|e| e.file.map_or(NONE, |x| f.files[x].repo.0 as u32))
+                        .collect(),
+                    &repos_pool,
+                ),
+                opt_pooled(
+                    f.edges
+                        .iter()
+                        .map(|e| e.file.map_or(NONE, |x| x.0 as u32))
+                        .collect(),
+                    &paths_pool,
+                ),
+                Column::U32(f.edges.iter().map(|e| e.line).collect()),
+                Column::U32(f.edges.iter().map(|e| e.column).collect()),
+            ];
+            edges
+        }
+        "package_edges" => {
+            let mut pedges = TableBuilder::new("package_edges");
+            for e in &f.package_edges {
+                push!(pedges, 0, Str, f.package_key(e.source));
+                push!(pedges, 1, Str, f.package_key(e.target));
+                push!(pedges, 2, Str, e.kind.as_str().to_string());
+                push!(pedges, 3, Str, e.confidence.as_str().to_string());
+                push!(pedges, 4, Str, e.provenance.as_str().to_string());
+            }
+            pedges
+        }
+        "unresolved" => {
+            let mut unresolved = TableBuilder::new("unresolved");
+            for u in &f.unresolved {
+                push!(unresolved, 0, Str, repo_name(u.repo));
+                push!(
+                    unresolved,
+                    1,
+                    OptStr,
+                    u.file.map(|x| f.files[x].path.clone())
+                );
+                push!(unresolved, 2, U32, u.line);
+                push!(unresolved, 3, U32, u.column);
+                push!(unresolved, 4, Str, u.language.as_str().to_string());
+                push!(unresolved, 5, Str, u.reason.clone());
+                push!(unresolved, 6, Str, u.requested_package.clone());
+                push!(unresolved, 7, OptStr, u.requested_symbol.clone());
+                push!(unresolved, 8, OptStr, u.detail.clone());
+                push!(unresolved, 9, OptStr, u.source.map(|s| f.keys[s.0].clone()));
+            }
+            unresolved
+        }
+        other => unreachable!("no table {other}"),
     }
-
-    let mut packages = TableBuilder::new("packages");
-    for (i, p) in f.packages.iter().enumerate() {
-        push!(packages, 0, Str, f.package_key(PackageId(i)));
-        push!(packages, 1, Str, repo_name(p.repo));
-        push!(packages, 2, Str, p.language.as_str().to_string());
-        push!(packages, 3, Str, p.name.clone());
-        push!(packages, 4, Str, p.path.clone());
-        push!(packages, 5, OptStr, p.module.clone());
-    }
-
-    let mut files = TableBuilder::new("files");
-    for (i, file) in f.files.iter().enumerate() {
-        push!(files, 0, Str, f.file_key(FileId(i)));
-        push!(files, 1, Str, repo_name(file.repo));
-        push!(files, 2, OptStr, file.package.map(|p| f.package_key(p)));
-        push!(files, 3, Str, file.path.clone());
-        push!(
-            files,
-            4,
-            OptStr,
-            file.language.map(|l| l.as_str().to_string())
-        );
-        push!(files, 5, Str, file.status.as_str().to_string());
-        push!(files, 6, U64, file.size);
-        push!(files, 7, U32, file.lines);
-        push!(files, 8, Str, hex(&file.sha256));
-    }
-
-    let mut symbols = TableBuilder::new("symbols");
-    for (i, s) in f.symbols.iter().enumerate() {
-        push!(symbols, 0, U32, i as u32);
-        push!(symbols, 1, Str, f.keys[i].clone());
-        push!(symbols, 2, Str, s.name.clone());
-        push!(symbols, 3, Str, s.qualified_name.clone());
-        push!(symbols, 4, Str, s.kind.as_str().to_string());
-        push!(symbols, 5, Str, s.language.as_str().to_string());
-        push!(symbols, 6, Bool, s.exported);
-        push!(symbols, 7, OptStr, s.signature.clone());
-        push!(symbols, 8, Str, repo_name(s.repo));
-        push!(symbols, 9, Str, f.packages[s.package].name.clone());
-        push!(symbols, 10, Str, f.files[s.file].path.clone());
-        push!(symbols, 11, U32, s.span.start_line);
-        push!(symbols, 12, U32, s.span.start_column);
-        push!(symbols, 13, U32, s.span.end_line);
-        push!(symbols, 14, U32, s.span.end_column);
-        push!(symbols, 15, U32, s.span.start_byte);
-        push!(symbols, 16, U32, s.span.end_byte);
-    }
-
-    // The long tables pick their repeated strings (keys, vocabulary names, repositories, paths)
-    // from shared pools: four bytes a row while the table is built.
-    let keys = Arc::new(f.keys.clone());
-    let repos_pool = Arc::new(f.repos.iter().map(|r| r.name.clone()).collect::<Vec<_>>());
-    let paths_pool = Arc::new(f.files.iter().map(|x| x.path.clone()).collect::<Vec<_>>());
-    let kind_pool = Arc::new(code_names(
-        EdgeKind::ALL
-            .iter()
-            .map(|k| (usize::from(k.code()), k.as_str())),
-    ));
-    let conf_pool = Arc::new(code_names(
-        Confidence::ALL
-            .iter()
-            .map(|c| (usize::from(c.code()), c.as_str())),
-    ));
-    let prov_pool = Arc::new(code_names(
-        Provenance::ALL
-            .iter()
-            .map(|p| (usize::from(p.code()), p.as_str())),
-    ));
-    let pooled = |ids: Vec<u32>, pool: &Arc<Vec<String>>| Column::Pooled {
-        ids,
-        pool: pool.clone(),
-    };
-    let opt_pooled = |ids: Vec<u32>, pool: &Arc<Vec<String>>| Column::OptPooled {
-        ids,
-        pool: pool.clone(),
-    };
-    let mut edges = TableBuilder::new("edges");
-    edges.columns = vec![
-        Column::U32(f.edges.iter().map(|e| e.source.0 as u32).collect()),
-        pooled(f.edges.iter().map(|e| e.source.0 as u32).collect(), &keys),
-        Column::U32(f.edges.iter().map(|e| e.target.0 as u32).collect()),
-        pooled(f.edges.iter().map(|e| e.target.0 as u32).collect(), &keys),
-        pooled(
-            f.edges.iter().map(|e| u32::from(e.kind.code())).collect(),
-            &kind_pool,
-        ),
-        pooled(
-            f.edges
-                .iter()
-                .map(|e| u32::from(e.confidence.code()))
-                .collect(),
-            &conf_pool,
-        ),
-        pooled(
-            f.edges
-                .iter()
-                .map(|e| u32::from(e.provenance.code()))
-                .collect(),
-            &prov_pool,
-        ),
-        opt_pooled(
-            f.edges
-                .iter()
-                .map(|e| e.file.map_or(NONE, |x| f.files[x].repo.0 as u32))
-                .collect(),
-            &repos_pool,
-        ),
-        opt_pooled(
-            f.edges
-                .iter()
-                .map(|e| e.file.map_or(NONE, |x| x.0 as u32))
-                .collect(),
-            &paths_pool,
-        ),
-        Column::U32(f.edges.iter().map(|e| e.line).collect()),
-        Column::U32(f.edges.iter().map(|e| e.column).collect()),
-    ];
-
-    let mut pedges = TableBuilder::new("package_edges");
-    for e in &f.package_edges {
-        push!(pedges, 0, Str, f.package_key(e.source));
-        push!(pedges, 1, Str, f.package_key(e.target));
-        push!(pedges, 2, Str, e.kind.as_str().to_string());
-        push!(pedges, 3, Str, e.confidence.as_str().to_string());
-        push!(pedges, 4, Str, e.provenance.as_str().to_string());
-    }
-
-    let mut unresolved = TableBuilder::new("unresolved");
-    for u in &f.unresolved {
-        push!(unresolved, 0, Str, repo_name(u.repo));
-        push!(
-            unresolved,
-            1,
-            OptStr,
-            u.file.map(|x| f.files[x].path.clone())
-        );
-        push!(unresolved, 2, U32, u.line);
-        push!(unresolved, 3, U32, u.column);
-        push!(unresolved, 4, Str, u.language.as_str().to_string());
-        push!(unresolved, 5, Str, u.reason.clone());
-        push!(unresolved, 6, Str, u.requested_package.clone());
-        push!(unresolved, 7, OptStr, u.requested_symbol.clone());
-        push!(unresolved, 8, OptStr, u.detail.clone());
-        push!(unresolved, 9, OptStr, u.source.map(|s| f.keys[s.0].clone()));
-    }
-    vec![repos, packages, files, symbols, edges, pedges, unresolved]
 }
 
 /// A pool indexed by vocabulary code (unused codes are empty strings, never referenced).
@@ -308,6 +352,8 @@ fn code_names<'a>(entries: impl Iterator<Item = (usize, &'a str)>) -> Vec<String
 struct Interner<'a> {
     /// Each distinct string once; ids are assigned in byte order when the table is sealed.
     ids: rustc_hash::FxHashMap<&'a str, u32>,
+    /// Once sealed, the strings by id.
+    sorted: Vec<&'a str>,
 }
 
 impl<'a> Interner<'a> {
@@ -325,11 +371,12 @@ impl<'a> Interner<'a> {
         let mut t = StringTable::default();
         t.bytes.reserve(sorted.iter().map(|s| s.len()).sum());
         t.ends.reserve(sorted.len());
-        for (i, s) in sorted.into_iter().enumerate() {
+        for (i, s) in sorted.iter().enumerate() {
             self.ids.insert(s, i as u32);
             t.bytes.extend_from_slice(s.as_bytes());
             t.ends.push(t.bytes.len() as u32);
         }
+        self.sorted = sorted;
         t
     }
     fn id(&self, s: &str) -> u32 {
@@ -492,12 +539,25 @@ fn graph_blob(f: &Finished) -> Result<(GraphBlob, Vec<u8>), FormatError> {
 
     let (names, terms) = rayon::join(
         || {
-            names::build(f.symbols.iter().enumerate().flat_map(|(i, s)| {
-                [
-                    (names::TAG_NAME, s.name.as_str(), i as u32),
-                    (names::TAG_QUALIFIED, s.qualified_name.as_str(), i as u32),
-                ]
-            }))
+            // Interned ids are in byte order: the entries sort as integers.
+            let mut entries: Vec<(u8, u32, u32)> = f
+                .symbols
+                .iter()
+                .enumerate()
+                .flat_map(|(i, s)| {
+                    [
+                        (names::TAG_NAME, it.id(&s.name), i as u32),
+                        (names::TAG_QUALIFIED, it.id(&s.qualified_name), i as u32),
+                    ]
+                })
+                .collect();
+            entries.sort_unstable();
+            entries.dedup();
+            names::build_sorted(
+                entries
+                    .into_iter()
+                    .map(|(tag, s, i)| (tag, it.sorted[s as usize], i)),
+            )
         },
         || {
             terms::build(
@@ -546,9 +606,9 @@ fn reference_callers(reverse: &Csr, n: usize) -> usize {
 }
 
 /// Builds CSR rows from `(node, half-edge)` pairs; rows are sorted so output is canonical.
+/// The pairs are placed by counting (one pass), then each row is sorted on its own.
 fn csr(n: usize, items: impl Iterator<Item = (SymbolId, EdgeRec)>) -> Csr {
-    let mut pairs: Vec<(SymbolId, EdgeRec)> = items.collect();
-    pairs.sort();
+    let pairs: Vec<(SymbolId, EdgeRec)> = items.collect();
     let mut offsets = vec![0u32; n + 1];
     for (node, _) in &pairs {
         offsets[node.0 + 1] += 1;
@@ -556,8 +616,20 @@ fn csr(n: usize, items: impl Iterator<Item = (SymbolId, EdgeRec)>) -> Csr {
     for i in 0..n {
         offsets[i + 1] += offsets[i];
     }
-    Csr {
-        offsets,
-        edges: pairs.into_iter().map(|(_, e)| e).collect(),
+    let Some(&(_, first)) = pairs.first() else {
+        return Csr {
+            offsets,
+            edges: Vec::new(),
+        };
+    };
+    let mut next = offsets.clone();
+    let mut edges = vec![first; pairs.len()];
+    for (node, e) in pairs {
+        edges[next[node.0] as usize] = e;
+        next[node.0] += 1;
     }
+    for row in offsets.windows(2) {
+        edges[row[0] as usize..row[1] as usize].sort_unstable();
+    }
+    Csr { offsets, edges }
 }

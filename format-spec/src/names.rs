@@ -16,32 +16,51 @@ pub const TAG_QUALIFIED: u8 = 2;
 pub fn build<'a>(
     entries: impl IntoIterator<Item = (u8, &'a str, u32)>,
 ) -> Result<(Vec<u8>, Vec<u32>), FormatError> {
-    let mut keyed: Vec<(Vec<u8>, u32)> = entries
-        .into_iter()
-        .map(|(tag, s, id)| {
-            let mut k = Vec::with_capacity(s.len() + 1);
-            k.push(tag);
-            k.extend_from_slice(s.as_bytes());
-            (k, id)
-        })
-        .collect();
-    keyed.sort();
+    // Sorted by (tag, name bytes, id), which orders the keys `tag ++ name` as the FST needs
+    // them.
+    let mut keyed: Vec<(u8, &str, u32)> = entries.into_iter().collect();
+    keyed.sort_unstable_by(|a, b| (a.0, a.1.as_bytes(), a.2).cmp(&(b.0, b.1.as_bytes(), b.2)));
     keyed.dedup();
+    build_sorted(keyed)
+}
+
+/// [`build`] over entries already in ascending (tag, name bytes, id) order without repeats (a
+/// writer that numbered its strings in byte order sorts them as integers); fails on entries out
+/// of that order.
+pub fn build_sorted<'a>(
+    entries: impl IntoIterator<Item = (u8, &'a str, u32)>,
+) -> Result<(Vec<u8>, Vec<u32>), FormatError> {
     let mut builder = MapBuilder::memory();
-    let mut postings = Vec::with_capacity(keyed.len());
-    let mut i = 0;
-    while i < keyed.len() {
-        let start = postings.len() as u64;
-        let mut j = i;
-        while j < keyed.len() && keyed[j].0 == keyed[i].0 {
-            postings.push(keyed[j].1);
-            j += 1;
+    let mut postings = Vec::new();
+    let mut key: Vec<u8> = Vec::new();
+    let mut last: Option<(u8, &str, u32)> = None;
+    let mut start = 0u64;
+    for (tag, name, id) in entries {
+        if let Some(prev) = last {
+            if (prev.0, prev.1.as_bytes(), prev.2) >= (tag, name.as_bytes(), id) {
+                return Err(FormatError::Encode(
+                    "names.fst: entries out of order or repeated".into(),
+                ));
+            }
+            if (prev.0, prev.1) != (tag, name) {
+                builder
+                    .insert(&key, (start << 32) | (postings.len() as u64 - start))
+                    .map_err(|e| FormatError::Encode(format!("names.fst: {e}")))?;
+            }
         }
-        let count = (j - i) as u64;
+        if last.is_none_or(|prev| (prev.0, prev.1) != (tag, name)) {
+            start = postings.len() as u64;
+            key.clear();
+            key.push(tag);
+            key.extend_from_slice(name.as_bytes());
+        }
+        postings.push(id);
+        last = Some((tag, name, id));
+    }
+    if last.is_some() {
         builder
-            .insert(&keyed[i].0, (start << 32) | count)
+            .insert(&key, (start << 32) | (postings.len() as u64 - start))
             .map_err(|e| FormatError::Encode(format!("names.fst: {e}")))?;
-        i = j;
     }
     let bytes = builder
         .into_inner()
@@ -96,6 +115,34 @@ pub fn open<D: AsRef<[u8]>>(data: D) -> Result<Map<D>, FormatError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sorted_entries_build_what_unsorted_ones_do_and_disorder_is_refused() {
+        let entries = [
+            (TAG_QUALIFIED, "b.Area", 4),
+            (TAG_NAME, "Area", 3),
+            (TAG_NAME, "Area", 1),
+            (TAG_NAME, "Area", 1),
+            (TAG_NAME, "A", 7),
+            (TAG_QUALIFIED, "Circle.Area", 1),
+            (TAG_NAME, "Arc", 2),
+            (TAG_NAME, "ärger", 5),
+        ];
+        let mut sorted = entries.to_vec();
+        sorted.sort_by(|a, b| key(a.0, a.1).cmp(&key(b.0, b.1)).then(a.2.cmp(&b.2)));
+        sorted.dedup();
+        assert_eq!(
+            build(entries).unwrap(),
+            build_sorted(sorted.clone()).unwrap()
+        );
+        assert_eq!(build_sorted([]).unwrap(), build([]).unwrap());
+        let mut swapped = sorted.clone();
+        swapped.swap(1, 2);
+        assert!(build_sorted(swapped).is_err());
+        let mut repeated = sorted.clone();
+        repeated.insert(1, sorted[1]);
+        assert!(build_sorted(repeated).is_err());
+    }
 
     #[test]
     fn shared_names_have_all_postings() {

@@ -103,9 +103,9 @@ pub const TABLES: &[(&str, &[ColumnSpec])] = &[
         "edges",
         &[
             ("source_id", U32, false),
-            ("source_key", Str, false),
+            ("source_key", Str, true),
             ("target_id", U32, false),
-            ("target_key", Str, false),
+            ("target_key", Str, true),
             ("kind", Str, true),
             ("confidence", Str, true),
             ("provenance", Str, true),
@@ -287,7 +287,7 @@ impl TableBuilder {
 pub fn writer_properties(name: &str, spec: &[ColumnSpec]) -> WriterProperties {
     let mut props = WriterProperties::builder()
         .set_compression(Compression::ZSTD(
-            ZstdLevel::try_new(3).expect("valid level"),
+            ZstdLevel::try_new(1).expect("valid level"),
         ))
         .set_created_by(format!("kivgraph format {}", crate::FORMAT_VERSION))
         .set_max_row_group_row_count(Some(CHUNK))
@@ -300,6 +300,10 @@ pub fn writer_properties(name: &str, spec: &[ColumnSpec]) -> WriterProperties {
         ]));
     for (column, _, dict) in spec {
         props = props.set_column_dictionary_enabled(ColumnPath::from(*column), *dict);
+        if *dict {
+            props =
+                props.set_column_dictionary_page_size_limit(ColumnPath::from(*column), 16 << 20);
+        }
     }
     props.build()
 }

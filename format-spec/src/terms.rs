@@ -181,17 +181,23 @@ pub fn path_class(path: &str) -> PathClass {
 /// Cuts `text` into identifier words, in order (see the module documentation).
 pub fn words(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
-    for piece in text.split(|c: char| !c.is_alphanumeric()) {
-        if !piece.is_empty() {
-            split_identifier(piece, &mut out);
-        }
-    }
+    each_word(text, &mut Vec::new(), |w| out.push(w));
     out
 }
 
+/// [`words`], handed one by one to `f`; `chars` is scratch space.
+fn each_word<'t>(text: &'t str, chars: &mut Vec<(usize, char)>, mut f: impl FnMut(&'t str)) {
+    for piece in text.split(|c: char| !c.is_alphanumeric()) {
+        if !piece.is_empty() {
+            split_identifier(piece, chars, &mut f);
+        }
+    }
+}
+
 /// Splits one run of letters and digits at case and digit boundaries.
-fn split_identifier<'a>(s: &'a str, out: &mut Vec<&'a str>) {
-    let chars: Vec<(usize, char)> = s.char_indices().collect();
+fn split_identifier<'a>(s: &'a str, chars: &mut Vec<(usize, char)>, out: &mut impl FnMut(&'a str)) {
+    chars.clear();
+    chars.extend(s.char_indices());
     let mut start = 0;
     for i in 1..chars.len() {
         let (prev, cur) = (chars[i - 1].1, chars[i].1);
@@ -200,22 +206,38 @@ fn split_identifier<'a>(s: &'a str, out: &mut Vec<&'a str>) {
             || (!prev.is_uppercase() && !prev.is_numeric() && cur.is_uppercase())
             || (prev.is_uppercase() && cur.is_uppercase() && next.is_some_and(char::is_lowercase));
         if boundary {
-            out.push(&s[chars[start].0..chars[i].0]);
+            out(&s[chars[start].0..chars[i].0]);
             start = i;
         }
     }
     if let Some(&(at, _)) = chars.get(start) {
-        out.push(&s[at..]);
+        out(&s[at..]);
     }
 }
 
 /// The term of one word: its lower-cased form cut to [`FOLD_RUNES`] characters, or `None` when
 /// the word has fewer than [`MIN_RUNES`] characters.
 pub fn fold(word: &str) -> Option<String> {
-    if word.chars().count() < MIN_RUNES {
-        return None;
+    let mut out = String::new();
+    fold_into(word, &mut out).then_some(out)
+}
+
+/// [`fold`] into `out` (cleared first); false when the word has no term.
+fn fold_into(word: &str, out: &mut String) -> bool {
+    out.clear();
+    if word.is_ascii() {
+        if word.len() < MIN_RUNES {
+            return false;
+        }
+        let cut = &word[..word.len().min(FOLD_RUNES)];
+        out.extend(cut.bytes().map(|b| b.to_ascii_lowercase() as char));
+        return true;
     }
-    Some(word.to_lowercase().chars().take(FOLD_RUNES).collect())
+    if word.chars().count() < MIN_RUNES {
+        return false;
+    }
+    out.extend(word.to_lowercase().chars().take(FOLD_RUNES));
+    true
 }
 
 /// The terms a symbol is indexed under: the folded words of its name, qualified name, kind (wire
@@ -281,48 +303,64 @@ pub struct TermSource<'a> {
 pub fn build<'a>(
     symbols: impl IntoIterator<Item = TermSource<'a>>,
 ) -> Result<TermIndex, FormatError> {
-    // The same terms as [`symbol_terms`], gathered without a set per symbol: the terms of a
-    // path are folded once per run of symbols in the same file, and each term's ids arrive in
-    // increasing order.
-    let mut by_term: rustc_hash::FxHashMap<String, Vec<u32>> = Default::default();
+    // The same terms as [`symbol_terms`], gathered without a set or a string per symbol: each
+    // term is numbered on its first appearance, a path's terms are folded once per distinct
+    // path, and each term's ids arrive in increasing order.
+    let mut numbers: rustc_hash::FxHashMap<String, u32> = Default::default();
+    let mut keys: Vec<String> = Vec::new();
+    let mut postings: Vec<Vec<u32>> = Vec::new();
+    let mut paths: rustc_hash::FxHashMap<&str, (Vec<u32>, u8)> = Default::default();
     let mut index = TermIndex::default();
-    let mut path_terms: (Option<&str>, Vec<String>, u8) = (None, Vec::new(), 0);
-    let mut terms: Vec<String> = Vec::new();
+    let (mut chars, mut folded, mut terms) = (Vec::new(), String::new(), Vec::<u32>::new());
+    let mut number = |term: &str| -> u32 {
+        if let Some(&n) = numbers.get(term) {
+            return n;
+        }
+        let n = keys.len() as u32;
+        numbers.insert(term.to_string(), n);
+        keys.push(term.to_string());
+        n
+    };
     for (id, s) in symbols.into_iter().enumerate() {
         let id = u32::try_from(id)
             .map_err(|_| FormatError::Encode("term index: too many symbols".into()))?;
-        if path_terms.0 != Some(s.path) {
-            path_terms = (
-                Some(s.path),
-                words(s.path).into_iter().filter_map(fold).collect(),
-                path_class(s.path) as u8,
-            );
-        }
         terms.clear();
-        terms.extend(
-            [s.name, s.qualified_name, s.kind]
-                .into_iter()
-                .flat_map(words)
-                .filter_map(fold),
-        );
-        terms.extend(path_terms.1.iter().cloned());
+        for text in [s.name, s.qualified_name, s.kind] {
+            each_word(text, &mut chars, |w| {
+                if fold_into(w, &mut folded) {
+                    terms.push(number(&folded));
+                }
+            });
+        }
+        let (path_terms, class) = paths.entry(s.path).or_insert_with(|| {
+            let mut of_path = Vec::new();
+            each_word(s.path, &mut chars, |w| {
+                if fold_into(w, &mut folded) {
+                    of_path.push(number(&folded));
+                }
+            });
+            (of_path, path_class(s.path) as u8)
+        });
+        terms.extend_from_slice(path_terms);
         terms.sort_unstable();
         terms.dedup();
-        for t in terms.drain(..) {
-            match by_term.get_mut(t.as_str()) {
-                Some(ids) => ids.push(id),
-                None => {
-                    by_term.insert(t, vec![id]);
-                }
-            }
+        if let Some(&last) = terms.last()
+            && postings.len() <= last as usize
+        {
+            postings.resize_with(last as usize + 1, Vec::new);
         }
-        index.path_class.push(path_terms.2);
+        for &t in &terms {
+            postings[t as usize].push(id);
+        }
+        index.path_class.push(*class);
         index.prior.push(prior_code(s.kind, s.exported, s.callers));
     }
-    let mut by_term: Vec<(String, Vec<u32>)> = by_term.into_iter().collect();
-    by_term.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    postings.resize_with(keys.len(), Vec::new);
+    let mut order: Vec<u32> = (0..keys.len() as u32).collect();
+    order.sort_unstable_by(|&a, &b| keys[a as usize].cmp(&keys[b as usize]));
     let too_big = || FormatError::Encode("term index: over 4 GiB".into());
-    for (key, ids) in by_term {
+    for t in order {
+        let (key, ids) = (&keys[t as usize], std::mem::take(&mut postings[t as usize]));
         let mut bitmap = RoaringBitmap::from_sorted_iter(ids)
             .map_err(|e| FormatError::Encode(format!("term index: {e}")))?;
         bitmap.optimize();

@@ -57,7 +57,7 @@ fn is_identifier(t: &str) -> bool {
 /// Every distinct identifier-like word of `src`, at its first place (1-based line, 0-based byte
 /// column), at most [`MAX_UNREAD_NAMES`]: the names of a file no parser read.
 pub(crate) fn words_of(src: &str) -> Vec<(String, u32, u32)> {
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = crate::hash::HashSet::default();
     let mut out = Vec::new();
     for (i, line) in src.lines().enumerate() {
         let mut at = 0;
@@ -83,7 +83,7 @@ pub(crate) fn unread_names(
     language: tree_sitter::Language,
     whole: bool,
 ) -> Vec<(String, u32, u32)> {
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = crate::hash::HashSet::default();
     let mut out = Vec::new();
     let Some(tree) = parse(src, language) else {
         // The parser gave up: every word of the file is unread.

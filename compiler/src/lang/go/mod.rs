@@ -31,7 +31,7 @@ impl FrontEnd for Go {
     /// Build constraints: an excluded file is recorded but never parsed, and a directory whose
     /// every file is excluded is a `PACKAGE_NOT_BUILDABLE` scope.
     fn admit(facts: &mut FactSet, inputs: Vec<SourceInput>, project: &Project) -> Vec<SourceInput> {
-        project::admit(facts, inputs, &Modules::read(project.configs))
+        project::admit(facts, inputs, &Modules::read(project.configs), project)
     }
 
     fn extract(input: &SourceInput) -> GoFile {

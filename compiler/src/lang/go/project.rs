@@ -12,7 +12,7 @@ use kivgraph_format::{FileStatus, Language};
 use crate::emit::{self, Request, reason};
 use crate::facts::{Diagnostic, FactSet, RepoId, ScopeReach};
 use crate::lang::ConfigFile;
-use crate::pipeline::{FrontEnd, SourceInput};
+use crate::pipeline::{Project, SourceInput};
 
 /// The modules of the corpus: (repository, directory of a `go.mod`) → module path.
 ///
@@ -137,6 +137,7 @@ pub(super) fn admit(
     facts: &mut FactSet,
     inputs: Vec<SourceInput>,
     modules: &Modules,
+    project: &Project,
 ) -> Vec<SourceInput> {
     for (repo, dir, m, earlier) in modules.shadowed() {
         let go_mod = |d: &str| {
@@ -180,36 +181,50 @@ pub(super) fn admit(
                 .push(input);
         }
     }
-    for ((repo, dir), (all, admitted)) in &dirs_seen {
-        if *all > 0 && *admitted == 0 {
-            let repository = &facts.repos[*repo];
-            let import_path = modules.import_path(*repo, dir, &repository.name);
-            // Repository-relative, so that a generation holds no path of the compiling machine.
-            let rel = if dir.is_empty() { "." } else { dir.as_str() };
-            let request = Request {
-                package: import_path,
-                symbol: None,
-                detail: Some(format!("build constraints exclude all Go files in {rel}")),
-            };
-            let scope = (*repo, Language::Go);
-            let files = excluded
-                .get(&(*repo, dir.clone()))
-                .map_or(&[][..], Vec::as_slice);
-            let reach = reach(files);
-            emit::unresolved_scope(facts, scope, reason::PACKAGE_NOT_BUILDABLE, request, reach);
-        }
+    // Packages none of whose files is built, with what their files import and declare (read
+    // in parallel, through the extraction cache like any parse).
+    let unbuilt: Vec<(RepoId, String)> = dirs_seen
+        .iter()
+        .filter(|(_, (all, admitted))| *all > 0 && *admitted == 0)
+        .map(|(key, _)| key.clone())
+        .collect();
+    let facts_view: &FactSet = facts;
+    let reaches: Vec<Option<ScopeReach>> = crate::lang::walk_pool().install(|| {
+        use rayon::prelude::*;
+        unbuilt
+            .par_iter()
+            .map(|key| {
+                let files = excluded.get(key).map_or(&[][..], Vec::as_slice);
+                reach(facts_view, files, project)
+            })
+            .collect()
+    });
+    for ((repo, dir), reach) in unbuilt.into_iter().zip(reaches) {
+        let repository = &facts.repos[repo];
+        let import_path = modules.import_path(repo, &dir, &repository.name);
+        // Repository-relative, so that a generation holds no path of the compiling machine.
+        let rel = if dir.is_empty() { "." } else { dir.as_str() };
+        let request = Request {
+            package: import_path,
+            symbol: None,
+            detail: Some(format!("build constraints exclude all Go files in {rel}")),
+        };
+        let scope = (repo, Language::Go);
+        emit::unresolved_scope(facts, scope, reason::PACKAGE_NOT_BUILDABLE, request, reach);
     }
     kept
 }
 
 /// What the files of a package that is not built import and declare, read off their syntax so
 /// that completeness names the package only where it could hold a use (SPEC 7.10); `None` when
-/// a file has syntax errors (what it holds is then not known).
-fn reach(files: &[SourceInput]) -> Option<ScopeReach> {
+/// a file has syntax errors or could not be read (what it holds is then not known).
+fn reach(facts: &FactSet, files: &[SourceInput], project: &Project) -> Option<ScopeReach> {
     let mut imports = BTreeSet::new();
     let mut declares = BTreeSet::new();
     for input in files {
-        let go = <super::Go as FrontEnd>::extract(input);
+        let go = crate::pipeline::extract_cached::<super::Go>(facts, input, project)
+            .ok()?
+            .parsed;
         if go.has_errors || go.too_deep {
             return None;
         }

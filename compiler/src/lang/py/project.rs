@@ -2,7 +2,8 @@
 //! the package directories `pyproject.toml` and `setup.cfg` name; project names for the
 //! `module` field and for binding imports to other repositories.
 
-use std::collections::{BTreeSet, HashMap};
+use crate::hash::HashMap;
+use std::collections::BTreeSet;
 
 use crate::facts::RepoId;
 use crate::lang::ConfigFile;
@@ -129,7 +130,7 @@ pub fn add_default_roots<'a>(
 
 /// Reads the layouts of every repository from its configuration files.
 pub fn layouts(configs: &[ConfigFile]) -> HashMap<RepoId, RepoLayout> {
-    let mut out: HashMap<RepoId, RepoLayout> = HashMap::new();
+    let mut out: HashMap<RepoId, RepoLayout> = HashMap::default();
     for c in configs {
         let base = c.path.rsplit('/').next().unwrap_or(&c.path);
         let dir = parent(&c.path).to_string();

@@ -14,8 +14,8 @@ mod resolve;
 mod tests;
 mod unit;
 
+use crate::hash::HashSet;
 use std::cell::Cell;
-use std::collections::HashSet;
 
 use kivgraph_format::Language;
 

@@ -1,7 +1,8 @@
 //! Cargo: the crates of each `Cargo.toml` with a `[package]` table, their root files, their
 //! dependencies (renames and workspace inheritance honoured) and their edition.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
+use std::collections::BTreeMap;
 
 use crate::facts::{Diagnostic, FactSet, RepoId};
 use crate::lang::ConfigFile;
@@ -307,7 +308,7 @@ pub fn crates(
 pub(super) fn default_features(
     configs: &[crate::lang::ConfigFile],
 ) -> HashMap<(RepoId, String), std::sync::Arc<std::collections::BTreeSet<String>>> {
-    let mut out = HashMap::new();
+    let mut out = HashMap::default();
     for c in configs {
         let name = c.path.rsplit('/').next().unwrap_or(&c.path);
         if name != "Cargo.toml" {

@@ -18,7 +18,7 @@
 //! makes the unit unusable; the references are then resolved in place (and a diagnostic says
 //! so), never dropped.
 
-use std::collections::HashMap;
+use crate::hash::HashMap;
 
 use kivgraph_format::SymbolKind;
 use serde::{Deserialize, Serialize};
@@ -140,8 +140,8 @@ impl Capture<'_> {
 /// span, kind and qualified name, in id order (ids are given in creation order, which a compile
 /// of the same sources repeats).
 fn symbol_ranks(facts: &FactSet, of: impl Fn(RepoId) -> bool) -> HashMap<SymbolId, u32> {
-    let mut seen: HashMap<(FileId, u32, u32, SymbolKind, &str), u32> = HashMap::new();
-    let mut out = HashMap::new();
+    let mut seen: HashMap<(FileId, u32, u32, SymbolKind, &str), u32> = HashMap::default();
+    let mut out = HashMap::default();
     for (i, s) in facts.symbols.iter().enumerate() {
         if !of(s.repo) {
             continue;
@@ -162,8 +162,8 @@ fn symbol_ranks(facts: &FactSet, of: impl Fn(RepoId) -> bool) -> HashMap<SymbolI
 }
 
 fn package_ranks(facts: &FactSet, of: impl Fn(RepoId) -> bool) -> HashMap<PackageId, u32> {
-    let mut seen: HashMap<(RepoId, &str, &str), u32> = HashMap::new();
-    let mut out = HashMap::new();
+    let mut seen: HashMap<(RepoId, &str, &str), u32> = HashMap::default();
+    let mut out = HashMap::default();
     for (i, p) in facts.packages.iter().enumerate() {
         if !of(p.repo) {
             continue;
@@ -188,10 +188,10 @@ impl DerivedRefs {
         let mut c = Capture {
             facts,
             refs: DerivedRefs::default(),
-            repos: HashMap::new(),
-            files: HashMap::new(),
-            symbols: HashMap::new(),
-            packages: HashMap::new(),
+            repos: HashMap::default(),
+            files: HashMap::default(),
+            symbols: HashMap::default(),
+            packages: HashMap::default(),
             sym_rank: symbol_ranks(facts, derived),
             pkg_rank: package_ranks(facts, derived),
         };
@@ -239,7 +239,7 @@ impl DerivedRefs {
                     .ok_or_else(|| format!("no derived repository {name}"))
             })
             .collect::<Result<_, _>>()?;
-        let mut file_of: HashMap<(RepoId, &str), FileId> = HashMap::new();
+        let mut file_of: HashMap<(RepoId, &str), FileId> = HashMap::default();
         for (i, f) in facts.files.iter().enumerate() {
             if derived(f.repo) {
                 file_of.insert((f.repo, f.path.as_str()), FileId(i));
@@ -257,7 +257,7 @@ impl DerivedRefs {
             .collect::<Result<_, _>>()?;
         let ranks = symbol_ranks(facts, derived);
         let mut sym_of: HashMap<(FileId, u32, u32, SymbolKind, &str, u32), SymbolId> =
-            HashMap::new();
+            HashMap::default();
         for (&s, &rank) in &ranks {
             let sym = &facts.symbols[s];
             sym_of.insert(
@@ -290,7 +290,7 @@ impl DerivedRefs {
             })
             .collect::<Result<_, _>>()?;
         let pranks = package_ranks(facts, derived);
-        let mut pkg_of: HashMap<(RepoId, &str, &str, u32), PackageId> = HashMap::new();
+        let mut pkg_of: HashMap<(RepoId, &str, &str, u32), PackageId> = HashMap::default();
         for (&p, &rank) in &pranks {
             let pkg = &facts.packages[p];
             pkg_of.insert((pkg.repo, pkg.path.as_str(), pkg.name.as_str(), rank), p);

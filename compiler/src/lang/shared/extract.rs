@@ -1,7 +1,7 @@
 //! Phase 1 alike in Python and TypeScript (and Dart's parsing): how a name was bound in its
 //! file, the declaration that owns the references being recorded, and the parse of a file.
 
-use std::collections::HashMap;
+use crate::hash::HashMap;
 
 use tree_sitter::Node;
 

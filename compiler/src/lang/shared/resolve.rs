@@ -1,8 +1,9 @@
 //! Phase 2 alike in Python, TypeScript and Dart: the symbols of declarations, the modules a
 //! module's imports reach, and the name-only candidates for a member of an unknown receiver.
 
+use crate::hash::{HashMap, HashSet};
 use std::cell::{Cell, RefCell};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
 use std::hash::Hash;
 
 use kivgraph_format::Language;
@@ -142,8 +143,8 @@ pub(crate) struct CutMemo<K, V> {
 impl<K, V> Default for CutMemo<K, V> {
     fn default() -> Self {
         CutMemo {
-            memo: RefCell::new(HashMap::new()),
-            busy: RefCell::new(HashSet::new()),
+            memo: RefCell::new(HashMap::default()),
+            busy: RefCell::new(HashSet::default()),
             cut: Cell::new(false),
         }
     }

@@ -2,7 +2,8 @@
 //! dependencies), `tsconfig.json`/`jsconfig.json` (`baseUrl`, `paths`, `extends`), and the
 //! resolution of a module specifier to a compiled file (SPEC section 11.1).
 
-use std::collections::{BTreeSet, HashMap};
+use crate::hash::HashMap;
+use std::collections::BTreeSet;
 
 use serde_json::Value;
 
@@ -149,7 +150,7 @@ impl Project {
         modules: impl IntoIterator<Item = (RepoId, &'a str)>,
         configs: &[ConfigFile],
     ) -> Project {
-        let mut files = HashMap::new();
+        let mut files = HashMap::default();
         let mut dirs = BTreeSet::new();
         for (i, (repo, path)) in modules.into_iter().enumerate() {
             files.insert((repo, path.to_string()), i);
@@ -168,9 +169,9 @@ impl Project {
             files,
             dirs,
             packages: Vec::new(),
-            by_name: HashMap::new(),
-            pkg_at: HashMap::new(),
-            configs: HashMap::new(),
+            by_name: HashMap::default(),
+            pkg_at: HashMap::default(),
+            configs: HashMap::default(),
         };
         let texts: HashMap<(RepoId, String), String> = configs
             .iter()

@@ -192,7 +192,7 @@ impl<'s> Extractor<'s> {
                 let sig = signature(n, n.end_byte(), self.src);
                 let d = self.new_decl(n, &nm, SymbolKind::TypeAlias, None, sig);
                 let saved = self.from.replace(d);
-                self.scopes.push(HashMap::new());
+                self.scopes.push(HashMap::default());
                 self.annotations(n);
                 for k in kids(n) {
                     match k.kind() {
@@ -355,7 +355,7 @@ impl<'s> Extractor<'s> {
         self.file.decls[d].extension = kind == "extension_declaration";
         let saved_from = self.from.replace(d);
         let saved_ctx = self.ctx;
-        self.scopes.push(HashMap::new());
+        self.scopes.push(HashMap::default());
         self.annotations(n);
         for k in kids(n) {
             match k.kind() {
@@ -588,7 +588,7 @@ impl<'s> Extractor<'s> {
     /// return type, parameters, initializers and body, in a scope of its own.
     pub(super) fn function(&mut self, n: Node, sig: Node, body: Option<Node>, d: usize) {
         let saved = self.from.replace(d);
-        self.scopes.push(HashMap::new());
+        self.scopes.push(HashMap::default());
         self.annotations(n);
         for k in kids(sig) {
             if k.kind() == "type_parameters" {
@@ -721,7 +721,7 @@ impl<'s> Extractor<'s> {
                 "field_formal_parameter" => {
                     self.forwarding_formal(k, Use::Write, Expr::This);
                     if let Some(fp) = child_of_kind(k, "formal_parameter_list") {
-                        self.scopes.push(HashMap::new());
+                        self.scopes.push(HashMap::default());
                         self.params(fp);
                         self.scopes.pop();
                     }
@@ -739,7 +739,7 @@ impl<'s> Extractor<'s> {
                 "type" => ty = Some(self.ty(k, Use::Type)),
                 "formal_parameter_list" => {
                     fn_typed = true;
-                    self.scopes.push(HashMap::new());
+                    self.scopes.push(HashMap::default());
                     self.params(k);
                     self.scopes.pop();
                 }

@@ -3,7 +3,7 @@
 //! parameters, initializing formals, `catch`, `for`, closures, pattern variables). A name bound
 //! to a local gives nothing; every other name is left to phase 2 with its class context.
 
-use std::collections::HashMap;
+use crate::hash::HashMap;
 
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
@@ -56,7 +56,7 @@ pub fn extract(src: &str) -> DartFile {
         let mut x = Extractor {
             src,
             file,
-            scopes: vec![HashMap::new()],
+            scopes: vec![HashMap::default()],
             from: None,
             ctx: None,
             depth: 0,
@@ -180,7 +180,7 @@ impl<'s> Extractor<'s> {
             ty: None,
             value: None,
             supers: Vec::new(),
-            members: HashMap::new(),
+            members: HashMap::default(),
             is_static: false,
             ctor: false,
             mixin: false,

@@ -1,7 +1,7 @@
 //! The description phase 1 leaves for phase 2: a file's directives, declarations, locals and
 //! references, with every name that lexical scope could not bind kept as written.
 
-use std::collections::HashMap;
+use crate::hash::HashMap;
 
 use kivgraph_format::SymbolKind;
 

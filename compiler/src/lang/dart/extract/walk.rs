@@ -14,7 +14,7 @@ impl<'s> Extractor<'s> {
     pub(super) fn stmt_inner(&mut self, n: Node) {
         match n.kind() {
             "block" | "function_body" | "switch_block" => {
-                self.scopes.push(HashMap::new());
+                self.scopes.push(HashMap::default());
                 for k in kids(n) {
                     self.stmt(k);
                 }
@@ -58,7 +58,7 @@ impl<'s> Extractor<'s> {
                 self.local_function(sig, child_of_kind(n, "function_body"));
             }
             "for_statement" => {
-                self.scopes.push(HashMap::new());
+                self.scopes.push(HashMap::default());
                 self.for_parts(n);
                 self.scopes.pop();
             }
@@ -69,7 +69,7 @@ impl<'s> Extractor<'s> {
                     match k.kind() {
                         "type" => on_ty = Some(self.ty(k, Use::Type)),
                         "catch_clause" => {
-                            self.scopes.push(HashMap::new());
+                            self.scopes.push(HashMap::default());
                             in_catch = true;
                             if let Some(e) = k.child_by_field_name("exception") {
                                 let nm = self.t(e).to_string();
@@ -105,7 +105,7 @@ impl<'s> Extractor<'s> {
                 let ks = kids(n);
                 let has_case = ks.iter().any(|k| is_pattern(k.kind()));
                 if has_case {
-                    self.scopes.push(HashMap::new());
+                    self.scopes.push(HashMap::default());
                     let mut cons_done = false;
                     for k in ks {
                         if is_pattern(k.kind()) {
@@ -128,7 +128,7 @@ impl<'s> Extractor<'s> {
                 }
             }
             "switch_statement_case" | "switch_expression_case" | "switch_statement_default" => {
-                self.scopes.push(HashMap::new());
+                self.scopes.push(HashMap::default());
                 for k in kids(n) {
                     if is_pattern(k.kind()) {
                         self.pattern(k);
@@ -139,7 +139,7 @@ impl<'s> Extractor<'s> {
                 self.scopes.pop();
             }
             "for_element" => {
-                self.scopes.push(HashMap::new());
+                self.scopes.push(HashMap::default());
                 self.for_parts(n);
                 self.scopes.pop();
             }
@@ -248,7 +248,7 @@ impl<'s> Extractor<'s> {
     }
 
     pub(super) fn local_function(&mut self, sig: Node, body: Option<Node>) {
-        self.scopes.push(HashMap::new());
+        self.scopes.push(HashMap::default());
         for k in kids(sig) {
             match k.kind() {
                 "type_parameters" => self.type_params(k),
@@ -590,7 +590,7 @@ impl<'s> Extractor<'s> {
             "function_expression" => {
                 let saved = std::mem::take(&mut self.scopes);
                 self.scopes = saved;
-                self.scopes.push(HashMap::new());
+                self.scopes.push(HashMap::default());
                 for k in kids(n) {
                     match k.kind() {
                         "formal_parameter_list" => self.params(k),

@@ -149,7 +149,7 @@ impl Resolver<'_> {
     }
 
     pub(super) fn symbols(&mut self) {
-        let mut names_used: HashSet<(RepoId, String)> = HashSet::new();
+        let mut names_used: HashSet<(RepoId, String)> = HashSet::default();
         for l in 0..self.libs.len() {
             let u0 = self.libs[l].units[0];
             let repo = self.units[u0].repo;

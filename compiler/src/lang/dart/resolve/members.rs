@@ -50,7 +50,7 @@ impl Resolver<'_> {
     }
 
     pub(super) fn class_open(&self, c: DeclRef, depth: usize) -> bool {
-        self.class_open_in(c, &mut HashSet::new(), depth)
+        self.class_open_in(c, &mut HashSet::default(), depth)
     }
 
     pub(super) fn class_open_in(
@@ -81,7 +81,7 @@ impl Resolver<'_> {
         own: bool,
         depth: usize,
     ) -> Hit {
-        self.lookup_member_in(c, name, statics, own, &mut HashSet::new(), depth)
+        self.lookup_member_in(c, name, statics, own, &mut HashSet::default(), depth)
     }
 
     pub(super) fn lookup_member_in(

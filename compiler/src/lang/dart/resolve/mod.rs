@@ -7,7 +7,8 @@
 //! [`references`] (what each reference binds to) and [`emission`] (edges and unresolved records
 //! through `crate::emit`, structural edges).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 use kivgraph_format::{Confidence, EdgeKind, Language, Provenance, SymbolKind};
 

@@ -77,7 +77,7 @@ impl Resolver<'_> {
         for l in 0..nl {
             let mut unprefixed = Namespace::new();
             let mut unprefixed_open = false;
-            let mut prefixes: HashMap<String, (Namespace, bool)> = HashMap::new();
+            let mut prefixes: HashMap<String, (Namespace, bool)> = HashMap::default();
             let mut imported = Vec::new();
             let mut extensions = Vec::new();
             for &u in &self.libs[l].units {

@@ -12,8 +12,8 @@ mod expressions;
 mod statements;
 mod typing;
 
+use crate::hash::HashMap;
 use std::cell::Cell;
-use std::collections::HashMap;
 
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
@@ -249,7 +249,7 @@ impl<'s> Extractor<'s> {
     }
 
     fn with_scope(&mut self, f: impl FnOnce(&mut Self)) {
-        self.scopes.push(HashMap::new());
+        self.scopes.push(HashMap::default());
         f(self);
         self.scopes.pop();
     }

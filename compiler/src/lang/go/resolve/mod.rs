@@ -15,7 +15,7 @@ mod references;
 mod scopes;
 mod types;
 
-use std::collections::HashMap;
+use crate::hash::HashMap;
 use std::rc::Rc;
 
 use kivgraph_format::{Language, SymbolKind};
@@ -147,9 +147,9 @@ pub(super) fn resolve(facts: &mut FactSet, parsed: Vec<(FileMeta, GoFile)>, modu
         sym_of: &sym_of,
         info: &info,
         members: &members,
-        module_syms: HashMap::new(),
+        module_syms: HashMap::default(),
         file_scopes: Vec::new(),
-        members_by_name: HashMap::new(),
+        members_by_name: HashMap::default(),
     };
     // File scopes and a (package, member name) index, built once: resolution asks for them per
     // reference.
@@ -190,8 +190,8 @@ fn packages(
     modules: &Modules,
 ) -> (Vec<Package>, HashMap<String, usize>) {
     let mut pkgs: Vec<Package> = Vec::new();
-    let mut pkg_of_key: HashMap<(RepoId, String, String), usize> = HashMap::new();
-    let mut by_import_path: HashMap<String, usize> = HashMap::new();
+    let mut pkg_of_key: HashMap<(RepoId, String, String), usize> = HashMap::default();
+    let mut by_import_path: HashMap<String, usize> = HashMap::default();
     for (fi, f) in files.iter().enumerate() {
         if f.go.package_name.is_empty() {
             continue;
@@ -217,7 +217,7 @@ fn packages(
                 id,
                 import_path,
                 files: Vec::new(),
-                scope: HashMap::new(),
+                scope: HashMap::default(),
             });
             pkgs.len() - 1
         });
@@ -246,9 +246,9 @@ fn symbols(
     pkgs: &mut [Package],
     pkg_of_file: &HashMap<usize, usize>,
 ) -> SymbolTables {
-    let mut sym_of: HashMap<(usize, usize), SymbolId> = HashMap::new();
-    let mut info: HashMap<SymbolId, DeclInfo> = HashMap::new();
-    let mut members: HashMap<(usize, String), Vec<(String, SymbolId)>> = HashMap::new();
+    let mut sym_of: HashMap<(usize, usize), SymbolId> = HashMap::default();
+    let mut info: HashMap<SymbolId, DeclInfo> = HashMap::default();
+    let mut members: HashMap<(usize, String), Vec<(String, SymbolId)>> = HashMap::default();
     for (fi, f) in files.iter().enumerate() {
         let Some(&pi) = pkg_of_file.get(&fi) else {
             continue;

@@ -1,7 +1,7 @@
 //! File scopes: what each import name of a file refers to, package-level names as a file sees
 //! them (its package's scope, then dot imports), and the package edges imports make.
 
-use std::collections::HashMap;
+use crate::hash::HashMap;
 use std::rc::Rc;
 
 use kivgraph_format::{Language, Provenance};
@@ -63,7 +63,7 @@ impl Resolver<'_> {
     }
 
     pub(super) fn build_file_scope(&self, fi: usize, pi: usize) -> FileScope {
-        let mut imports = HashMap::new();
+        let mut imports = HashMap::default();
         let mut dot = Vec::new();
         for imp in &self.files[fi].go.imports {
             let target = match self.import(self.module_of_package(pi), &imp.path) {

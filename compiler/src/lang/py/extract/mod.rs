@@ -13,7 +13,7 @@ mod describe;
 mod scope;
 mod walk;
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
 
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
@@ -195,9 +195,9 @@ impl Scope {
     fn new(kind: ScopeKind) -> Scope {
         Scope {
             kind,
-            names: HashMap::new(),
-            globals: HashSet::new(),
-            nonlocals: HashSet::new(),
+            names: HashMap::default(),
+            globals: HashSet::default(),
+            nonlocals: HashSet::default(),
         }
     }
 }
@@ -255,7 +255,7 @@ pub fn extract(src: &str) -> PyFile {
             src,
             file,
             scopes: vec![Scope::new(ScopeKind::Module)],
-            decl_at: HashMap::new(),
+            decl_at: HashMap::default(),
             owner: None,
             method: None,
             depth: 0,
@@ -305,7 +305,7 @@ impl<'s> Extractor<'s> {
             value: None,
             assignments: 0,
             bases: Vec::new(),
-            members: HashMap::new(),
+            members: HashMap::default(),
             from_self: false,
             annotated: false,
             static_method: false,

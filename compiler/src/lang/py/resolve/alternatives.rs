@@ -12,7 +12,7 @@
 //!   (`try: from ._speedups import total` / `except ImportError: def total(…)`): the
 //!   declaration is the import's alternative in that module.
 
-use std::collections::HashMap;
+use crate::hash::HashMap;
 
 use kivgraph_format::SymbolKind;
 
@@ -39,7 +39,7 @@ impl Resolver<'_> {
     /// imports it from `attr._make`) and the declaration the import binds, with their members
     /// of the same qualified name and kind.
     fn twins(&self) -> HashMap<SymbolId, Vec<SymbolId>> {
-        let mut twin: HashMap<SymbolId, Vec<SymbolId>> = HashMap::new();
+        let mut twin: HashMap<SymbolId, Vec<SymbolId>> = HashMap::default();
         let mut pairs: Vec<(usize, usize)> = self
             .table
             .stubs
@@ -49,7 +49,7 @@ impl Resolver<'_> {
         pairs.sort_unstable();
         // The first declaration of each (qualified name, kind), as binding takes the first.
         let by_qn = |m: usize| -> HashMap<(&str, SymbolKind), usize> {
-            let mut out = HashMap::new();
+            let mut out = HashMap::default();
             for (d, x) in self.mods[m].py.decls.iter().enumerate() {
                 if !self.inherited.contains(&(m, d)) {
                     out.entry((x.qn.as_str(), x.kind)).or_insert(d);
@@ -114,9 +114,10 @@ impl Resolver<'_> {
     pub(super) fn guarded_imports(&mut self, first_edge: usize) {
         // Per module: the declaration each guarded import binds → the module-level fallback of
         // the same name (the first, as Python's module attribute table keeps one).
-        let mut alternative: HashMap<(crate::facts::FileId, SymbolId), SymbolId> = HashMap::new();
+        let mut alternative: HashMap<(crate::facts::FileId, SymbolId), SymbolId> =
+            HashMap::default();
         // (module, guarded name) → (what the import binds, the fallback).
-        let mut guarded: HashMap<(usize, &str), (SymbolId, SymbolId)> = HashMap::new();
+        let mut guarded: HashMap<(usize, &str), (SymbolId, SymbolId)> = HashMap::default();
         for (m, md) in self.mods.iter().enumerate() {
             for (i, im) in md.py.imports.iter().enumerate() {
                 if !(im.guarded && im.top) || im.local.is_empty() {

@@ -2,7 +2,7 @@
 //! attributes (re-exports, `*` imports with `__all__`, submodules) and the binding of names
 //! phase 1 left to imports.
 
-use std::collections::HashSet;
+use crate::hash::HashSet;
 
 use super::{Bound, MAX_DEPTH, Resolver, Target};
 use crate::emit::reason::{IMPORT_NOT_RESOLVED, STDLIB_NOT_INDEXED};

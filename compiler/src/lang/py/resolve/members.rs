@@ -1,7 +1,7 @@
 //! Members through base classes: the method resolution order (C3, or depth first without it),
 //! `super()`, closed classes and written unions (SPEC 12.4, Notes).
 
-use std::collections::HashSet;
+use crate::hash::HashSet;
 
 use super::{Bound, Hit, Lookup, MAX_DEPTH, Receiver, Resolver};
 use crate::lang::py::extract::{Decl, NameRes, TypeRef};
@@ -22,7 +22,7 @@ impl Resolver<'_> {
     }
 
     pub(super) fn lookup_member(&self, m: usize, c: usize, name: &str, depth: usize) -> Lookup {
-        let mut visited = HashSet::new();
+        let mut visited = HashSet::default();
         self.lookup_in(m, c, name, depth, &mut visited)
     }
 
@@ -151,7 +151,7 @@ impl Resolver<'_> {
                 Hit::NotFound { closed: true }
             }
             Receiver::SuperOf(m, c) => {
-                let mut visited = HashSet::new();
+                let mut visited = HashSet::default();
                 visited.insert((*m, *c));
                 self.lookup_in_bases(*m, *c, name, depth, &mut visited, true)
                     .into()

@@ -20,7 +20,7 @@ mod receivers;
 mod references;
 mod symbols;
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
 
 use kivgraph_format::SymbolKind;
 
@@ -160,7 +160,7 @@ impl<'f> Resolver<'f> {
         let member_index = mods
             .iter()
             .map(|m| {
-                let mut idx: HashMap<String, Vec<usize>> = HashMap::new();
+                let mut idx: HashMap<String, Vec<usize>> = HashMap::default();
                 for (i, d) in m.py.decls.iter().enumerate() {
                     if d.parent
                         .is_some_and(|p| m.py.decls[p].kind == SymbolKind::Class)
@@ -182,7 +182,7 @@ impl<'f> Resolver<'f> {
             member_index,
             imported: Vec::new(),
             layouts,
-            inherited: HashSet::new(),
+            inherited: HashSet::default(),
         };
         for m in 0..r.mods.len() {
             let targets: Vec<Target> = r.mods[m]
@@ -194,7 +194,7 @@ impl<'f> Resolver<'f> {
             r.mods[m].targets = targets;
         }
         // A `self.x = …` for an `x` a base class declares assigns the base's attribute.
-        let mut inherited = HashSet::new();
+        let mut inherited = HashSet::default();
         for m in 0..r.mods.len() {
             for (d, decl) in r.mods[m].py.decls.iter().enumerate() {
                 if !decl.from_self || decl.annotated {

@@ -2,7 +2,8 @@
 //! module roots, the package directories (namespace packages included), and which
 //! repositories provide each top-level package.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
+use std::collections::BTreeSet;
 
 use super::{Module, Target};
 use crate::facts::RepoId;
@@ -22,10 +23,10 @@ pub(super) struct ModuleTable {
 impl ModuleTable {
     /// Names every module; when two files give one name, the first in Python's order takes it.
     pub fn new(mods: &[Module], layouts: &HashMap<RepoId, RepoLayout>) -> ModuleTable {
-        let mut by_name = HashMap::new();
-        let mut stubs = HashMap::new();
-        let mut prefixes = HashSet::new();
-        let mut providers: HashMap<String, BTreeSet<RepoId>> = HashMap::new();
+        let mut by_name = HashMap::default();
+        let mut stubs = HashMap::default();
+        let mut prefixes = HashSet::default();
+        let mut providers: HashMap<String, BTreeSet<RepoId>> = HashMap::default();
         // `.py` before `.pyi`, so that a module's declarations come from its source.
         let mut order: Vec<usize> = (0..mods.len()).collect();
         // A package (`pkg/__init__.py`) before a module of the same name (`pkg.py`), as Python

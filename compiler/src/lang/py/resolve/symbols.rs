@@ -1,7 +1,7 @@
 //! Symbols: one package and one module symbol per file, a symbol per declaration (SPEC 12.2),
 //! and the structural edges read off declarations (`METHOD_OF`, `OVERRIDES`).
 
-use std::collections::HashSet;
+use crate::hash::HashSet;
 
 use kivgraph_format::{Confidence, EdgeKind, Language, Provenance, SymbolKind};
 
@@ -14,7 +14,7 @@ use crate::lang::shared::resolve::decl_symbol;
 
 impl Resolver<'_> {
     pub(super) fn symbols(&mut self) {
-        let mut names_used: HashSet<(RepoId, String)> = HashSet::new();
+        let mut names_used: HashSet<(RepoId, String)> = HashSet::default();
         for mi in 0..self.mods.len() {
             let m = &self.mods[mi];
             let dotted = m.dotted.clone();

@@ -1,7 +1,7 @@
 //! Function bodies: blocks (a scope each, an anonymous module when they hold items), `let`
 //! statements, patterns and their bindings, `if let` and `while let` conditions.
 
-use std::collections::HashMap;
+use crate::hash::HashMap;
 
 use tree_sitter::Node;
 
@@ -43,7 +43,7 @@ impl Walker<'_> {
                     self.scopes = saved
                         .iter()
                         .map(|s| Scope {
-                            vals: HashMap::new(),
+                            vals: HashMap::default(),
                             tys: s.tys.clone(),
                         })
                         .collect();

@@ -13,7 +13,7 @@ mod macros;
 mod members;
 mod types;
 
-use std::collections::HashMap;
+use crate::hash::HashMap;
 
 use kivgraph_format::SymbolKind;
 use tree_sitter::{Node, Parser};

@@ -10,7 +10,7 @@
 //!
 //! Each candidate is at the same site, of the same kind and provenance as the edge it follows.
 
-use std::collections::HashMap;
+use crate::hash::HashMap;
 
 use kivgraph_format::{Confidence, EdgeKind, Language, SymbolKind};
 
@@ -53,8 +53,8 @@ impl Resolver<'_> {
         let syms = &self.facts.symbols;
         let rust = |s: SymbolId| syms[s].language == Language::Rust;
         // Trait function → the impl functions providing it; impl prefix → trait prefix.
-        let mut impls: HashMap<SymbolId, Vec<SymbolId>> = HashMap::new();
-        let mut impl_trait: HashMap<(PackageId, &str), (PackageId, &str)> = HashMap::new();
+        let mut impls: HashMap<SymbolId, Vec<SymbolId>> = HashMap::default();
+        let mut impl_trait: HashMap<(PackageId, &str), (PackageId, &str)> = HashMap::default();
         for e in &self.facts.edges {
             if !matches!(e.kind, EdgeKind::Implements | EdgeKind::Overrides)
                 || e.confidence != Confidence::StructuralCertain
@@ -76,7 +76,7 @@ impl Resolver<'_> {
             v.dedup();
         }
         // Associated types and constants of impls → the trait's.
-        let mut items: HashMap<(PackageId, &str), SymbolId> = HashMap::new();
+        let mut items: HashMap<(PackageId, &str), SymbolId> = HashMap::default();
         for (i, s) in syms.iter().enumerate() {
             if s.language == Language::Rust
                 && matches!(s.kind, SymbolKind::AssociatedType | SymbolKind::Const)
@@ -84,7 +84,7 @@ impl Resolver<'_> {
                 items.insert((s.package, s.qualified_name.as_str()), SymbolId(i));
             }
         }
-        let mut trait_item: HashMap<SymbolId, SymbolId> = HashMap::new();
+        let mut trait_item: HashMap<SymbolId, SymbolId> = HashMap::default();
         for (&(pkg, qn), &x) in &items {
             let Some((prefix, name)) = split_last(qn) else {
                 continue;

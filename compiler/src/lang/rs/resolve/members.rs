@@ -1,7 +1,8 @@
 //! Impls and associated items: what an impl is for, `Type::item` and `x.m()` through
 //! variants, inherent and trait impls and supertraits, and the name-only candidates.
 
-use std::collections::{BTreeSet, HashMap};
+use crate::hash::HashMap;
+use std::collections::BTreeSet;
 
 use kivgraph_format::SymbolKind;
 
@@ -186,7 +187,7 @@ impl Resolver<'_> {
 
     pub(super) fn name_only(&self, k: usize, name: &str, call: bool) -> Vec<SymbolId> {
         if self.name_index.borrow().is_none() {
-            let mut m: NameIndex = HashMap::new();
+            let mut m: NameIndex = HashMap::default();
             for (s, inf) in &self.info {
                 let kind = self.facts.symbols[*s].kind;
                 let call = if self.is_method(*s) {

@@ -14,8 +14,8 @@ mod receivers;
 mod scope;
 mod tree;
 
+use crate::hash::{HashMap, HashSet};
 use std::cell::{Cell, RefCell};
-use std::collections::{HashMap, HashSet};
 
 use kivgraph_format::{EdgeKind, Language, Provenance, SymbolKind};
 
@@ -205,26 +205,26 @@ impl<'f> Resolver<'f> {
                 .collect(),
             mods: Vec::new(),
             insts: Vec::new(),
-            info: HashMap::new(),
+            info: HashMap::default(),
             impls: Vec::new(),
-            inherent: HashMap::new(),
-            trait_impls: HashMap::new(),
-            supers: HashMap::new(),
-            macro_index: HashMap::new(),
-            memo: RefCell::new(HashMap::new()),
-            memo_tmp: RefCell::new(HashMap::new()),
+            inherent: HashMap::default(),
+            trait_impls: HashMap::default(),
+            supers: HashMap::default(),
+            macro_index: HashMap::default(),
+            memo: RefCell::new(HashMap::default()),
+            memo_tmp: RefCell::new(HashMap::default()),
             opaque: false,
-            packages: HashMap::new(),
+            packages: HashMap::default(),
             steps: Cell::new(0),
             depth: Depth::default(),
-            busy: RefCell::new(HashSet::new()),
+            busy: RefCell::new(HashSet::default()),
             cut: Cell::new(false),
-            std_roots: HashMap::new(),
-            prelude: HashMap::new(),
+            std_roots: HashMap::default(),
+            prelude: HashMap::default(),
             sysroot_missing: sysroot_missing.to_string(),
             name_index: RefCell::new(None),
-            crate_sets: RefCell::new(HashMap::new()),
-            extern_memo: RefCell::new(HashMap::new()),
+            crate_sets: RefCell::new(HashMap::default()),
+            extern_memo: RefCell::new(HashMap::default()),
             skip_derived: false,
         }
     }

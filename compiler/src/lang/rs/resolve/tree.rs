@@ -2,7 +2,7 @@
 //! packages and module symbols, the items and `use`s of every module, and the standard
 //! library's crates and prelude.
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
 
 use kivgraph_format::{FileStatus, Language, SymbolKind};
 
@@ -26,14 +26,14 @@ impl Resolver<'_> {
             .enumerate()
             .map(|(i, f)| ((f.repo, f.path.clone()), i))
             .collect();
-        let mut reached: HashSet<usize> = HashSet::new();
+        let mut reached: HashSet<usize> = HashSet::default();
         for ci in 0..self.crates.len() {
             let def = self.crates[ci].def.clone();
             let Some(&pf) = by_path.get(&(def.repo, def.root.clone())) else {
                 continue;
             };
             // (file, parent module, name, mod-rs?, exported, decl span file) queue.
-            let mut seen: HashMap<usize, ModId> = HashMap::new();
+            let mut seen: HashMap<usize, ModId> = HashMap::default();
             let root_name = format!("{}{}", def.kind.prefix(), def.name);
             let root = self.instantiate(
                 ci,
@@ -87,7 +87,7 @@ impl Resolver<'_> {
             for u in &f.rs.uses {
                 names.extend(u.segs.iter().map(|s| (s.as_str(), u.pos)));
             }
-            let mut seen: HashSet<&str> = HashSet::new();
+            let mut seen: HashSet<&str> = HashSet::default();
             let unread: Vec<(String, (u32, u32))> = names
                 .into_iter()
                 .filter(|(n, _)| {
@@ -505,7 +505,7 @@ impl Resolver<'_> {
                     inst,
                     item: i,
                     module: mid,
-                    children: HashMap::new(),
+                    children: HashMap::default(),
                 },
             );
             match parent {

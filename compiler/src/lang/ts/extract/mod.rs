@@ -12,7 +12,7 @@ mod repair;
 mod scope;
 mod walk;
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
 
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
@@ -415,7 +415,7 @@ pub fn extract(src: &str, tsx: bool) -> TsFile {
             src,
             file,
             scopes: vec![Scope::default()],
-            decl_at: HashMap::new(),
+            decl_at: HashMap::default(),
             owner: None,
             this_class: None,
             this_type: None,
@@ -559,7 +559,7 @@ impl<'s> Extractor<'s> {
             params: Vec::new(),
             extends: Vec::new(),
             implements: Vec::new(),
-            members: HashMap::new(),
+            members: HashMap::default(),
             heritage_at: Vec::new(),
             open: false,
             overloads: 0,

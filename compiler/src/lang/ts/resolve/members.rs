@@ -64,7 +64,7 @@ impl Resolver<'_> {
     /// Member `name` of the container `d` of module `m`, through merged declarations and
     /// `extends`.
     pub(super) fn lookup_member(&self, m: usize, d: usize, name: &str, depth: usize) -> Lookup {
-        let mut visited = HashSet::new();
+        let mut visited = HashSet::default();
         self.lookup_in(m, d, name, depth, &mut visited)
     }
 

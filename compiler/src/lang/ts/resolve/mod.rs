@@ -15,7 +15,8 @@ mod narrow;
 mod receivers;
 mod references;
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
+use std::collections::BTreeSet;
 
 use kivgraph_format::{Confidence, EdgeKind, Language, Provenance, SymbolKind};
 
@@ -191,7 +192,7 @@ impl<'f> Resolver<'f> {
         let member_index = mods
             .iter()
             .map(|m| {
-                let mut idx: HashMap<String, Vec<usize>> = HashMap::new();
+                let mut idx: HashMap<String, Vec<usize>> = HashMap::default();
                 for (i, d) in m.ts.decls.iter().enumerate() {
                     if let Some(p) = d.parent
                         && matches!(
@@ -221,7 +222,7 @@ impl<'f> Resolver<'f> {
         let merged = mods
             .iter()
             .map(|m| {
-                let mut idx: HashMap<String, Vec<usize>> = HashMap::new();
+                let mut idx: HashMap<String, Vec<usize>> = HashMap::default();
                 for (i, d) in m.ts.decls.iter().enumerate() {
                     if is_type_container(d.kind) || d.kind == SymbolKind::Function {
                         idx.entry(d.qn.clone()).or_default().push(i);
@@ -231,7 +232,7 @@ impl<'f> Resolver<'f> {
                 idx
             })
             .collect();
-        let mut script_globals = HashMap::new();
+        let mut script_globals = HashMap::default();
         for (mi, m) in mods.iter().enumerate() {
             let f = &m.ts;
             let script = f.imports.is_empty()
