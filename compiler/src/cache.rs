@@ -43,7 +43,7 @@ impl Key {
 
 struct Entry {
     used: u64,
-    value: Box<dyn Any + Send>,
+    value: Arc<dyn Any + Send + Sync>,
 }
 
 #[derive(Default)]
@@ -90,16 +90,20 @@ pub(crate) fn begin() {
 }
 
 /// A copy of the extraction kept for `key`.
-pub(crate) fn get<P: Clone + 'static>(key: &Key) -> Option<P> {
+pub(crate) fn get<P: Clone + Send + Sync + 'static>(key: &Key) -> Option<P> {
     if !on() {
         return None;
     }
-    let mut guard = STORE.lock().unwrap_or_else(|e| e.into_inner());
-    let store = guard.as_mut()?;
-    let epoch = store.epoch;
-    let e = store.map.get_mut(key)?;
-    e.used = epoch;
-    let v = e.value.downcast_ref::<P>().cloned();
+    // The copy is made outside the lock: the walk pool's threads read the store side by side.
+    let kept = {
+        let mut guard = STORE.lock().unwrap_or_else(|e| e.into_inner());
+        let store = guard.as_mut()?;
+        let epoch = store.epoch;
+        let e = store.map.get_mut(key)?;
+        e.used = epoch;
+        e.value.clone()
+    };
+    let v = kept.downcast_ref::<P>().cloned();
     if v.is_some() {
         HITS.fetch_add(1, Ordering::SeqCst);
     }
@@ -107,18 +111,13 @@ pub(crate) fn get<P: Clone + 'static>(key: &Key) -> Option<P> {
 }
 
 /// Keeps a copy of the extraction of `key`.
-pub(crate) fn put<P: Clone + Send + 'static>(key: Key, value: &P) {
+pub(crate) fn put<P: Clone + Send + Sync + 'static>(key: Key, value: &P) {
     if !on() {
         return;
     }
+    let value: Arc<dyn Any + Send + Sync> = Arc::new(value.clone());
     let mut guard = STORE.lock().unwrap_or_else(|e| e.into_inner());
     let store = guard.get_or_insert_with(Store::default);
     let used = store.epoch;
-    store.map.insert(
-        key,
-        Entry {
-            used,
-            value: Box::new(value.clone()),
-        },
-    );
+    store.map.insert(key, Entry { used, value });
 }

@@ -82,7 +82,13 @@ pub(crate) trait FrontEnd {
     const LANGUAGES: &'static [Language];
     /// What extraction makes of one file; its default stands for a file whose extraction
     /// failed.
-    type Parsed: Send + Default + Clone + serde::Serialize + serde::de::DeserializeOwned + 'static;
+    type Parsed: Send
+        + Sync
+        + Default
+        + Clone
+        + serde::Serialize
+        + serde::de::DeserializeOwned
+        + 'static;
 
     /// The files admitted to parsing; the others get their status here (Go's build
     /// constraints). Runs before any file is parsed.
