@@ -8,7 +8,7 @@ use tree_sitter::Node;
 use crate::lang::parse;
 
 /// How a name was bound in its file.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum NameRes {
     /// A declaration of this file (index into the file's declarations).
     Decl(usize),

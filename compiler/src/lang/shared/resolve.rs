@@ -138,6 +138,8 @@ pub(crate) struct CutMemo<K, V> {
     memo: RefCell<HashMap<K, V>>,
     busy: RefCell<HashSet<K>>,
     cut: Cell<bool>,
+    /// Lookups not answered by the memo (computed, or cut).
+    misses: Cell<u64>,
 }
 
 impl<K, V> Default for CutMemo<K, V> {
@@ -146,11 +148,18 @@ impl<K, V> Default for CutMemo<K, V> {
             memo: RefCell::new(HashMap::default()),
             busy: RefCell::new(HashSet::default()),
             cut: Cell::new(false),
+            misses: Cell::new(0),
         }
     }
 }
 
 impl<K: Hash + Eq + Clone, V: Clone + PartialEq> CutMemo<K, V> {
+    /// How many lookups the memo did not answer so far: a search during which this does not
+    /// move read only values the memo had, which it keeps.
+    pub(crate) fn misses(&self) -> u64 {
+        self.misses.get()
+    }
+
     /// Records a cut met by the search on its way to another memo's key (a chain too deep):
     /// the result being computed is not kept unless it found something.
     pub(crate) fn cut(&self) {
@@ -163,6 +172,7 @@ impl<K: Hash + Eq + Clone, V: Clone + PartialEq> CutMemo<K, V> {
         if let Some(v) = self.memo.borrow().get(&key) {
             return v.clone();
         }
+        self.misses.set(self.misses.get() + 1);
         if too_deep || !self.busy.borrow_mut().insert(key.clone()) {
             self.cut.set(true);
             return missing;

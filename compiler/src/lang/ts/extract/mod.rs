@@ -22,7 +22,7 @@ use crate::lang::shared::extract::{FileRecord, Owned, extract_tree, owned_extrac
 use crate::lang::{Bounded, Span, collapse, kids, pos, text};
 
 /// A type as written.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum TypeRef {
     /// `T`, `ns.T`, `T<A>`: the head bound in the file, then member names.
     Named {
@@ -73,7 +73,7 @@ pub enum TypeRef {
 }
 
 /// What an expression is, as far as phase 2 needs it to type a receiver.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Expr {
     Unknown,
     Name(NameRes),
@@ -137,7 +137,7 @@ pub enum Expr {
 /// What a call says about the callee's type parameters: the type arguments written at the call
 /// (`f<A>(…)`) and the written type of the variable its result initializes
 /// (`const x: R<A> = f(…)`).
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct CallTypes {
     pub args: Vec<TypeRef>,
     pub expected: Option<TypeRef>,

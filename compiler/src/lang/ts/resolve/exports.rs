@@ -11,7 +11,7 @@ impl Resolver<'_> {
         // A module that re-exports itself, directly or not, finds nothing the second time round.
         let key = (m, name.to_string(), meaning);
         self.exports
-            .get(key, depth > MAX_DEPTH, Bound::Missing, || {
+            .get(key, self.too_deep(depth), Bound::Missing, || {
                 self.compute_export(m, name, meaning, depth)
             })
     }

@@ -12,7 +12,7 @@ impl Resolver<'_> {
         meaning: Meaning,
         depth: usize,
     ) -> Hit {
-        if depth > MAX_DEPTH {
+        if self.too_deep(depth) {
             return Hit::Unknown;
         }
         match recv {
@@ -76,7 +76,7 @@ impl Resolver<'_> {
         depth: usize,
         visited: &mut HashSet<(usize, usize)>,
     ) -> Lookup {
-        if depth > MAX_DEPTH {
+        if self.too_deep(depth) {
             return Lookup::NotFound { closed: false };
         }
         let f = &self.mods[m].ts;

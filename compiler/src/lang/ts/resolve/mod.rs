@@ -166,7 +166,15 @@ pub struct Resolver<'f> {
     imported: Vec<Vec<usize>>,
     /// Merged declarations: (module, qualified name) → decls.
     merged: Vec<HashMap<String, Vec<usize>>>,
+    /// Receivers of narrowed expressions already evaluated, by the hash of (module,
+    /// expression): (module, expression, receiver, how much deeper than its start the
+    /// evaluation checked the depth bound). See [`Resolver::eval`].
+    evals: std::cell::RefCell<EvalMemo>,
+    /// The deepest depth checked against the bound since the innermost kept evaluation began.
+    deepest: std::cell::Cell<usize>,
 }
+
+type EvalMemo = HashMap<u64, Vec<(usize, Expr, Recv, usize)>>;
 
 fn is_type_container(k: SymbolKind) -> bool {
     matches!(
@@ -261,7 +269,18 @@ impl<'f> Resolver<'f> {
             member_index,
             imported,
             merged,
+            evals: Default::default(),
+            deepest: Default::default(),
         }
+    }
+
+    /// Whether `depth` is past the bound of every recursive search; notes the depth checked for
+    /// [`Resolver::eval`]'s memo.
+    fn too_deep(&self, depth: usize) -> bool {
+        if depth > self.deepest.get() {
+            self.deepest.set(depth);
+        }
+        depth > MAX_DEPTH
     }
 
     pub fn run(mut self) {

@@ -10,7 +10,7 @@ impl Resolver<'_> {
         meaning: Meaning,
         depth: usize,
     ) -> Bound {
-        if depth > MAX_DEPTH {
+        if self.too_deep(depth) {
             self.exports.cut();
             return Bound::Missing;
         }

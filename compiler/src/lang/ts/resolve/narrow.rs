@@ -90,7 +90,7 @@ impl Resolver<'_> {
     /// Adds the string literals of type `t` (a literal, a union of them, an alias of one) to
     /// `out`; false when `t` is another type.
     fn literal_set(&self, m: usize, t: &TypeRef, depth: usize, out: &mut Vec<String>) -> bool {
-        if depth > MAX_DEPTH {
+        if self.too_deep(depth) {
             return false;
         }
         match t {

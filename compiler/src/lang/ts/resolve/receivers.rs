@@ -7,8 +7,54 @@ use crate::lang::ts::extract::CallTypes;
 impl Resolver<'_> {
     // ------------------------------------------------------------------ receivers
 
+    /// The receiver `e` evaluates to in module `m`.
+    ///
+    /// A narrowed expression (`Expr::Narrow`, `Expr::HasProp`: every reference inside a
+    /// narrowing branch repeats its chain) is evaluated once and its receiver reused, where that
+    /// cannot change an answer: its evaluation met no export the memo did not already hold (so
+    /// it read only values that never change) and checked no depth past the bound, and reusing
+    /// it at `depth` would check none either (the same checks, shifted).
     pub(super) fn eval(&self, m: usize, e: &Expr, depth: usize) -> Recv {
-        if depth > MAX_DEPTH {
+        if !matches!(e, Expr::Narrow { .. } | Expr::HasProp(..)) {
+            return self.eval_now(m, e, depth);
+        }
+        let hash = {
+            use std::hash::{Hash, Hasher};
+            let mut h = rustc_hash::FxHasher::default();
+            (m, e).hash(&mut h);
+            h.finish()
+        };
+        let kept = self.evals.borrow().get(&hash).and_then(|bucket| {
+            bucket
+                .iter()
+                .find(|(em, ee, _, _)| *em == m && ee == e)
+                .map(|(_, _, r, reach)| (r.clone(), *reach))
+        });
+        if let Some((r, reach)) = kept
+            && depth + reach <= MAX_DEPTH
+        {
+            if depth + reach > self.deepest.get() {
+                self.deepest.set(depth + reach);
+            }
+            return r;
+        }
+        let outer = self.deepest.replace(depth);
+        let misses = self.exports.misses();
+        let r = self.eval_now(m, e, depth);
+        let deepest = self.deepest.get();
+        self.deepest.set(outer.max(deepest));
+        if deepest <= MAX_DEPTH && self.exports.misses() == misses {
+            let mut evals = self.evals.borrow_mut();
+            let bucket = evals.entry(hash).or_default();
+            if !bucket.iter().any(|(em, ee, _, _)| *em == m && ee == e) {
+                bucket.push((m, e.clone(), r.clone(), deepest - depth));
+            }
+        }
+        r
+    }
+
+    fn eval_now(&self, m: usize, e: &Expr, depth: usize) -> Recv {
+        if self.too_deep(depth) {
             return Recv::Unknown;
         }
         match e {
@@ -175,7 +221,7 @@ impl Resolver<'_> {
     /// intersection (`A & { p: T }`), or of every member of a union of such: `None` when the
     /// receiver has no such part.
     fn object_prop(&self, recv: &Recv, name: &str, depth: usize) -> Option<Recv> {
-        if depth > MAX_DEPTH {
+        if self.too_deep(depth) {
             return None;
         }
         match recv {
@@ -428,7 +474,7 @@ impl Resolver<'_> {
         t: TypeRef,
         depth: usize,
     ) -> Option<(usize, Vec<Option<TypeRef>>, Option<TypeRef>)> {
-        if depth > MAX_DEPTH {
+        if self.too_deep(depth) {
             return None;
         }
         let (mut t, mut tm) = (t, m);
@@ -520,7 +566,7 @@ impl Resolver<'_> {
     /// The member types of the union a closed type `t` names (through type aliases without
     /// type parameters), each closed; `t` itself when it is not a union.
     fn union_members(&self, t: &TypeRef, depth: usize) -> Vec<TypeRef> {
-        if depth > MAX_DEPTH {
+        if self.too_deep(depth) {
             return vec![t.clone()];
         }
         let TypeRef::In(m, inner) = t else {
@@ -554,7 +600,7 @@ impl Resolver<'_> {
 
     /// The declaration an expression in callee position denotes.
     pub(super) fn callee(&self, m: usize, e: &Expr, depth: usize) -> Bound {
-        if depth > MAX_DEPTH {
+        if self.too_deep(depth) {
             return Bound::Missing;
         }
         match e {
@@ -580,7 +626,7 @@ impl Resolver<'_> {
 
     /// The members a value bound to `b` has.
     pub(super) fn value_recv(&self, b: Bound, depth: usize) -> Recv {
-        if depth > MAX_DEPTH {
+        if self.too_deep(depth) {
             return Recv::Unknown;
         }
         match b {
@@ -630,7 +676,7 @@ impl Resolver<'_> {
 
     /// The members a value of written type `t` has.
     pub(super) fn type_recv(&self, m: usize, t: &TypeRef, depth: usize) -> Recv {
-        if depth > MAX_DEPTH {
+        if self.too_deep(depth) {
             return Recv::Unknown;
         }
         match t {

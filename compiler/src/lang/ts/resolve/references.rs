@@ -260,7 +260,7 @@ impl Resolver<'_> {
     /// file, or it is a local with both a declared type and an initializer (assignment
     /// narrowing). Unknown roots may have been.
     fn narrowable(&self, m: usize, e: &Expr, depth: usize) -> bool {
-        if depth > MAX_DEPTH {
+        if self.too_deep(depth) {
             return true;
         }
         let f = &self.mods[m].ts;
