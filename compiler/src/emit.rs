@@ -117,7 +117,7 @@ pub(crate) fn alternative_candidates<'m>(
     others: impl Fn(&Edge) -> &'m [SymbolId],
 ) {
     let key = |e: &Edge| (e.source, e.target, e.kind, e.file, e.line, e.column);
-    let mut have: std::collections::HashSet<_> = facts.edges[first..].iter().map(key).collect();
+    let mut have: crate::hash::HashSet<_> = facts.edges[first..].iter().map(key).collect();
     let mut added: Vec<Edge> = Vec::new();
     for e in &facts.edges[first..] {
         if !e.kind.is_reference() || e.confidence == Confidence::StructuralCertain {
