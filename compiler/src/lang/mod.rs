@@ -35,6 +35,42 @@ pub(crate) fn walk_pool() -> rayon::ThreadPool {
 
 /// Parses `src` with `language`: `None` when the grammar does not load or the parser gives up
 /// (the file is then recorded as having errors, with nothing extracted).
+/// A node's child by field name, with the field's id found once per grammar and name (the
+/// grammar's lookup compares the name with each of its field names in turn, on every call).
+pub(crate) trait FieldExt<'t> {
+    /// What [`Node::child_by_field_name`] gives.
+    fn field(&self, name: &str) -> Option<Node<'t>>;
+}
+
+impl<'t> FieldExt<'t> for Node<'t> {
+    fn field(&self, name: &str) -> Option<Node<'t>> {
+        type Ids = crate::hash::HashMap<u64, crate::hash::HashMap<String, Option<u16>>>;
+        thread_local! {
+            static IDS: std::cell::RefCell<Ids> = Default::default();
+        }
+        let language = self.language();
+        let grammar = {
+            use std::hash::{Hash, Hasher};
+            let mut h = rustc_hash::FxHasher::default();
+            (*language).hash(&mut h);
+            h.finish()
+        };
+        let id = IDS.with(|ids| {
+            let mut ids = ids.borrow_mut();
+            let of_grammar = ids.entry(grammar).or_default();
+            match of_grammar.get(name) {
+                Some(id) => *id,
+                None => {
+                    let id = language.field_id_for_name(name).map(|f| f.get());
+                    of_grammar.insert(name.to_string(), id);
+                    id
+                }
+            }
+        });
+        id.and_then(|id| self.child_by_field_id(id))
+    }
+}
+
 pub(crate) fn parse(src: &str, language: tree_sitter::Language) -> Option<Tree> {
     let mut parser = tree_sitter::Parser::new();
     parser.set_language(&language).ok()?;

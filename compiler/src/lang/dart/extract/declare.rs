@@ -2,6 +2,7 @@
 //! parameters and initializer lists, each walked in its own scope.
 
 use super::*;
+use crate::lang::FieldExt;
 
 impl<'s> Extractor<'s> {
     pub(super) fn top_level(&mut self, root: Node, depth: usize) {
@@ -22,7 +23,7 @@ impl<'s> Extractor<'s> {
                     }
                 }
                 "part_directive" => {
-                    if let Some(u) = n.child_by_field_name("uri") {
+                    if let Some(u) = n.field("uri") {
                         self.directive(DirectiveKind::Part, u, n);
                     }
                 }
@@ -31,13 +32,13 @@ impl<'s> Extractor<'s> {
                         match k.kind() {
                             "library_import" => {
                                 if let Some(spec) = child_of_kind(k, "import_specification")
-                                    && let Some(u) = spec.child_by_field_name("uri")
+                                    && let Some(u) = spec.field("uri")
                                 {
                                     self.directive(DirectiveKind::Import, u, spec);
                                 }
                             }
                             "library_export" => {
-                                if let Some(u) = k.child_by_field_name("uri") {
+                                if let Some(u) = k.field("uri") {
                                     self.directive(DirectiveKind::Export, u, k);
                                 }
                             }
@@ -70,9 +71,7 @@ impl<'s> Extractor<'s> {
             uri: uri_text(uri_node, self.src),
             line,
             column,
-            prefix: spec
-                .child_by_field_name("alias")
-                .map(|a| self.t(a).to_string()),
+            prefix: spec.field("alias").map(|a| self.t(a).to_string()),
             show: None,
             hide: Vec::new(),
         };
@@ -129,7 +128,7 @@ impl<'s> Extractor<'s> {
         let args = kids(a)
             .into_iter()
             .find(|k| k.kind() == "annotation_arguments" || k.kind() == "arguments");
-        if let Some(name) = a.child_by_field_name("name") {
+        if let Some(name) = a.field("name") {
             let e = self.describe(name, 0);
             let at = match name.kind() {
                 "identifier" => name,
@@ -211,7 +210,7 @@ impl<'s> Extractor<'s> {
                 self.from = saved;
             }
             "function_declaration" | "external_function_declaration" => {
-                let sig = n.child_by_field_name("signature");
+                let sig = n.field("signature");
                 self.top_level_function(n, sig, SymbolKind::Function);
             }
             "getter_declaration"
@@ -219,7 +218,7 @@ impl<'s> Extractor<'s> {
             | "external_getter_declaration"
             | "external_setter_declaration" => {
                 let sig = n
-                    .child_by_field_name("signature")
+                    .field("signature")
                     .or_else(|| child_of_kind(n, "getter_signature"))
                     .or_else(|| child_of_kind(n, "setter_signature"));
                 self.top_level_function(n, sig, SymbolKind::Property);
@@ -237,13 +236,13 @@ impl<'s> Extractor<'s> {
         let Some(sig) = sig else {
             return;
         };
-        let Some(name) = sig.child_by_field_name("name") else {
+        let Some(name) = sig.field("name") else {
             return;
         };
         let nm = self.t(name).to_string();
         let s = signature(n, sig.end_byte(), self.src);
         let d = self.new_decl(n, &nm, kind, None, s);
-        self.function(n, sig, n.child_by_field_name("body"), d);
+        self.function(n, sig, n.field("body"), d);
     }
 
     /// Variables or fields: `T a = 1, b;`, `const x = 1;`.
@@ -264,14 +263,14 @@ impl<'s> Extractor<'s> {
                 continue;
             }
             for item in kids(list) {
-                let Some(name) = item.child_by_field_name("name") else {
+                let Some(name) = item.field("name") else {
                     continue;
                 };
                 let nm = self.t(name).to_string();
                 let d = self.new_decl(item, &nm, kind, parent, None);
                 self.file.decls[d].ty = ty.clone();
                 self.file.decls[d].is_static = is_static;
-                if let Some(v) = item.child_by_field_name("value") {
+                if let Some(v) = item.field("value") {
                     if ty.is_none() {
                         self.file.decls[d].value = Some(self.describe(v, 0));
                     }
@@ -287,7 +286,7 @@ impl<'s> Extractor<'s> {
     pub(super) fn type_params(&mut self, n: Node) {
         for p in kids(n) {
             if p.kind() == "type_parameter" {
-                if let Some(name) = p.child_by_field_name("name") {
+                if let Some(name) = p.field("name") {
                     let nm = self.t(name).to_string();
                     if let Some(s) = self.scopes.last_mut() {
                         s.insert(nm, Binding::TypeParam);
@@ -306,13 +305,11 @@ impl<'s> Extractor<'s> {
         let kind = n.kind();
         let (name_node, display) = match kind {
             "extension_type_declaration" => {
-                let nn = n
-                    .child_by_field_name("name")
-                    .and_then(|e| kids(e).into_iter().next());
+                let nn = n.field("name").and_then(|e| kids(e).into_iter().next());
                 (nn, None)
             }
             "extension_declaration" => {
-                let nn = n.child_by_field_name("name");
+                let nn = n.field("name");
                 let d = if nn.is_none() {
                     Some(format!("extension@{}", n.start_position().row + 1))
                 } else {
@@ -321,13 +318,13 @@ impl<'s> Extractor<'s> {
                 (nn, d)
             }
             "class_declaration" => {
-                let nn = n.child_by_field_name("name").or_else(|| {
+                let nn = n.field("name").or_else(|| {
                     child_of_kind(n, "mixin_application_class")
                         .and_then(|m| child_of_kind(m, "identifier"))
                 });
                 (nn, None)
             }
-            _ => (n.child_by_field_name("name"), None),
+            _ => (n.field("name"), None),
         };
         let nm = match (name_node, display) {
             (_, Some(d)) => d,
@@ -340,7 +337,7 @@ impl<'s> Extractor<'s> {
             "enum_declaration" => SymbolKind::Enum,
             _ => SymbolKind::Class,
         };
-        let body = n.child_by_field_name("body").or_else(|| {
+        let body = n.field("body").or_else(|| {
             kids(n)
                 .into_iter()
                 .find(|k| matches!(k.kind(), "class_body" | "enum_body" | "extension_body"))
@@ -381,15 +378,14 @@ impl<'s> Extractor<'s> {
                     self.file.decls[d].supers.push((SuperKind::On, t));
                 }
                 "extension_type_representation" => {
-                    let ty = k.child_by_field_name("type").map(|t| self.ty(t, Use::Type));
-                    if let Some(f) = k.child_by_field_name("name") {
+                    let ty = k.field("type").map(|t| self.ty(t, Use::Type));
+                    if let Some(f) = k.field("name") {
                         let fnm = self.t(f).to_string();
                         let fd = self.new_decl(f, &fnm, SymbolKind::Field, Some(d), None);
                         self.file.decls[fd].ty = ty.clone();
                     }
                     // `extension type X.name(…)`: a named constructor of the representation.
-                    let names: Vec<Node> =
-                        n.child_by_field_name("name").map(kids).unwrap_or_default();
+                    let names: Vec<Node> = n.field("name").map(kids).unwrap_or_default();
                     if let Some(c) = names.get(1) {
                         let cn = self.t(*c).to_string();
                         let sig = signature(n, k.end_byte(), self.src);
@@ -438,7 +434,7 @@ impl<'s> Extractor<'s> {
         for m in kids(body) {
             match m.kind() {
                 "enum_entry" => {
-                    let Some(name) = m.child_by_field_name("name") else {
+                    let Some(name) = m.field("name") else {
                         continue;
                     };
                     let nm = self.t(name).to_string();
@@ -500,7 +496,7 @@ impl<'s> Extractor<'s> {
 
     pub(super) fn member(&mut self, span: Node, n: Node, class: usize) {
         let holder = if n.kind() == "method_declaration" {
-            n.child_by_field_name("signature").unwrap_or(n)
+            n.field("signature").unwrap_or(n)
         } else {
             n
         };
@@ -520,7 +516,7 @@ impl<'s> Extractor<'s> {
         let mut at = sig;
         let (name, kind, ctor) = match sig.kind() {
             "function_signature" => {
-                let Some(nn) = sig.child_by_field_name("name") else {
+                let Some(nn) = sig.field("name") else {
                     return;
                 };
                 let k = if is_static {
@@ -532,18 +528,18 @@ impl<'s> Extractor<'s> {
                 (self.t(nn).to_string(), k, false)
             }
             "getter_signature" | "setter_signature" => {
-                let Some(nn) = sig.child_by_field_name("name") else {
+                let Some(nn) = sig.field("name") else {
                     return;
                 };
                 at = nn;
                 (self.t(nn).to_string(), SymbolKind::Property, false)
             }
             "operator_signature" => {
-                if let Some(o) = sig.child_by_field_name("operator") {
+                if let Some(o) = sig.field("operator") {
                     at = o;
                 }
                 let op = sig
-                    .child_by_field_name("operator")
+                    .field("operator")
                     .map(|o| self.t(o).split_whitespace().collect::<String>())
                     .unwrap_or_default();
                 (format!("operator{op}"), SymbolKind::Method, false)
@@ -551,7 +547,7 @@ impl<'s> Extractor<'s> {
             _ => {
                 // Constructors: `C`, `C.named`, `factory C.named`.
                 let mut c = sig.walk();
-                if let Some(first) = sig.child_by_field_name("name") {
+                if let Some(first) = sig.field("name") {
                     at = first;
                 }
                 let names: Vec<String> = sig
@@ -579,7 +575,7 @@ impl<'s> Extractor<'s> {
         );
         let saved_ctx = self.ctx;
         self.ctx = Some((class, !(is_static || factory)));
-        let body = n.child_by_field_name("body");
+        let body = n.field("body");
         self.function(n, sig, body, d);
         self.ctx = saved_ctx;
     }
@@ -595,7 +591,7 @@ impl<'s> Extractor<'s> {
                 self.type_params(k);
             }
         }
-        if let Some(rt) = sig.child_by_field_name("return_type") {
+        if let Some(rt) = sig.field("return_type") {
             let t = self.ty(rt, Use::Type);
             // A setter's `void` types nothing.
             if sig.kind() != "setter_signature" {
@@ -607,7 +603,7 @@ impl<'s> Extractor<'s> {
                 self.params(k);
             }
         }
-        if let Some(p) = sig.child_by_field_name("parameters")
+        if let Some(p) = sig.field("parameters")
             && p.kind() != "formal_parameter_list"
         {
             self.params(p);
@@ -663,13 +659,13 @@ impl<'s> Extractor<'s> {
         for k in kids(e) {
             match k.kind() {
                 "field_initializer" => {
-                    if let Some(f) = k.child_by_field_name("name")
+                    if let Some(f) = k.field("name")
                         && let Some((c, _)) = self.ctx
                     {
                         let nm = self.t(f).to_string();
                         self.push_ref(f, Use::Write, Target::Member(Expr::This(c), nm));
                     }
-                    if let Some(v) = k.child_by_field_name("value") {
+                    if let Some(v) = k.field("value") {
                         self.expr(v, Use::Value);
                     }
                 }
@@ -695,7 +691,7 @@ impl<'s> Extractor<'s> {
     /// local of the written type, or else of that member's value.
     fn forwarding_formal(&mut self, k: Node, usage: Use, of: fn(usize) -> Expr) {
         let ty = self.written_type(k);
-        let Some(nn) = k.child_by_field_name("name") else {
+        let Some(nn) = k.field("name") else {
             return;
         };
         let nm = self.t(nn).to_string();
@@ -747,7 +743,7 @@ impl<'s> Extractor<'s> {
             }
         }
         let name = p
-            .child_by_field_name("name")
+            .field("name")
             .or_else(|| kids(p).into_iter().rfind(|k| k.kind() == "identifier"));
         if let Some(nn) = name
             && !kids(p).iter().any(|k| {
@@ -766,7 +762,7 @@ impl<'s> Extractor<'s> {
                 },
             );
         }
-        if let Some(v) = p.child_by_field_name("default_value") {
+        if let Some(v) = p.field("default_value") {
             self.expr(v, Use::Value);
         }
         // Defaults of optional parameters sit beside the parameter.

@@ -1,6 +1,7 @@
 //! Descriptions of values for receiver typing, read off the syntax alone.
 
 use super::*;
+use crate::lang::FieldExt;
 
 impl<'s> Extractor<'s> {
     /// What a value is, as far as its syntax tells.
@@ -13,10 +14,7 @@ impl<'s> Extractor<'s> {
             "this" => self.ctx.map_or(Expr::Unknown, |(c, _)| Expr::This(c)),
             "super" => self.ctx.map_or(Expr::Unknown, |(c, _)| Expr::Super(c)),
             "member_expression" | "null_aware_member_expression" => {
-                let (Some(o), Some(p)) = (
-                    n.child_by_field_name("object"),
-                    n.child_by_field_name("property"),
-                ) else {
+                let (Some(o), Some(p)) = (n.field("object"), n.field("property")) else {
                     return Expr::Unknown;
                 };
                 let obj = self.object(o, depth);
@@ -36,11 +34,11 @@ impl<'s> Extractor<'s> {
                 }
                 e
             }
-            "call_expression" => match n.child_by_field_name("function") {
+            "call_expression" => match n.field("function") {
                 Some(f) => Expr::Call(Box::new(self.describe(f, depth + 1))),
                 None => Expr::Unknown,
             },
-            "instantiation_expression" => match n.child_by_field_name("function") {
+            "instantiation_expression" => match n.field("function") {
                 Some(f) => self.describe(f, depth + 1),
                 None => Expr::Unknown,
             },
@@ -48,7 +46,7 @@ impl<'s> Extractor<'s> {
                 Some(c) if n.named_child_count() == 1 => self.describe(c, depth + 1),
                 _ => Expr::Unknown,
             },
-            "null_assertion_expression" => match n.child_by_field_name("value") {
+            "null_assertion_expression" => match n.field("value") {
                 Some(c) => self.describe(c, depth + 1),
                 None => Expr::Unknown,
             },
@@ -62,7 +60,7 @@ impl<'s> Extractor<'s> {
                     None => Expr::Unknown,
                 }
             }
-            "index_expression" => match n.child_by_field_name("object") {
+            "index_expression" => match n.field("object") {
                 Some(o) => Expr::Elem(Box::new(self.describe(o, depth + 1))),
                 None => Expr::Unknown,
             },
@@ -70,11 +68,11 @@ impl<'s> Extractor<'s> {
                 Some(c) => self.describe(c, depth + 1),
                 None => Expr::Unknown,
             },
-            "new_expression" | "const_object_expression" => match n.child_by_field_name("type") {
+            "new_expression" | "const_object_expression" => match n.field("type") {
                 Some(t) => Expr::New(self.quiet_ty(t)),
                 None => Expr::Unknown,
             },
-            "constructor_invocation" => match n.child_by_field_name("type") {
+            "constructor_invocation" => match n.field("type") {
                 Some(t) => Expr::New(TypeRef::Named {
                     prefix: None,
                     name: self.t(t).to_string(),

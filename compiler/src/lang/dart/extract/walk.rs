@@ -1,6 +1,7 @@
 //! Statements, expressions and patterns: lexical scopes and every reference they hold.
 
 use super::*;
+use crate::lang::FieldExt;
 
 impl<'s> Extractor<'s> {
     pub(super) fn stmt(&mut self, n: Node) {
@@ -41,10 +42,8 @@ impl<'s> Extractor<'s> {
             "local_function_declaration" => {
                 let sig = child_of_kind(n, "function_signature");
                 let Some(sig) = sig else { return };
-                let ret = sig
-                    .child_by_field_name("return_type")
-                    .map(|t| self.quiet_ty(t));
-                if let Some(nn) = sig.child_by_field_name("name") {
+                let ret = sig.field("return_type").map(|t| self.quiet_ty(t));
+                if let Some(nn) = sig.field("name") {
                     let nm = self.t(nn).to_string();
                     self.declare_local(
                         &nm,
@@ -71,7 +70,7 @@ impl<'s> Extractor<'s> {
                         "catch_clause" => {
                             self.scopes.push(HashMap::default());
                             in_catch = true;
-                            if let Some(e) = k.child_by_field_name("exception") {
+                            if let Some(e) = k.field("exception") {
                                 let nm = self.t(e).to_string();
                                 self.declare_local(
                                     &nm,
@@ -81,7 +80,7 @@ impl<'s> Extractor<'s> {
                                     },
                                 );
                             }
-                            if let Some(s) = k.child_by_field_name("stack_trace") {
+                            if let Some(s) = k.field("stack_trace") {
                                 let nm = self.t(s).to_string();
                                 self.declare_local(&nm, Local::default());
                             }
@@ -110,7 +109,7 @@ impl<'s> Extractor<'s> {
                     for k in ks {
                         if is_pattern(k.kind()) {
                             self.pattern(k);
-                        } else if Some(k) == n.child_by_field_name("consequence") {
+                        } else if Some(k) == n.field("consequence") {
                             self.stmt(k);
                             self.scopes.pop();
                             cons_done = true;
@@ -177,8 +176,8 @@ impl<'s> Extractor<'s> {
 
     pub(super) fn for_parts(&mut self, n: Node) {
         let ks = kids(n);
-        let value = n.child_by_field_name("value");
-        let name = n.child_by_field_name("name");
+        let value = n.field("value");
+        let name = n.field("name");
         if let (Some(v), Some(nm)) = (value, name) {
             // `for (T x in xs)`.
             let ty = self.written_type(n);
@@ -193,7 +192,7 @@ impl<'s> Extractor<'s> {
                     ..Local::default()
                 },
             );
-            if let Some(b) = n.child_by_field_name("body") {
+            if let Some(b) = n.field("body") {
                 self.stmt(b);
             }
             return;
@@ -220,14 +219,14 @@ impl<'s> Extractor<'s> {
     pub(super) fn local_vars(&mut self, k: Node) {
         let ty = self.written_type(k);
         let mut items: Vec<(Node, Option<Node>)> = Vec::new();
-        if let Some(nn) = k.child_by_field_name("name") {
-            items.push((nn, k.child_by_field_name("value")));
+        if let Some(nn) = k.field("name") {
+            items.push((nn, k.field("value")));
         }
         for x in kids(k) {
             if x.kind() == "initialized_identifier"
-                && let Some(nn) = x.child_by_field_name("name")
+                && let Some(nn) = x.field("name")
             {
-                items.push((nn, x.child_by_field_name("value")));
+                items.push((nn, x.field("value")));
             }
         }
         for (nn, v) in items {
@@ -256,7 +255,7 @@ impl<'s> Extractor<'s> {
                 _ => {}
             }
         }
-        if let Some(rt) = sig.child_by_field_name("return_type") {
+        if let Some(rt) = sig.field("return_type") {
             self.ty(rt, Use::Type);
         }
         if let Some(b) = body {
@@ -274,7 +273,7 @@ impl<'s> Extractor<'s> {
             "variable_pattern" => {
                 let ty = self.written_type(p);
                 let value = self.pattern_value.take();
-                if let Some(nn) = p.child_by_field_name("name") {
+                if let Some(nn) = p.field("name") {
                     let nm = self.t(nn).to_string();
                     if nm != "_" {
                         self.declare_local(
@@ -350,12 +349,12 @@ impl<'s> Extractor<'s> {
                                 (Some(f), _) => Some(f),
                                 (None, true) => {
                                     if k.kind() == "variable_pattern" {
-                                        k.child_by_field_name("name")
+                                        k.field("name")
                                     } else {
                                         kids(k)
                                             .into_iter()
                                             .find(|v| v.kind() == "variable_pattern")
-                                            .and_then(|v| v.child_by_field_name("name"))
+                                            .and_then(|v| v.field("name"))
                                     }
                                 }
                                 _ => None,
@@ -436,7 +435,7 @@ impl<'s> Extractor<'s> {
 
     /// Walks the expression in field `field` of `n`, if there is one.
     fn field_expr(&mut self, n: Node, field: &str, usage: Use) {
-        if let Some(e) = n.child_by_field_name(field) {
+        if let Some(e) = n.field(field) {
             self.expr(e, usage);
         }
     }
@@ -460,16 +459,13 @@ impl<'s> Extractor<'s> {
                 }
             }
             "member_expression" | "null_aware_member_expression" => {
-                if let (Some(o), Some(p)) = (
-                    n.child_by_field_name("object"),
-                    n.child_by_field_name("property"),
-                ) {
+                if let (Some(o), Some(p)) = (n.field("object"), n.field("property")) {
                     self.member_ref(o, p, usage);
                 }
             }
             "call_expression" => {
                 self.field_expr(n, "function", Use::Call);
-                if let Some(a) = n.child_by_field_name("arguments") {
+                if let Some(a) = n.field("arguments") {
                     self.arguments(a);
                 }
             }
@@ -482,8 +478,8 @@ impl<'s> Extractor<'s> {
                 }
             }
             "assignable_expression" => {
-                let o = n.child_by_field_name("object");
-                let p = n.child_by_field_name("property");
+                let o = n.field("object");
+                let p = n.field("property");
                 match (o, p) {
                     (Some(o), Some(p)) => self.member_ref(o, p, Use::Write),
                     _ => {
@@ -509,7 +505,7 @@ impl<'s> Extractor<'s> {
                 }
             }
             "new_expression" | "const_object_expression" => {
-                if let Some(t) = n.child_by_field_name("type") {
+                if let Some(t) = n.field("type") {
                     self.ctor_ref(t, Use::Call);
                 }
                 for k in kids(n) {
@@ -519,10 +515,7 @@ impl<'s> Extractor<'s> {
                 }
             }
             "constructor_invocation" => {
-                if let (Some(t), Some(c)) = (
-                    n.child_by_field_name("type"),
-                    n.child_by_field_name("constructor"),
-                ) {
+                if let (Some(t), Some(c)) = (n.field("type"), n.field("constructor")) {
                     let nm = self.t(t).to_string();
                     self.push_ref(t, Use::Value, Target::TypeName(None, nm.clone()));
                     let cn = self.t(c).to_string();
@@ -621,7 +614,7 @@ impl<'s> Extractor<'s> {
                 }
             }
             "index_expression" => {
-                if let Some(o) = n.child_by_field_name("object") {
+                if let Some(o) = n.field("object") {
                     let recv = self.describe(o, 0);
                     let mut c = n.walk();
                     let bracket = n.children(&mut c).find(|k| k.kind() == "[");
@@ -690,10 +683,10 @@ impl<'s> Extractor<'s> {
             match k.kind() {
                 "cascade_call_expression" => {
                     let mut target = cur.clone();
-                    if let Some(f) = k.child_by_field_name("function") {
+                    if let Some(f) = k.field("function") {
                         // `..a.b()`: the selector, then the call of its member.
                         target = self.cascade_member(f, &cur);
-                    } else if let Some(p) = k.child_by_field_name("property") {
+                    } else if let Some(p) = k.field("property") {
                         let nm = self.t(p).to_string();
                         self.push_ref(p, Use::Call, Target::Member(cur.clone(), nm.clone()));
                         target = Expr::Call(Box::new(Expr::Member(Box::new(cur.clone()), nm)));
@@ -727,7 +720,7 @@ impl<'s> Extractor<'s> {
     /// `..a.b` inside a cascade: `a` on the cascade's receiver, then `b` on that.
     pub(super) fn cascade_member(&mut self, k: Node, cur: &Expr) -> Expr {
         let mut base = cur.clone();
-        if let Some(o) = k.child_by_field_name("object") {
+        if let Some(o) = k.field("object") {
             for id in kids(o) {
                 if id.kind() == "identifier" {
                     let nm = self.t(id).to_string();
@@ -736,7 +729,7 @@ impl<'s> Extractor<'s> {
                 }
             }
         }
-        if let Some(p) = k.child_by_field_name("property") {
+        if let Some(p) = k.field("property") {
             let nm = self.t(p).to_string();
             let parent_call = k
                 .parent()

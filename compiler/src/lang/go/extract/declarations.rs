@@ -2,6 +2,7 @@
 //! type declarations with their fields and interface methods, and `var`/`const` declarations
 //! (package-level ones become symbols, local ones locals).
 
+use crate::lang::FieldExt;
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
 
@@ -31,7 +32,7 @@ impl Extractor<'_> {
             "import_declaration" => self.imports(n),
             "function_declaration" => self.function(n, None),
             "method_declaration" => {
-                let recv = n.child_by_field_name("receiver");
+                let recv = n.field("receiver");
                 self.function(n, recv)
             }
             "type_declaration" => {
@@ -51,14 +52,12 @@ impl Extractor<'_> {
         let mut specs = Vec::new();
         collect_kind(n, "import_spec", &mut specs);
         for spec in specs {
-            let Some(path) = spec.child_by_field_name("path") else {
+            let Some(path) = spec.field("path") else {
                 continue;
             };
             let raw = self.text(path);
             let path_text = raw.trim_matches(|c| c == '"' || c == '`').to_string();
-            let name = spec
-                .child_by_field_name("name")
-                .map(|n| self.text(n).to_string());
+            let name = spec.field("name").map(|n| self.text(n).to_string());
             let p = spec.start_position();
             self.file.imports.push(Import {
                 name,
@@ -70,7 +69,7 @@ impl Extractor<'_> {
     }
 
     pub(super) fn function(&mut self, n: Node, receiver: Option<Node>) {
-        let Some(name_node) = n.child_by_field_name("name") else {
+        let Some(name_node) = n.field("name") else {
             return;
         };
         let name = self.text(name_node).to_string();
@@ -94,7 +93,7 @@ impl Extractor<'_> {
         d.owner = recv.as_ref().map(|recv| recv.type_name.clone());
         d.signature = Some(self.func_signature(n));
         d.results = n
-            .child_by_field_name("result")
+            .field("result")
             .map(|r| self.result_types(r))
             .unwrap_or_default();
         let skip = name == "_";
@@ -104,7 +103,7 @@ impl Extractor<'_> {
             for tp in recv.iter().flat_map(|recv| &recv.type_params) {
                 x.declare_local(tp, None);
             }
-            if let Some(tps) = n.child_by_field_name("type_parameters") {
+            if let Some(tps) = n.field("type_parameters") {
                 x.type_parameters(tps);
             }
             if let Some(r) = receiver {
@@ -122,7 +121,7 @@ impl Extractor<'_> {
                 pending.push((param.clone(), Some(ty)));
             }
             x.declare_all(pending);
-            if let Some(body) = n.child_by_field_name("body") {
+            if let Some(body) = n.field("body") {
                 x.block(body);
             }
         });
@@ -133,13 +132,13 @@ impl Extractor<'_> {
     /// pointer) type name.
     fn receiver(&self, r: Node) -> Option<Receiver> {
         let param = r.named_child(0)?;
-        let mut ty = param.child_by_field_name("type")?;
+        let mut ty = param.field("type")?;
         while matches!(ty.kind(), "pointer_type" | "parenthesized_type") {
             ty = ty.named_child(0)?;
         }
         let mut type_params = Vec::new();
         if ty.kind() == "generic_type" {
-            if let Some(args) = ty.child_by_field_name("type_arguments") {
+            if let Some(args) = ty.field("type_arguments") {
                 let mut c = args.walk();
                 for a in args.named_children(&mut c) {
                     let t = self.text(a).trim();
@@ -148,23 +147,21 @@ impl Extractor<'_> {
                     }
                 }
             }
-            ty = ty.child_by_field_name("type")?;
+            ty = ty.field("type")?;
         }
         if ty.kind() != "type_identifier" {
             return None;
         }
         Some(Receiver {
             type_name: self.text(ty).to_string(),
-            param: param
-                .child_by_field_name("name")
-                .map(|n| self.text(n).to_string()),
+            param: param.field("name").map(|n| self.text(n).to_string()),
             type_params,
         })
     }
 
     pub(super) fn receiver_type_refs(&mut self, r: Node) {
         if let Some(param) = r.named_child(0)
-            && let Some(ty) = param.child_by_field_name("type")
+            && let Some(ty) = param.field("type")
         {
             self.type_refs(ty);
         }
@@ -172,23 +169,23 @@ impl Extractor<'_> {
 
     pub(super) fn func_signature(&self, n: Node) -> String {
         let mut s = String::from("func");
-        if let Some(r) = n.child_by_field_name("receiver") {
+        if let Some(r) = n.field("receiver") {
             s.push(' ');
             s.push_str(&self.compact(r));
             s.push(' ');
         } else {
             s.push(' ');
         }
-        if let Some(name) = n.child_by_field_name("name") {
+        if let Some(name) = n.field("name") {
             s.push_str(self.text(name));
         }
-        if let Some(tp) = n.child_by_field_name("type_parameters") {
+        if let Some(tp) = n.field("type_parameters") {
             s.push_str(&self.compact(tp));
         }
-        if let Some(p) = n.child_by_field_name("parameters") {
+        if let Some(p) = n.field("parameters") {
             s.push_str(&self.compact(p));
         }
-        if let Some(r) = n.child_by_field_name("result") {
+        if let Some(r) = n.field("result") {
             s.push(' ');
             s.push_str(&self.compact(r));
         }
@@ -202,9 +199,7 @@ impl Extractor<'_> {
         let mut out = Vec::new();
         let mut c = r.walk();
         for p in r.named_children(&mut c) {
-            let t = p
-                .child_by_field_name("type")
-                .and_then(|t| self.ty_of_type(t));
+            let t = p.field("type").and_then(|t| self.ty_of_type(t));
             let names = count_field(p, "name").max(1);
             for _ in 0..names {
                 out.push(t.clone());
@@ -233,10 +228,10 @@ impl Extractor<'_> {
     /// whole signature is read.
     pub(super) fn signature_params(&mut self, n: Node) -> Vec<(String, Option<Ty>)> {
         let mut pending = Vec::new();
-        if let Some(p) = n.child_by_field_name("parameters") {
+        if let Some(p) = n.field("parameters") {
             pending.extend(self.parameters(p));
         }
-        if let Some(r) = n.child_by_field_name("result") {
+        if let Some(r) = n.field("result") {
             if r.kind() == "parameter_list" {
                 pending.extend(self.parameters(r));
             } else {
@@ -258,7 +253,7 @@ impl Extractor<'_> {
             ) {
                 continue;
             }
-            let ty_node = p.child_by_field_name("type");
+            let ty_node = p.field("type");
             if let Some(t) = ty_node {
                 self.type_refs(t);
             }
@@ -282,18 +277,18 @@ impl Extractor<'_> {
     }
 
     pub(super) fn type_spec(&mut self, spec: Node, top: bool) {
-        let Some(name_node) = spec.child_by_field_name("name") else {
+        let Some(name_node) = spec.field("name") else {
             return;
         };
         let name = self.text(name_node).to_string();
-        let Some(ty) = spec.child_by_field_name("type") else {
+        let Some(ty) = spec.field("type") else {
             return;
         };
         if !top {
             // A local type: its name is a local; its body's types are uses of the enclosing decl.
             self.declare_local(&name, None);
             self.with_scope(|x| {
-                if let Some(tps) = spec.child_by_field_name("type_parameters") {
+                if let Some(tps) = spec.field("type_parameters") {
                     x.type_parameters(tps);
                 }
                 x.type_refs(ty);
@@ -309,7 +304,7 @@ impl Extractor<'_> {
         let mut d = self.decl(&name, name.clone(), kind, Span::of(spec));
         d.is_struct = ty.kind() == "struct_type";
         d.is_interface = ty.kind() == "interface_type";
-        d.opaque_method_set = spec.child_by_field_name("type_parameters").is_some()
+        d.opaque_method_set = spec.field("type_parameters").is_some()
             || (d.is_interface && named(ty).iter().any(|e| e.kind() != "method_elem"));
         d.underlying = self.ty_of_type(ty);
         d.signature = Some(match ty.kind() {
@@ -331,7 +326,7 @@ impl Extractor<'_> {
         let idx = self.push_decl(d);
         self.source = Some(idx);
         self.with_scope(|x| {
-            if let Some(tps) = spec.child_by_field_name("type_parameters") {
+            if let Some(tps) = spec.field("type_parameters") {
                 x.type_parameters(tps);
             }
             match ty.kind() {
@@ -351,7 +346,7 @@ impl Extractor<'_> {
             if nearest_ancestor(f, "struct_type") != Some(st) {
                 continue;
             }
-            let Some(ty) = f.child_by_field_name("type") else {
+            let Some(ty) = f.field("type") else {
                 continue;
             };
             let mut c = f.walk();
@@ -404,7 +399,7 @@ impl Extractor<'_> {
                 self.type_refs(e);
                 continue;
             }
-            let Some(n) = e.child_by_field_name("name") else {
+            let Some(n) = e.field("name") else {
                 continue;
             };
             let mname = self.text(n).to_string();
@@ -417,7 +412,7 @@ impl Extractor<'_> {
             d.owner = Some(owner.to_string());
             d.signature = Some(format!("func {}", self.compact(e)));
             d.results = e
-                .child_by_field_name("result")
+                .field("result")
                 .map(|r| self.result_types(r))
                 .unwrap_or_default();
             let i = self.push_decl(d);
@@ -448,8 +443,8 @@ impl Extractor<'_> {
             &mut specs,
         );
         for spec in specs {
-            let ty_node = spec.child_by_field_name("type");
-            let values = spec.child_by_field_name("value");
+            let ty_node = spec.field("type");
+            let values = spec.field("value");
             let mut c = spec.walk();
             let names: Vec<Node> = spec
                 .children_by_field_name("name", &mut c)

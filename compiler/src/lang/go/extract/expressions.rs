@@ -2,6 +2,7 @@
 //! when known), calls, function literals, composite literals and their keys, and every named
 //! type inside a type expression.
 
+use crate::lang::FieldExt;
 use tree_sitter::Node;
 
 use super::{Extractor, Target, Ty, Use, collect_kind, fields, named, nearest_ancestor};
@@ -31,7 +32,7 @@ impl Extractor<'_> {
     /// Records the references of expression `n`, used as `usage`.
     /// Walks the expression in field `name` of `n`, if there is one, as `usage`.
     pub(super) fn expr_field(&mut self, n: Node, name: &str, usage: Use) {
-        if let Some(e) = n.child_by_field_name(name) {
+        if let Some(e) = n.field(name) {
             self.expr(e, usage);
         }
     }
@@ -96,31 +97,30 @@ impl Extractor<'_> {
             // `F[int](x)` of a generic func parses as a conversion to a generic type; the name
             // decides in phase 2 (a func is called, a type converted to).
             "type_conversion_expression"
-                if n.child_by_field_name("type")
-                    .is_some_and(|t| t.kind() == "generic_type") =>
+                if n.field("type").is_some_and(|t| t.kind() == "generic_type") =>
             {
-                if let Some(t) = n.child_by_field_name("type") {
+                if let Some(t) = n.field("type") {
                     self.callee(t);
                 }
                 self.expr_field(n, "operand", Use::Arg);
             }
             "call_expression" => {
-                if let Some(f) = n.child_by_field_name("function") {
+                if let Some(f) = n.field("function") {
                     self.callee(f);
                 }
                 self.type_refs_field(n, "type_arguments");
-                if let Some(a) = n.child_by_field_name("arguments") {
+                if let Some(a) = n.field("arguments") {
                     for arg in named(a) {
                         self.expr(arg, Use::Arg);
                     }
                 }
             }
             "composite_literal" => {
-                let ty_node = n.child_by_field_name("type");
+                let ty_node = n.field("type");
                 if let Some(t) = ty_node {
                     self.type_refs(t);
                 }
-                if let Some(body) = n.child_by_field_name("body") {
+                if let Some(body) = n.field("body") {
                     self.literal_value(body, ty_node.map_or(LitTy::Unknown, LitTy::Node));
                 }
             }
@@ -129,7 +129,7 @@ impl Extractor<'_> {
                 self.with_scope(|x| {
                     let pending = x.signature_params(n);
                     x.declare_all(pending);
-                    if let Some(b) = n.child_by_field_name("body") {
+                    if let Some(b) = n.field("body") {
                         x.block(b);
                     }
                 });
@@ -182,7 +182,7 @@ impl Extractor<'_> {
     pub(super) fn callee(&mut self, f: Node) {
         match f.kind() {
             "generic_type" => {
-                if let Some(t) = f.child_by_field_name("type") {
+                if let Some(t) = f.field("type") {
                     self.type_name_as(t, Use::Call);
                 }
                 self.type_refs_field(f, "type_arguments");
@@ -236,7 +236,7 @@ impl Extractor<'_> {
                 // An elided element of `[]*T{{...}}` is `&T{...}`: look through pointers and
                 // instantiation.
                 while let Some(inner) = match t.kind() {
-                    "generic_type" => t.child_by_field_name("type"),
+                    "generic_type" => t.field("type"),
                     "pointer_type" => t.named_child(0),
                     _ => None,
                 } {
@@ -255,13 +255,11 @@ impl Extractor<'_> {
                     "struct_type" => (Keys::Unknown, LitTy::Unknown),
                     "slice_type" | "array_type" | "implicit_length_array_type" => (
                         Keys::Expressions(None),
-                        t.child_by_field_name("element")
-                            .map_or(LitTy::Unknown, LitTy::Node),
+                        t.field("element").map_or(LitTy::Unknown, LitTy::Node),
                     ),
                     "map_type" => (
-                        Keys::Expressions(t.child_by_field_name("key")),
-                        t.child_by_field_name("value")
-                            .map_or(LitTy::Unknown, LitTy::Node),
+                        Keys::Expressions(t.field("key")),
+                        t.field("value").map_or(LitTy::Unknown, LitTy::Node),
                     ),
                     _ => (Keys::Unknown, LitTy::Unknown),
                 }
@@ -272,7 +270,7 @@ impl Extractor<'_> {
         for el in named(body) {
             match el.kind() {
                 "keyed_element" => {
-                    if let Some(k) = el.child_by_field_name("key") {
+                    if let Some(k) = el.field("key") {
                         // `iota`, `nil`, `true` and `false` are identifiers too (field names
                         // may shadow them), though the grammar gives them their own kinds.
                         let ident = k.named_child(0).filter(|i| {
@@ -298,7 +296,7 @@ impl Extractor<'_> {
                             _ => self.element(k, LitTy::Unknown),
                         }
                     }
-                    if let Some(v) = el.child_by_field_name("value") {
+                    if let Some(v) = el.field("value") {
                         self.element(v, elems.clone());
                     }
                 }
@@ -320,7 +318,7 @@ impl Extractor<'_> {
     /// Records every named type inside a type expression as a type use.
     /// The type references of the type in field `name` of `n`, if there is one.
     pub(super) fn type_refs_field(&mut self, n: Node, name: &str) {
-        if let Some(t) = n.child_by_field_name(name) {
+        if let Some(t) = n.field(name) {
             self.type_refs(t);
         }
     }
@@ -338,7 +336,7 @@ impl Extractor<'_> {
                 collect_kind(t, "field_declaration", &mut fields);
                 for f in fields {
                     if nearest_ancestor(f, "struct_type") == Some(t)
-                        && let Some(ty) = f.child_by_field_name("type")
+                        && let Some(ty) = f.field("type")
                     {
                         self.type_refs(ty);
                     }

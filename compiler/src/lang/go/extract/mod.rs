@@ -13,6 +13,7 @@ mod statements;
 mod typing;
 
 use crate::hash::HashMap;
+use crate::lang::FieldExt;
 use std::cell::Cell;
 
 use kivgraph_format::SymbolKind;
@@ -257,7 +258,7 @@ impl<'s> Extractor<'s> {
 
 /// Two fields of `n`, when both are there.
 pub(super) fn fields<'t>(n: Node<'t>, a: &str, b: &str) -> Option<(Node<'t>, Node<'t>)> {
-    Some((n.child_by_field_name(a)?, n.child_by_field_name(b)?))
+    Some((n.field(a)?, n.field(b)?))
 }
 
 pub(super) fn named(n: Node) -> Vec<Node> {

@@ -2,6 +2,7 @@
 //! `select` and the rest, declaring locals (with their types when the syntax shows them) as
 //! they come into scope.
 
+use crate::lang::FieldExt;
 use tree_sitter::Node;
 
 use super::{Extractor, Ty, Use, has_token, named};
@@ -29,14 +30,11 @@ impl Extractor<'_> {
             "block" => self.block(n),
             "statement_list" => self.statements(n),
             "short_var_declaration" => {
-                let right: Vec<Node> = n
-                    .child_by_field_name("right")
-                    .map(named)
-                    .unwrap_or_default();
+                let right: Vec<Node> = n.field("right").map(named).unwrap_or_default();
                 for r in &right {
                     self.expr(*r, Use::Assign);
                 }
-                let left: Vec<Node> = n.child_by_field_name("left").map(named).unwrap_or_default();
+                let left: Vec<Node> = n.field("left").map(named).unwrap_or_default();
                 let types: Vec<Option<Ty>> = (0..left.len())
                     .map(|i| self.infer_value_ty(&right, left.len(), i))
                     .collect();
@@ -66,10 +64,10 @@ impl Extractor<'_> {
                             x.expr_field(k, "right", Use::Value);
                             let defines = has_token(k, ":=");
                             let elem = k
-                                .child_by_field_name("right")
+                                .field("right")
                                 .and_then(|r| x.ty_of_expr(r))
                                 .map(|t| Ty::Elem(Box::new(t)));
-                            if let Some(l) = k.child_by_field_name("left") {
+                            if let Some(l) = k.field("left") {
                                 for (i, id) in named(l).into_iter().enumerate() {
                                     if defines && id.kind() == "identifier" {
                                         let t = x.text(id).to_string();
@@ -85,7 +83,7 @@ impl Extractor<'_> {
                         }
                         "for_clause" => {
                             for f in ["initializer", "condition", "update"] {
-                                if let Some(s) = k.child_by_field_name(f) {
+                                if let Some(s) = k.field(f) {
                                     x.stmt(s);
                                 }
                             }
@@ -96,25 +94,25 @@ impl Extractor<'_> {
                 }
             }),
             "if_statement" => self.with_scope(|x| {
-                if let Some(i) = n.child_by_field_name("initializer") {
+                if let Some(i) = n.field("initializer") {
                     x.stmt(i);
                 }
                 x.expr_field(n, "condition", Use::Value);
-                if let Some(c) = n.child_by_field_name("consequence") {
+                if let Some(c) = n.field("consequence") {
                     x.block(c);
                 }
-                if let Some(a) = n.child_by_field_name("alternative") {
+                if let Some(a) = n.field("alternative") {
                     x.stmt(a);
                 }
             }),
             "expression_switch_statement" | "type_switch_statement" | "select_statement" => self
                 .with_scope(|x| {
-                    if let Some(i) = n.child_by_field_name("initializer") {
+                    if let Some(i) = n.field("initializer") {
                         x.stmt(i);
                     }
                     x.expr_field(n, "value", Use::Value);
                     let alias = n
-                        .child_by_field_name("alias")
+                        .field("alias")
                         .and_then(|a| named(a).first().copied())
                         .map(|a| x.text(a).to_string());
                     for case in kids(n) {
@@ -144,7 +142,7 @@ impl Extractor<'_> {
                                     x.declare_local(a, None);
                                 }
                                 x.expr_field(case, "value", Use::Value);
-                                if let Some(comm) = case.child_by_field_name("communication") {
+                                if let Some(comm) = case.field("communication") {
                                     x.stmt(comm);
                                 }
                                 for b in kids(case)
@@ -160,7 +158,7 @@ impl Extractor<'_> {
                 }),
             "receive_statement" => {
                 self.expr_field(n, "right", Use::Value);
-                if let Some(l) = n.child_by_field_name("left") {
+                if let Some(l) = n.field("left") {
                     let defines = has_token(n, ":=");
                     for id in named(l) {
                         if defines && id.kind() == "identifier" {
@@ -192,7 +190,7 @@ impl Extractor<'_> {
             }
             "assignment_statement" => {
                 self.expr_field(n, "left", Use::Value);
-                if let Some(r) = n.child_by_field_name("right") {
+                if let Some(r) = n.field("right") {
                     for e in named(r) {
                         self.expr(e, Use::Assign);
                     }

@@ -1,6 +1,7 @@
 //! Typing of expressions as far as the syntax shows it: the `Ty` a local gets from its
 //! initializer, resolved against package scopes in phase 2.
 
+use crate::lang::FieldExt;
 use tree_sitter::Node;
 
 use super::{Extractor, MAX_DEPTH, Ty, fields};
@@ -16,7 +17,7 @@ impl Extractor<'_> {
         loop {
             match t.kind() {
                 "pointer_type" | "parenthesized_type" => t = t.named_child(0)?,
-                "generic_type" => t = t.child_by_field_name("type")?,
+                "generic_type" => t = t.field("type")?,
                 "type_identifier" => {
                     let name = self.text(t).to_string();
                     // A type parameter or local type is not a package-level type.
@@ -26,11 +27,11 @@ impl Extractor<'_> {
                     return Some(Ty::Named { qual: None, name });
                 }
                 "qualified_type" => {
-                    let pkg = self.text(t.child_by_field_name("package")?).to_string();
+                    let pkg = self.text(t.field("package")?).to_string();
                     if self.lookup_local(&pkg).is_some() {
                         return None;
                     }
-                    let name = self.text(t.child_by_field_name("name")?).to_string();
+                    let name = self.text(t.field("name")?).to_string();
                     return Some(Ty::Named {
                         qual: Some(pkg),
                         name,
@@ -38,14 +39,12 @@ impl Extractor<'_> {
                 }
                 "slice_type" | "array_type" | "implicit_length_array_type" => {
                     return Some(Ty::Container(Box::new(
-                        self.ty_of_type(t.child_by_field_name("element")?)?,
+                        self.ty_of_type(t.field("element")?)?,
                     )));
                 }
                 // Maps and channels: ranging, indexing and receiving yield the value type.
                 "map_type" | "channel_type" => {
-                    return Some(Ty::Container(Box::new(
-                        self.ty_of_type(t.child_by_field_name("value")?)?,
-                    )));
+                    return Some(Ty::Container(Box::new(self.ty_of_type(t.field("value")?)?)));
                 }
                 _ => return None,
             }
@@ -74,8 +73,8 @@ impl Extractor<'_> {
         match n.kind() {
             "parenthesized_expression" => self.ty_of_expr(n.named_child(0)?),
             "unary_expression" => {
-                let op = n.child_by_field_name("operator").map(|o| self.text(o));
-                let operand = n.child_by_field_name("operand")?;
+                let op = n.field("operator").map(|o| self.text(o));
+                let operand = n.field("operand")?;
                 match op {
                     // Types are tracked without pointers, so taking an address or dereferencing
                     // keeps the named type.
@@ -85,12 +84,10 @@ impl Extractor<'_> {
                     _ => None,
                 }
             }
-            "index_expression" => Some(Ty::Elem(Box::new(
-                self.ty_of_expr(n.child_by_field_name("operand")?)?,
-            ))),
-            "slice_expression" => self.ty_of_expr(n.child_by_field_name("operand")?),
-            "type_assertion_expression" => self.ty_of_type(n.child_by_field_name("type")?),
-            "composite_literal" => self.ty_of_type(n.child_by_field_name("type")?),
+            "index_expression" => Some(Ty::Elem(Box::new(self.ty_of_expr(n.field("operand")?)?))),
+            "slice_expression" => self.ty_of_expr(n.field("operand")?),
+            "type_assertion_expression" => self.ty_of_type(n.field("type")?),
+            "composite_literal" => self.ty_of_type(n.field("type")?),
             "identifier" => {
                 let name = self.text(n);
                 match self.lookup_local(name) {
@@ -114,10 +111,10 @@ impl Extractor<'_> {
             },
             "call_expression" => self.ty_of_call(n, 0),
             "type_conversion_expression" => {
-                let t = n.child_by_field_name("type")?;
+                let t = n.field("type")?;
                 if t.kind() == "generic_type" {
                     // `F[int](x)`: a generic func's result, or a conversion; phase 2 tells.
-                    let base = t.child_by_field_name("type")?;
+                    let base = t.field("type")?;
                     return match base.kind() {
                         "type_identifier" => Some(Ty::Call {
                             qual: None,
@@ -125,8 +122,8 @@ impl Extractor<'_> {
                             index: 0,
                         }),
                         "qualified_type" => Some(Ty::Call {
-                            qual: Some(self.text(base.child_by_field_name("package")?).to_string()),
-                            name: self.text(base.child_by_field_name("name")?).to_string(),
+                            qual: Some(self.text(base.field("package")?).to_string()),
+                            name: self.text(base.field("name")?).to_string(),
                             index: 0,
                         }),
                         _ => None,
@@ -146,18 +143,16 @@ impl Extractor<'_> {
         if n.kind() != "call_expression" {
             return None;
         }
-        let mut f = n.child_by_field_name("function")?;
+        let mut f = n.field("function")?;
         // `(*T)(p)` converts to a pointer type: look through the parentheses and the star.
         if f.kind() == "parenthesized_expression"
             && let Some(inner) = f.named_child(0)
         {
             f = match inner.kind() {
                 "unary_expression"
-                    if inner
-                        .child_by_field_name("operator")
-                        .is_some_and(|o| self.text(o) == "*") =>
+                    if inner.field("operator").is_some_and(|o| self.text(o) == "*") =>
                 {
-                    inner.child_by_field_name("operand")?
+                    inner.field("operand")?
                 }
                 "pointer_type" => return self.ty_of_type(inner),
                 _ => inner,
@@ -168,8 +163,8 @@ impl Extractor<'_> {
             "index_expression" | "type_instantiation_expression" | "generic_type"
         ) {
             f = f
-                .child_by_field_name("operand")
-                .or_else(|| f.child_by_field_name("type"))
+                .field("operand")
+                .or_else(|| f.field("type"))
                 .or_else(|| f.named_child(0))?;
         }
         match f.kind() {
@@ -179,9 +174,7 @@ impl Extractor<'_> {
                     return None;
                 }
                 if name == "new" {
-                    let arg = n
-                        .child_by_field_name("arguments")
-                        .and_then(|a| a.named_child(0))?;
+                    let arg = n.field("arguments").and_then(|a| a.named_child(0))?;
                     return self.ty_of_type(arg);
                 }
                 Some(Ty::Call {

@@ -2,15 +2,16 @@
 //! them, and the binding a written name takes.
 
 use super::*;
+use crate::lang::FieldExt;
 
 impl Extractor<'_> {
     pub(super) fn walk_assignment(&mut self, n: Node) {
-        let right = n.child_by_field_name("right");
-        let ty = n.child_by_field_name("type");
+        let right = n.field("right");
+        let ty = n.field("type");
         if let Some(t) = ty {
             self.walk_type(t);
         }
-        let left = n.child_by_field_name("left");
+        let left = n.field("left");
         // The value of `x = …` belongs to x's declaration; that of `self.x = …` to the method.
         let stmt_decl = left
             .filter(|l| l.kind() != "attribute")
@@ -111,11 +112,9 @@ impl Extractor<'_> {
             }
             "attribute" => {
                 // `self.x = …`: the field's type.
-                if let (Some(o), Some(a), Some(m)) = (
-                    t.child_by_field_name("object"),
-                    t.child_by_field_name("attribute"),
-                    self.method.clone(),
-                ) && m.receiver.as_deref() == Some(self.t(o))
+                if let (Some(o), Some(a), Some(m)) =
+                    (t.field("object"), t.field("attribute"), self.method.clone())
+                    && m.receiver.as_deref() == Some(self.t(o))
                     && let Some(&f) = self.file.decls[m.class].members.get(self.t(a))
                     && self.file.decls[f].kind == SymbolKind::Field
                 {

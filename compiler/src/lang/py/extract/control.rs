@@ -1,6 +1,7 @@
 //! Statements whose branches are decided statically for the target (`sys.version_info`, `TYPE_CHECKING`) and `match` patterns.
 
 use super::*;
+use crate::lang::FieldExt;
 
 impl Extractor<'_> {
     /// A dotted name read as a value (`Color.RED` of a `case`): its first part a name, each
@@ -98,7 +99,7 @@ impl Extractor<'_> {
                 (t == "TYPE_CHECKING" || t.ends_with(".TYPE_CHECKING")).then_some(true)
             }
             "not_operator" => c
-                .child_by_field_name("argument")
+                .field("argument")
                 .and_then(|x| self.static_condition(x))
                 .map(|b| !b),
             "comparison_operator" => {
@@ -172,11 +173,11 @@ impl Extractor<'_> {
         {
             return None;
         }
-        let cond = stmt.child_by_field_name("condition")?;
+        let cond = stmt.field("condition")?;
         if cond.kind() != "not_operator" {
             return None;
         }
-        let body = stmt.child_by_field_name("consequence")?;
+        let body = stmt.field("consequence")?;
         let last = kids(body).into_iter().rfind(|k| k.kind() != "comment")?;
         if !matches!(
             last.kind(),
@@ -184,7 +185,7 @@ impl Extractor<'_> {
         ) {
             return None;
         }
-        let inner = cond.child_by_field_name("argument")?;
+        let inner = cond.field("argument")?;
         if inner.kind() != "call" {
             return None;
         }
@@ -198,21 +199,21 @@ impl Extractor<'_> {
         }
         match cond.kind() {
             "parenthesized_expression" => self.isinstance_test(cond.named_child(0)?, d + 1),
-            "boolean_operator" if cond.child_by_field_name("operator")?.kind() == "and" => {
-                let l = cond.child_by_field_name("left")?;
-                let r = cond.child_by_field_name("right")?;
+            "boolean_operator" if cond.field("operator")?.kind() == "and" => {
+                let l = cond.field("left")?;
+                let r = cond.field("right")?;
                 self.isinstance_test(l, d + 1)
                     .or_else(|| self.isinstance_test(r, d + 1))
             }
             "call" => {
-                let f = cond.child_by_field_name("function")?;
+                let f = cond.field("function")?;
                 if f.kind() != "identifier"
                     || self.t(f) != "isinstance"
                     || !matches!(self.lookup("isinstance"), NameRes::Unbound(_))
                 {
                     return None;
                 }
-                let args: Vec<Node> = kids(cond.child_by_field_name("arguments")?)
+                let args: Vec<Node> = kids(cond.field("arguments")?)
                     .into_iter()
                     .filter(|k| k.kind() != "comment")
                     .collect();
@@ -254,8 +255,8 @@ impl Extractor<'_> {
     }
 
     pub(super) fn walk_if(&mut self, n: Node) {
-        let mut cond = n.child_by_field_name("condition");
-        let mut body = n.child_by_field_name("consequence");
+        let mut cond = n.field("condition");
+        let mut body = n.field("consequence");
         let alternatives: Vec<Node> = kids(n)
             .into_iter()
             .filter(|k| matches!(k.kind(), "elif_clause" | "else_clause"))
@@ -289,14 +290,14 @@ impl Extractor<'_> {
                     if known == Some(true) {
                         return;
                     }
-                    cond = alt.child_by_field_name("condition");
-                    body = alt.child_by_field_name("consequence");
+                    cond = alt.field("condition");
+                    body = alt.field("consequence");
                 }
                 _ => {
                     // `else`: after a known-false condition it is the live branch; after an
                     // unknown one it is one more possibility.
                     if let Some(b) = alt
-                        .child_by_field_name("body")
+                        .field("body")
                         .or_else(|| kids(*alt).into_iter().find(|k| k.kind() == "block"))
                     {
                         self.walk(b);

@@ -1,6 +1,7 @@
 //! The declaration pass: module-level names, class members and `self.x` fields, imports and `__all__`.
 
 use super::*;
+use crate::lang::FieldExt;
 
 impl Extractor<'_> {
     /// Declares the names a module or class body binds, looking into compound statements but
@@ -14,7 +15,7 @@ impl Extractor<'_> {
     pub(super) fn declare_stmt(&mut self, s: Node, class: Option<usize>, prefix: &str) {
         match s.kind() {
             "decorated_definition" => {
-                if let Some(d) = s.child_by_field_name("definition") {
+                if let Some(d) = s.field("definition") {
                     let decorators: Vec<String> = kids(s)
                         .into_iter()
                         .filter(|k| k.kind() == "decorator")
@@ -43,7 +44,7 @@ impl Extractor<'_> {
                 for n in kids(s) {
                     let name = match n.kind() {
                         "dotted_name" => n,
-                        "aliased_import" => match n.child_by_field_name("name") {
+                        "aliased_import" => match n.field("name") {
                             Some(x) => x,
                             None => continue,
                         },
@@ -86,7 +87,7 @@ impl Extractor<'_> {
                     }
                 }
                 if s.kind() == "for_statement"
-                    && let Some(l) = s.child_by_field_name("left")
+                    && let Some(l) = s.field("left")
                 {
                     self.declare_targets(l, s, class, prefix, false);
                 }
@@ -144,7 +145,7 @@ impl Extractor<'_> {
         decorators: &[String],
         outer: Option<Node>,
     ) {
-        let Some(name) = d.child_by_field_name("name") else {
+        let Some(name) = d.field("name") else {
             return;
         };
         let name = self.t(name).to_string();
@@ -165,7 +166,7 @@ impl Extractor<'_> {
                 self.bind_decl(&name, c);
             }
             let qp = format!("{}.", self.file.decls[c].qn);
-            if let Some(body) = d.child_by_field_name("body") {
+            if let Some(body) = d.field("body") {
                 self.declare_block(body, Some(c), &qp);
                 self.declare_self_fields(body, c, &qp);
             }
@@ -200,7 +201,7 @@ impl Extractor<'_> {
     pub(super) fn declare_self_fields(&mut self, body: Node, c: usize, qp: &str) {
         for s in kids(body) {
             let def = match s.kind() {
-                "decorated_definition" => s.child_by_field_name("definition"),
+                "decorated_definition" => s.field("definition"),
                 "function_definition" => Some(s),
                 _ => None,
             };
@@ -219,7 +220,7 @@ impl Extractor<'_> {
             let Some(me) = first_param(def, self.src) else {
                 continue;
             };
-            if let Some(b) = def.child_by_field_name("body") {
+            if let Some(b) = def.field("body") {
                 self.scan_self_assignments(b, &me, c, qp);
             }
         }
@@ -237,14 +238,12 @@ impl Extractor<'_> {
             match k.kind() {
                 "function_definition" | "class_definition" | "decorated_definition" | "lambda" => {}
                 "assignment" | "augmented_assignment" => {
-                    if let Some(l) = k.child_by_field_name("left") {
+                    if let Some(l) = k.field("left") {
                         let mut targets = Vec::new();
                         attribute_targets(l, &mut targets);
                         for t in targets {
-                            let (Some(o), Some(a)) = (
-                                t.child_by_field_name("object"),
-                                t.child_by_field_name("attribute"),
-                            ) else {
+                            let (Some(o), Some(a)) = (t.field("object"), t.field("attribute"))
+                            else {
                                 continue;
                             };
                             if self.t(o) != me {
@@ -264,14 +263,13 @@ impl Extractor<'_> {
                                     self.file.decls[f].assignments = 1;
                                     self.file.decls[f].from_self = true;
                                     // `self.x: T = …` declares x here even when a base does.
-                                    self.file.decls[f].annotated =
-                                        k.child_by_field_name("type").is_some();
+                                    self.file.decls[f].annotated = k.field("type").is_some();
                                     self.decl_at.insert((t.start_byte(), t.kind_id()), f);
                                 }
                             }
                         }
                     }
-                    if let Some(r) = k.child_by_field_name("right") {
+                    if let Some(r) = k.field("right") {
                         self.scan_self_at(r, me, c, qp, d + 1);
                     }
                 }
@@ -287,12 +285,12 @@ impl Extractor<'_> {
         class: Option<usize>,
         prefix: &str,
     ) {
-        let Some(left) = a.child_by_field_name("left") else {
+        let Some(left) = a.field("left") else {
             return;
         };
         self.declare_targets(left, stmt, class, prefix, true);
         // `x = y = 1`: the right side may itself be an assignment.
-        if let Some(r) = a.child_by_field_name("right")
+        if let Some(r) = a.field("right")
             && r.kind() == "assignment"
         {
             self.declare_assignment(r, stmt, class, prefix);
@@ -300,7 +298,7 @@ impl Extractor<'_> {
         if class.is_none()
             && left.kind() == "identifier"
             && self.t(left) == "__all__"
-            && let Some(r) = a.child_by_field_name("right")
+            && let Some(r) = a.field("right")
             && matches!(r.kind(), "list" | "tuple")
         {
             let mut names = Vec::new();
@@ -386,12 +384,12 @@ impl Extractor<'_> {
             return;
         }
         // from … import …
-        let Some(m) = s.child_by_field_name("module_name") else {
+        let Some(m) = s.field("module_name") else {
             return;
         };
         let module = self.t(m).split_whitespace().collect::<String>();
         for n in kids(s) {
-            if Some(n) == s.child_by_field_name("module_name") {
+            if Some(n) == s.field("module_name") {
                 continue;
             }
             match n.kind() {
@@ -497,8 +495,5 @@ fn last_part(n: Node) -> Node {
 
 /// The name and the alias of `name as alias`.
 fn aliased(n: Node) -> Option<(Node, Node)> {
-    Some((
-        n.child_by_field_name("name")?,
-        n.child_by_field_name("alias")?,
-    ))
+    Some((n.field("name")?, n.field("alias")?))
 }

@@ -2,6 +2,7 @@
 //! decorators, bases and bodies.
 
 use super::*;
+use crate::lang::FieldExt;
 
 impl Extractor<'_> {
     /// The parameters of a function or lambda into the innermost scope, their annotations and
@@ -24,19 +25,10 @@ impl Extractor<'_> {
                     let splat = kids(p).iter().any(|k| {
                         matches!(k.kind(), "list_splat_pattern" | "dictionary_splat_pattern")
                     });
-                    (
-                        name,
-                        if splat {
-                            None
-                        } else {
-                            p.child_by_field_name("type")
-                        },
-                    )
+                    (name, if splat { None } else { p.field("type") })
                 }
-                "default_parameter" => (p.child_by_field_name("name"), None),
-                "typed_default_parameter" => {
-                    (p.child_by_field_name("name"), p.child_by_field_name("type"))
-                }
+                "default_parameter" => (p.field("name"), None),
+                "typed_default_parameter" => (p.field("name"), p.field("type")),
                 "list_splat_pattern" | "dictionary_splat_pattern" => {
                     (kids(p).into_iter().find(|k| k.kind() == "identifier"), None)
                 }
@@ -67,10 +59,10 @@ impl Extractor<'_> {
 
     pub(super) fn walk_param_parts(&mut self, params: Node) {
         for p in kids(params) {
-            if let Some(t) = p.child_by_field_name("type") {
+            if let Some(t) = p.field("type") {
                 self.walk_type(t);
             }
-            if let Some(v) = p.child_by_field_name("value") {
+            if let Some(v) = p.field("value") {
                 self.walk(v);
             }
         }
@@ -84,10 +76,10 @@ impl Extractor<'_> {
         };
         // Annotations and defaults are evaluated in the enclosing scope.
         self.with_owner(decl, |x| {
-            if let Some(p) = n.child_by_field_name("parameters") {
+            if let Some(p) = n.field("parameters") {
                 x.walk_param_parts(p);
             }
-            if let Some(r) = n.child_by_field_name("return_type") {
+            if let Some(r) = n.field("return_type") {
                 x.walk_type(r);
                 let tr = x.type_ref(r);
                 if let Some(d) = decl
@@ -109,10 +101,10 @@ impl Extractor<'_> {
             self.method = method.clone();
         }
         self.scopes.push(Scope::new(ScopeKind::Function));
-        if let Some(p) = n.child_by_field_name("parameters") {
+        if let Some(p) = n.field("parameters") {
             self.bind_params(p, method.as_ref());
         }
-        if let Some(body) = n.child_by_field_name("body") {
+        if let Some(body) = n.field("body") {
             let mut bound = Vec::new();
             self.collect_bound(body, &mut bound);
             for nm in bound {
@@ -146,14 +138,14 @@ impl Extractor<'_> {
     }
 
     pub(super) fn walk_lambda(&mut self, n: Node) {
-        if let Some(p) = n.child_by_field_name("parameters") {
+        if let Some(p) = n.field("parameters") {
             self.walk_param_parts(p);
         }
         self.scopes.push(Scope::new(ScopeKind::Function));
-        if let Some(p) = n.child_by_field_name("parameters") {
+        if let Some(p) = n.field("parameters") {
             self.bind_params(p, None);
         }
-        if let Some(b) = n.child_by_field_name("body") {
+        if let Some(b) = n.field("body") {
             self.walk(b);
         }
         self.scopes.pop();
@@ -162,7 +154,7 @@ impl Extractor<'_> {
     pub(super) fn walk_class(&mut self, n: Node) {
         let decl = self.decl_of(n);
         self.with_owner(decl, |x| {
-            if let Some(sup) = n.child_by_field_name("superclasses") {
+            if let Some(sup) = n.field("superclasses") {
                 for a in kids(sup) {
                     match a.kind() {
                         "identifier" => {
@@ -180,13 +172,13 @@ impl Extractor<'_> {
                             }
                         }
                         "keyword_argument" => {
-                            if let Some(v) = a.child_by_field_name("value") {
+                            if let Some(v) = a.field("value") {
                                 x.walk(v);
                             }
                         }
                         // `Base[int]`: the base is `Base`.
                         "subscript" => {
-                            if let Some(v) = a.child_by_field_name("value") {
+                            if let Some(v) = a.field("value") {
                                 match v.kind() {
                                     "identifier" => x.name_ref(v, Use::Extends),
                                     "attribute" => {
@@ -196,7 +188,7 @@ impl Extractor<'_> {
                                 }
                             }
                             for k in kids(a) {
-                                if Some(k) != a.child_by_field_name("value") {
+                                if Some(k) != a.field("value") {
                                     x.walk(k);
                                 }
                             }
@@ -215,7 +207,7 @@ impl Extractor<'_> {
             for (k, v) in &self.file.decls[d].members {
                 scope.names.insert(k.clone(), NameRes::Decl(*v));
             }
-        } else if let Some(body) = n.child_by_field_name("body") {
+        } else if let Some(body) = n.field("body") {
             // A class inside a function: its body's names are locals of the class scope.
             let mut bound = Vec::new();
             self.collect_bound(body, &mut bound);
@@ -226,7 +218,7 @@ impl Extractor<'_> {
         }
         self.scopes.push(scope);
         let saved = self.method.take();
-        if let Some(body) = n.child_by_field_name("body") {
+        if let Some(body) = n.field("body") {
             self.with_owner(decl, |x| x.walk_block(body));
         }
         self.method = saved;
@@ -240,20 +232,20 @@ impl Extractor<'_> {
             .filter(|k| k.kind() == "for_in_clause")
             .collect();
         if let Some(first) = clauses.first()
-            && let Some(r) = first.child_by_field_name("right")
+            && let Some(r) = first.field("right")
         {
             self.walk(r);
         }
         self.scopes.push(Scope::new(ScopeKind::Comprehension));
         for (i, c) in clauses.iter().enumerate() {
             if i > 0
-                && let Some(r) = c.child_by_field_name("right")
+                && let Some(r) = c.field("right")
             {
                 self.walk(r);
             }
-            if let Some(l) = c.child_by_field_name("left") {
+            if let Some(l) = c.field("left") {
                 let value = c
-                    .child_by_field_name("right")
+                    .field("right")
                     .map(|r| Expr::Elem(Box::new(self.expr_of(r))));
                 let mut names = Vec::new();
                 target_names(l, self.src, &mut names);

@@ -1,6 +1,7 @@
 //! Descriptions of receivers and written types for phase 2 (bounded in depth).
 
 use super::*;
+use crate::lang::FieldExt;
 
 impl Extractor<'_> {
     pub(super) fn expr_of(&self, n: Node) -> Expr {
@@ -13,16 +14,13 @@ impl Extractor<'_> {
         }
         match n.kind() {
             "identifier" => Expr::Name(self.lookup(self.t(n))),
-            "attribute" => match (
-                n.child_by_field_name("object"),
-                n.child_by_field_name("attribute"),
-            ) {
+            "attribute" => match (n.field("object"), n.field("attribute")) {
                 (Some(o), Some(a)) => {
                     Expr::Member(Box::new(self.expr_at(o, d + 1)), self.t(a).to_string())
                 }
                 _ => Expr::Unknown,
             },
-            "call" => match n.child_by_field_name("function") {
+            "call" => match n.field("function") {
                 Some(f) if f.kind() == "identifier" && self.t(f) == "super" => match &self.method {
                     Some(m) => Expr::Super(m.class),
                     None => Expr::Unknown,
@@ -37,7 +35,7 @@ impl Extractor<'_> {
                 .named_child(0)
                 .map_or(Expr::Unknown, |c| self.expr_at(c, d + 1)),
             // `xs[i]`, `d[k]` (a slice `xs[a:b]` is not an element).
-            "subscript" => match n.child_by_field_name("value") {
+            "subscript" => match n.field("value") {
                 Some(v)
                     if !kids(n)
                         .iter()
@@ -56,9 +54,9 @@ impl Extractor<'_> {
                             && x.named_child_count() == 0)
                 };
                 match (
-                    n.child_by_field_name("operator").map(|o| o.kind()),
-                    n.child_by_field_name("left"),
-                    n.child_by_field_name("right"),
+                    n.field("operator").map(|o| o.kind()),
+                    n.field("left"),
+                    n.field("right"),
                 ) {
                     (Some("or"), Some(l), Some(r)) if empty(r) => self.expr_at(l, d + 1),
                     _ => Expr::Unknown,
@@ -121,10 +119,7 @@ impl Extractor<'_> {
                 let mut path = Vec::new();
                 let mut cur = n;
                 while cur.kind() == "attribute" {
-                    match (
-                        cur.child_by_field_name("object"),
-                        cur.child_by_field_name("attribute"),
-                    ) {
+                    match (cur.field("object"), cur.field("attribute")) {
                         (Some(o), Some(a)) => {
                             path.push(self.t(a).to_string());
                             cur = o;
@@ -171,9 +166,9 @@ impl Extractor<'_> {
                 let (head, args): (Option<Node>, Vec<Node>) = if n.kind() == "subscript" {
                     let args = kids(n)
                         .into_iter()
-                        .filter(|k| Some(*k) != n.child_by_field_name("value"))
+                        .filter(|k| Some(*k) != n.field("value"))
                         .collect();
-                    (n.child_by_field_name("value"), args)
+                    (n.field("value"), args)
                 } else {
                     let ks = kids(n);
                     let head = ks.first().copied();

@@ -14,6 +14,7 @@ mod scope;
 mod walk;
 
 use crate::hash::{HashMap, HashSet};
+use crate::lang::FieldExt;
 
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
@@ -168,9 +169,7 @@ pub(crate) fn is_builtin(name: &str) -> bool {
 }
 
 fn header(n: Node, src: &str) -> Option<String> {
-    let end = n
-        .child_by_field_name("body")
-        .map_or(n.end_byte(), |b| b.start_byte());
+    let end = n.field("body").map_or(n.end_byte(), |b| b.start_byte());
     let s = collapse(src[n.start_byte()..end].trim_end().trim_end_matches(':'));
     (!s.is_empty()).then_some(s)
 }
@@ -320,14 +319,11 @@ impl<'s> Extractor<'s> {
 }
 
 fn flatten_bitor<'t>(n: Node<'t>, src: &str, out: &mut Vec<Node<'t>>) {
-    if n.kind() == "binary_operator"
-        && n.child_by_field_name("operator")
-            .is_some_and(|o| text(o, src) == "|")
-    {
-        if let Some(l) = n.child_by_field_name("left") {
+    if n.kind() == "binary_operator" && n.field("operator").is_some_and(|o| text(o, src) == "|") {
+        if let Some(l) = n.field("left") {
             flatten_bitor(l, src, out);
         }
-        if let Some(r) = n.child_by_field_name("right") {
+        if let Some(r) = n.field("right") {
             flatten_bitor(r, src, out);
         }
     } else if n.kind() == "type" {
@@ -343,7 +339,7 @@ fn flatten_bitor<'t>(n: Node<'t>, src: &str, out: &mut Vec<Node<'t>>) {
 fn innermost_value(a: Node) -> Node {
     let mut cur = a;
     while cur.kind() == "assignment" {
-        match cur.child_by_field_name("right") {
+        match cur.field("right") {
             Some(r) => cur = r,
             None => break,
         }
@@ -353,12 +349,12 @@ fn innermost_value(a: Node) -> Node {
 
 /// The name of a function's first parameter (`self`, `cls`).
 fn first_param(def: Node, src: &str) -> Option<String> {
-    let params = def.child_by_field_name("parameters")?;
+    let params = def.field("parameters")?;
     let p = kids(params).into_iter().find(|k| k.kind() != "comment")?;
     let id = match p.kind() {
         "identifier" => p,
         "typed_parameter" => kids(p).into_iter().find(|k| k.kind() == "identifier")?,
-        "default_parameter" | "typed_default_parameter" => p.child_by_field_name("name")?,
+        "default_parameter" | "typed_default_parameter" => p.field("name")?,
         _ => return None,
     };
     Some(text(id, src).to_string())

@@ -1,6 +1,7 @@
 //! Python's scopes (names bound in a function body, LEGB lookup) and the recording of name and member references.
 
 use super::*;
+use crate::lang::FieldExt;
 
 impl Extractor<'_> {
     pub(super) fn new_local(&mut self) -> usize {
@@ -22,23 +23,23 @@ impl Extractor<'_> {
         for k in kids(n) {
             match k.kind() {
                 "function_definition" | "class_definition" => {
-                    if let Some(nm) = k.child_by_field_name("name") {
+                    if let Some(nm) = k.field("name") {
                         out.push(self.t(nm).to_string());
                     }
                 }
                 "decorated_definition" => {
-                    if let Some(d) = k.child_by_field_name("definition")
-                        && let Some(nm) = d.child_by_field_name("name")
+                    if let Some(d) = k.field("definition")
+                        && let Some(nm) = d.field("name")
                     {
                         out.push(self.t(nm).to_string());
                     }
                 }
                 "lambda" => {}
                 "assignment" | "augmented_assignment" => {
-                    if let Some(l) = k.child_by_field_name("left") {
+                    if let Some(l) = k.field("left") {
                         target_names(l, self.src, out);
                     }
-                    if let Some(r) = k.child_by_field_name("right") {
+                    if let Some(r) = k.field("right") {
                         self.collect_bound_expr(r, out);
                         if r.kind() == "assignment" {
                             self.collect_bound_at(k, out, d + 1);
@@ -47,25 +48,25 @@ impl Extractor<'_> {
                 }
                 "for_statement" | "for_in_clause" => {
                     if k.kind() == "for_statement"
-                        && let Some(l) = k.child_by_field_name("left")
+                        && let Some(l) = k.field("left")
                     {
                         target_names(l, self.src, out);
                     }
                     self.collect_bound_at(k, out, d + 1);
                 }
                 "with_item" | "as_pattern" => {
-                    if let Some(a) = k.child_by_field_name("alias") {
+                    if let Some(a) = k.field("alias") {
                         target_names(a, self.src, out);
                     }
                     self.collect_bound_at(k, out, d + 1);
                 }
                 "except_clause" => {
-                    if let Some(a) = k.child_by_field_name("alias") {
+                    if let Some(a) = k.field("alias") {
                         target_names(a, self.src, out);
                     }
                     for c in kids(k) {
                         if c.kind() == "as_pattern"
-                            && let Some(a) = c.child_by_field_name("alias")
+                            && let Some(a) = c.field("alias")
                         {
                             target_names(a, self.src, out);
                         }
@@ -73,7 +74,7 @@ impl Extractor<'_> {
                     self.collect_bound_at(k, out, d + 1);
                 }
                 "named_expression" => {
-                    if let Some(nm) = k.child_by_field_name("name") {
+                    if let Some(nm) = k.field("name") {
                         out.push(self.t(nm).to_string());
                     }
                     self.collect_bound_at(k, out, d + 1);
@@ -81,7 +82,7 @@ impl Extractor<'_> {
                 "import_statement" | "import_from_statement" => {
                     for c in kids(k) {
                         match c.kind() {
-                            "dotted_name" if Some(c) != k.child_by_field_name("module_name") => {
+                            "dotted_name" if Some(c) != k.field("module_name") => {
                                 if let Some(f) = c.named_child(0) {
                                     out.push(
                                         self.t(if k.kind() == "import_statement" { f } else { c })
@@ -90,7 +91,7 @@ impl Extractor<'_> {
                                 }
                             }
                             "aliased_import" => {
-                                if let Some(a) = c.child_by_field_name("alias") {
+                                if let Some(a) = c.field("alias") {
                                     out.push(self.t(a).to_string());
                                 }
                             }
@@ -119,7 +120,7 @@ impl Extractor<'_> {
             return;
         }
         if n.kind() == "named_expression"
-            && let Some(nm) = n.child_by_field_name("name")
+            && let Some(nm) = n.field("name")
         {
             out.push(self.t(nm).to_string());
         }
@@ -198,8 +199,8 @@ impl Extractor<'_> {
     }
 
     pub(super) fn member_ref_inner(&mut self, n: Node, usage: Use) -> Expr {
-        let obj = n.child_by_field_name("object");
-        let attr = n.child_by_field_name("attribute");
+        let obj = n.field("object");
+        let attr = n.field("attribute");
         let base = match obj {
             Some(o) => match o.kind() {
                 "attribute" => self.member_ref(o, Use::Value),

@@ -2,6 +2,7 @@
 //! [`super::definitions`], assignments in [`super::assign`]).
 
 use super::*;
+use crate::lang::FieldExt;
 
 /// Nodes that bind and name nothing but, for strings, the expressions of f-strings.
 const LEAVES: &[&str] = &[
@@ -60,10 +61,10 @@ impl Extractor<'_> {
             }
             "import_statement" | "import_from_statement" => self.walk_import(n),
             "decorated_definition" => {
-                let def = n.child_by_field_name("definition");
+                let def = n.field("definition");
                 let decl = def.and_then(|d| self.decl_of(d));
                 let name = def
-                    .and_then(|d| d.child_by_field_name("name"))
+                    .and_then(|d| d.field("name"))
                     .map(|nm| self.t(nm).to_string());
                 for k in kids(n) {
                     if k.kind() == "decorator"
@@ -101,25 +102,23 @@ impl Extractor<'_> {
             }
             "assignment" | "augmented_assignment" => self.walk_assignment(n),
             "for_statement" => {
-                if let Some(r) = n.child_by_field_name("right") {
+                if let Some(r) = n.field("right") {
                     self.walk(r);
                 }
-                if let Some(l) = n.child_by_field_name("left") {
+                if let Some(l) = n.field("left") {
                     let value = n
-                        .child_by_field_name("right")
+                        .field("right")
                         .map(|r| Expr::Elem(Box::new(self.expr_of(r))));
                     self.assign_targets(l, value, None);
                 }
                 for k in kids(n) {
-                    if Some(k) != n.child_by_field_name("left")
-                        && Some(k) != n.child_by_field_name("right")
-                    {
+                    if Some(k) != n.field("left") && Some(k) != n.field("right") {
                         self.walk(k);
                     }
                 }
             }
             "with_item" => {
-                if let Some(v) = n.child_by_field_name("value") {
+                if let Some(v) = n.field("value") {
                     if v.kind() == "as_pattern" {
                         for k in kids(v) {
                             if k.kind() != "as_pattern_target" {
@@ -135,7 +134,7 @@ impl Extractor<'_> {
                                     Expr::Member(Box::new(self.expr_of(e)), "__enter__".into());
                                 Expr::Call(Box::new(member))
                             });
-                        if let Some(a) = v.child_by_field_name("alias") {
+                        if let Some(a) = v.field("alias") {
                             self.assign_targets(a, entered, None);
                         }
                     } else {
@@ -152,7 +151,7 @@ impl Extractor<'_> {
                                     self.walk(c);
                                 }
                             }
-                            if let Some(a) = k.child_by_field_name("alias") {
+                            if let Some(a) = k.field("alias") {
                                 self.assign_targets(a, None, None);
                             }
                         }
@@ -161,11 +160,11 @@ impl Extractor<'_> {
                 }
             }
             "named_expression" => {
-                if let Some(v) = n.child_by_field_name("value") {
+                if let Some(v) = n.field("value") {
                     self.walk(v);
                 }
-                if let Some(nm) = n.child_by_field_name("name") {
-                    let value = n.child_by_field_name("value").map(|v| self.expr_of(v));
+                if let Some(nm) = n.field("name") {
+                    let value = n.field("value").map(|v| self.expr_of(v));
                     self.assign_targets(nm, value, None);
                 }
             }
@@ -179,7 +178,7 @@ impl Extractor<'_> {
             }
             "call" => self.walk_call(n),
             "keyword_argument" => {
-                if let Some(v) = n.child_by_field_name("value") {
+                if let Some(v) = n.field("value") {
                     // `key=f` in a call passes f by name, as a positional argument would.
                     let in_call = n.parent().is_some_and(|p| p.kind() == "argument_list");
                     match v.kind() {
@@ -196,8 +195,8 @@ impl Extractor<'_> {
             "if_statement" => self.walk_if(n),
             "boolean_operator" => {
                 // `sys.version_info >= (3, 14) and x`: the right side is not evaluated.
-                let op = n.child_by_field_name("operator").map(|o| self.t(o));
-                let left = n.child_by_field_name("left");
+                let op = n.field("operator").map(|o| self.t(o));
+                let left = n.field("left");
                 let known = left.and_then(|l| self.static_condition(l));
                 if let Some(l) = left {
                     self.walk(l);
@@ -206,7 +205,7 @@ impl Extractor<'_> {
                     (op, known),
                     (Some("and"), Some(false)) | (Some("or"), Some(true))
                 );
-                if !dead && let Some(r) = n.child_by_field_name("right") {
+                if !dead && let Some(r) = n.field("right") {
                     self.walk(r);
                 }
             }
@@ -278,9 +277,9 @@ impl Extractor<'_> {
     /// declared (SPEC 12.2), not a use of it.
     fn own_accessor(&self, e: Node, name: Option<&str>) -> bool {
         e.kind() == "attribute"
-            && e.child_by_field_name("object")
+            && e.field("object")
                 .is_some_and(|o| o.kind() == "identifier" && Some(self.t(o)) == name)
-            && e.child_by_field_name("attribute")
+            && e.field("attribute")
                 .is_some_and(|a| matches!(self.t(a), "setter" | "getter" | "deleter"))
     }
 
@@ -312,7 +311,7 @@ impl Extractor<'_> {
     }
 
     pub(super) fn walk_call(&mut self, n: Node) {
-        let f = n.child_by_field_name("function");
+        let f = n.field("function");
         if let Some(f) = f {
             match f.kind() {
                 "identifier" => self.name_ref(f, Use::Call),
@@ -322,7 +321,7 @@ impl Extractor<'_> {
                 _ => self.walk(f),
             }
         }
-        if let Some(args) = n.child_by_field_name("arguments") {
+        if let Some(args) = n.field("arguments") {
             if args.kind() == "generator_expression" {
                 self.walk(args);
                 return;

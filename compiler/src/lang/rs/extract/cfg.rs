@@ -5,6 +5,7 @@
 //! package is not known, a predicate that needs a feature is undecided too). An item whose
 //! `cfg` is false is not compiled; one whose `cfg` is undecided is kept.
 
+use crate::lang::FieldExt;
 use tree_sitter::Node;
 
 use super::Walker;
@@ -65,7 +66,7 @@ impl Walker<'_> {
         if self.t(head) != "cfg" {
             return None;
         }
-        let args = attr.child_by_field_name("arguments")?;
+        let args = attr.field("arguments")?;
         let preds = self.predicates(args);
         match preds.as_slice() {
             [p] => *p,

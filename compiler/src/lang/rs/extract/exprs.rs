@@ -1,6 +1,7 @@
 //! Expressions: calls, method calls, fields, struct literals, closures, loops and matches, and
 //! what a receiver expression's type is made of.
 
+use crate::lang::FieldExt;
 use tree_sitter::Node;
 
 use super::{EXPRESSION_MACROS, Ns, Recv, RefKind, Scope, SelfCtx, Ty, Walker, What, field};
@@ -306,9 +307,7 @@ impl Walker<'_> {
                         let mut scope = Scope::default();
                         if let Some(p) = field(arm, "pattern") {
                             for k in kids(p) {
-                                if k.kind() == "condition"
-                                    || p.child_by_field_name("condition") == Some(k)
-                                {
+                                if k.kind() == "condition" || p.field("condition") == Some(k) {
                                     continue;
                                 }
                                 self.deeper(|w| w.pattern(k, &mut scope));

@@ -14,6 +14,7 @@ mod members;
 mod types;
 
 use crate::hash::HashMap;
+use crate::lang::FieldExt;
 
 use kivgraph_format::SymbolKind;
 use tree_sitter::{Node, Parser};
@@ -298,7 +299,7 @@ impl Extraction for RsFile {
 }
 
 fn field<'t>(n: Node<'t>, name: &str) -> Option<Node<'t>> {
-    n.child_by_field_name(name)
+    n.field(name)
 }
 
 struct Attrs {

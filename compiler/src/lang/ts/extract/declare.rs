@@ -1,6 +1,7 @@
 //! The declaration pass: the symbols a module, class, interface, enum or namespace body declares, its imports, exports and re-exports.
 
 use super::*;
+use crate::lang::FieldExt;
 
 impl Extractor<'_> {
     /// Declares the statements of a module or namespace body. Names go into the innermost
@@ -46,9 +47,7 @@ impl Extractor<'_> {
             "ambient_declaration" => {
                 for d in kids(s) {
                     // `declare module "x" {}` and `declare global {}` are not this module's.
-                    if d.kind() == "module"
-                        && d.child_by_field_name("name")
-                            .is_some_and(|n| n.kind() == "string")
+                    if d.kind() == "module" && d.field("name").is_some_and(|n| n.kind() == "string")
                     {
                         continue;
                     }
@@ -83,7 +82,7 @@ impl Extractor<'_> {
                 self.declare_block_vars(s, prefix);
             }
             "function_declaration" | "generator_function_declaration" | "function_signature" => {
-                let Some(name) = s.child_by_field_name("name") else {
+                let Some(name) = s.field("name") else {
                     return;
                 };
                 let name = self.t(name);
@@ -111,7 +110,7 @@ impl Extractor<'_> {
                 }
             }
             "class_declaration" | "abstract_class_declaration" => {
-                if let Some(name) = s.child_by_field_name("name") {
+                if let Some(name) = s.field("name") {
                     let name = self.t(name);
                     self.declare_class(s, name, parent, prefix, exported && parent_exported);
                 }
@@ -139,10 +138,9 @@ impl Extractor<'_> {
                 };
                 // The members: an interface's body, a type alias's object type.
                 let members = if interface {
-                    s.child_by_field_name("body")
+                    s.field("body")
                 } else {
-                    s.child_by_field_name("value")
-                        .filter(|v| v.kind() == "object_type")
+                    s.field("value").filter(|v| v.kind() == "object_type")
                 };
                 if let Some(m) = members {
                     self.declare_type_members(m, d);
@@ -155,10 +153,10 @@ impl Extractor<'_> {
                     return;
                 };
                 let qp = format!("{}.", self.file.decls[d].qn);
-                if let Some(body) = s.child_by_field_name("body") {
+                if let Some(body) = s.field("body") {
                     for m in kids(body) {
                         let name_node = if m.kind() == "enum_assignment" {
-                            m.child_by_field_name("name")
+                            m.field("name")
                         } else {
                             Some(m)
                         };
@@ -188,14 +186,12 @@ impl Extractor<'_> {
                 {
                     if top
                         && parent.is_none()
-                        && let Some(spec) = vd
-                            .child_by_field_name("value")
-                            .and_then(|v| self.require_of(v))
+                        && let Some(spec) = vd.field("value").and_then(|v| self.require_of(v))
                     {
                         self.declare_require(vd, spec);
                         // Each name is also a declaration of this module, as TypeScript
                         // reads a JavaScript `require` alias; uses bind through the import.
-                        if let Some(name) = vd.child_by_field_name("name") {
+                        if let Some(name) = vd.field("name") {
                             let mut names = Vec::new();
                             pattern_names(name, self.src, &mut names);
                             for (nm, at) in names {
@@ -206,7 +202,7 @@ impl Extractor<'_> {
                         }
                         continue;
                     }
-                    let Some(name) = vd.child_by_field_name("name") else {
+                    let Some(name) = vd.field("name") else {
                         continue;
                     };
                     let mut names = Vec::new();
@@ -243,7 +239,7 @@ impl Extractor<'_> {
         prefix: &str,
         exported: bool,
     ) -> Option<usize> {
-        let name = self.t(s.child_by_field_name("name")?);
+        let name = self.t(s.field("name")?);
         let d = self.new_decl(s, name, kind, parent, prefix, exported);
         self.bind(name, NameRes::Decl(d));
         Some(d)
@@ -297,7 +293,7 @@ impl Extractor<'_> {
         top: bool,
     ) {
         let is_default = has_child(s, "default");
-        if let Some(d) = s.child_by_field_name("declaration") {
+        if let Some(d) = s.field("declaration") {
             let before = self.file.decls.len();
             self.declare_statement(d, parent, prefix, top, true);
             if parent.is_none() {
@@ -311,7 +307,7 @@ impl Extractor<'_> {
             }
             return;
         }
-        if let Some(src) = s.child_by_field_name("source") {
+        if let Some(src) = s.field("source") {
             if !top {
                 return;
             }
@@ -356,7 +352,7 @@ impl Extractor<'_> {
         if parent.is_some() {
             return;
         }
-        if let Some(v) = s.child_by_field_name("value") {
+        if let Some(v) = s.field("value") {
             // `export default <expression>`.
             match v.kind() {
                 "identifier" => {} // bound in the walk, where every top-level name is known
@@ -406,8 +402,8 @@ impl Extractor<'_> {
             .into_iter()
             .filter(|sp| sp.kind() == kind)
             .filter_map(|sp| {
-                let n = sp.child_by_field_name("name")?;
-                Some((n, self.spec_name(n), sp.child_by_field_name("alias")))
+                let n = sp.field("name")?;
+                Some((n, self.spec_name(n), sp.field("alias")))
             })
             .collect()
     }
@@ -423,11 +419,11 @@ impl Extractor<'_> {
     }
 
     pub(super) fn declare_import(&mut self, s: Node) {
-        let Some(src) = s.child_by_field_name("source").or_else(|| {
+        let Some(src) = s.field("source").or_else(|| {
             let mut c = s.walk();
             s.named_children(&mut c)
                 .find(|n| n.kind() == "import_require_clause")
-                .and_then(|r| r.child_by_field_name("source"))
+                .and_then(|r| r.field("source"))
         }) else {
             return;
         };
@@ -502,11 +498,11 @@ impl Extractor<'_> {
         if v.kind() != "call_expression" {
             return None;
         }
-        let f = v.child_by_field_name("function")?;
+        let f = v.field("function")?;
         if f.kind() != "identifier" || self.t(f) != "require" {
             return None;
         }
-        let args = v.child_by_field_name("arguments")?;
+        let args = v.field("arguments")?;
         let a = args.named_child(0)?;
         (a.kind() == "string" && args.named_child_count() == 1).then_some(a)
     }
@@ -514,7 +510,7 @@ impl Extractor<'_> {
     pub(super) fn declare_require(&mut self, vd: Node, src: Node) {
         let statement = self.specifier(src);
         let spec = self.file.specifiers[statement].spec.clone();
-        let Some(name) = vd.child_by_field_name("name") else {
+        let Some(name) = vd.field("name") else {
             return;
         };
         match name.kind() {
@@ -523,12 +519,10 @@ impl Extractor<'_> {
                 for p in kids(name) {
                     let (key, local) = match p.kind() {
                         "shorthand_property_identifier_pattern" => (p, p),
-                        "pair_pattern" => {
-                            match (p.child_by_field_name("key"), p.child_by_field_name("value")) {
-                                (Some(k), Some(v)) if v.kind() == "identifier" => (k, v),
-                                _ => continue,
-                            }
-                        }
+                        "pair_pattern" => match (p.field("key"), p.field("value")) {
+                            (Some(k), Some(v)) if v.kind() == "identifier" => (k, v),
+                            _ => continue,
+                        },
                         _ => continue,
                     };
                     let kind = ImportKind::Named(self.t(key).to_string());
@@ -542,10 +536,7 @@ impl Extractor<'_> {
 
     /// `exports.x = …`, `module.exports.x = …`, `module.exports = …`.
     pub(super) fn declare_commonjs(&mut self, e: Node) {
-        let (Some(left), Some(right)) = (
-            e.child_by_field_name("left"),
-            e.child_by_field_name("right"),
-        ) else {
+        let (Some(left), Some(right)) = (e.field("left"), e.field("right")) else {
             return;
         };
         if left.kind() != "member_expression" {
@@ -556,14 +547,14 @@ impl Extractor<'_> {
             // Read in the walk, where every top-level name is bound.
             return;
         }
-        let Some(obj) = left.child_by_field_name("object") else {
+        let Some(obj) = left.field("object") else {
             return;
         };
         let ot = self.t(obj);
         if ot != "exports" && ot != "module.exports" {
             return;
         }
-        let Some(prop) = left.child_by_field_name("property") else {
+        let Some(prop) = left.field("property") else {
             return;
         };
         let name = self.t(prop).to_string();
@@ -587,7 +578,7 @@ impl Extractor<'_> {
         prefix: &str,
         exported: bool,
     ) {
-        let Some(name) = n.child_by_field_name("name") else {
+        let Some(name) = n.field("name") else {
             return;
         };
         if name.kind() == "string" {
@@ -597,10 +588,10 @@ impl Extractor<'_> {
         let mut parts = Vec::new();
         let mut cur = name;
         while cur.kind() == "nested_identifier" {
-            if let Some(p) = cur.child_by_field_name("property") {
+            if let Some(p) = cur.field("property") {
                 parts.push(self.t(p).to_string());
             }
-            match cur.child_by_field_name("object") {
+            match cur.field("object") {
                 Some(o) => cur = o,
                 None => break,
             }
@@ -629,7 +620,7 @@ impl Extractor<'_> {
             self.bind(&name, NameRes::Decl(f));
         }
         // The body's names live in their own scope, kept with the namespace for the walk.
-        if let Some(body) = n.child_by_field_name("body") {
+        if let Some(body) = n.field("body") {
             self.scopes.push(Scope::default());
             self.declare_statements(body, p, &pre, false);
             let s = self.scopes.pop().unwrap_or_default();
@@ -667,7 +658,7 @@ impl Extractor<'_> {
             self.bind(name, NameRes::Decl(d));
         }
         let qp = format!("{}.", self.file.decls[d].qn);
-        let Some(body) = s.child_by_field_name("body") else {
+        let Some(body) = s.field("body") else {
             return d;
         };
         for m in kids(body) {
@@ -692,7 +683,7 @@ impl Extractor<'_> {
             let exported_m = exported && !is_private(m, self.src) && !mname.starts_with('#');
             // Overloads and get/set pairs are one symbol.
             let existing = self.member_of_kind(d, &mname, kind);
-            let signature_only = m.child_by_field_name("body").is_none();
+            let signature_only = m.field("body").is_none();
             if let Some(first) = existing {
                 self.join_part(first, m);
                 let f = &mut self.file.decls[first];
@@ -706,7 +697,7 @@ impl Extractor<'_> {
             }
             // Parameter properties live on the implementation, after any overloads.
             if mname == "constructor"
-                && let Some(params) = m.child_by_field_name("parameters")
+                && let Some(params) = m.field("parameters")
             {
                 for p in kids(params) {
                     let is_prop = {
@@ -719,7 +710,7 @@ impl Extractor<'_> {
                     if !is_prop {
                         continue;
                     }
-                    let Some(pat) = p.child_by_field_name("pattern") else {
+                    let Some(pat) = p.field("pattern") else {
                         continue;
                     };
                     if pat.kind() != "identifier" {
@@ -737,7 +728,7 @@ impl Extractor<'_> {
 
     /// The name of the class or type member `m`: an identifier, a `#private` name or a string.
     fn member_name(&self, m: Node) -> Option<String> {
-        let nn = m.child_by_field_name("name")?;
+        let nn = m.field("name")?;
         match nn.kind() {
             "property_identifier" | "private_property_identifier" => Some(self.t(nn).to_string()),
             "string" => Some(string_value(nn, self.src)),

@@ -1,6 +1,7 @@
 //! Descriptions of receivers and written types for phase 2 (bounded in depth).
 
 use super::*;
+use crate::lang::FieldExt;
 
 impl Extractor<'_> {
     pub(super) fn expr_of(&self, n: Node) -> Expr {
@@ -24,18 +25,13 @@ impl Extractor<'_> {
                 None => Expr::This(self.this_class.flatten()),
             },
             "super" => Expr::Super(self.this_class.flatten()),
-            "member_expression" => {
-                match (
-                    n.child_by_field_name("object"),
-                    n.child_by_field_name("property"),
-                ) {
-                    (Some(o), Some(p)) => {
-                        Expr::Member(Box::new(self.expr_at(o, d + 1)), self.t(p).to_string())
-                    }
-                    _ => Expr::Unknown,
+            "member_expression" => match (n.field("object"), n.field("property")) {
+                (Some(o), Some(p)) => {
+                    Expr::Member(Box::new(self.expr_at(o, d + 1)), self.t(p).to_string())
                 }
-            }
-            "call_expression" => match n.child_by_field_name("function") {
+                _ => Expr::Unknown,
+            },
+            "call_expression" => match n.field("function") {
                 Some(f) => {
                     if self.require_of(n).is_some() {
                         return Expr::Unknown;
@@ -44,7 +40,7 @@ impl Extractor<'_> {
                 }
                 None => Expr::Unknown,
             },
-            "new_expression" => match n.child_by_field_name("constructor") {
+            "new_expression" => match n.field("constructor") {
                 Some(c) => Expr::New(Box::new(self.expr_at(c, d + 1))),
                 None => Expr::Unknown,
             },
@@ -74,13 +70,11 @@ impl Extractor<'_> {
                 .named_child(0)
                 .map_or(Expr::Unknown, |t| Expr::Typed(self.type_at(t, d + 1))),
             "subscript_expression" => {
-                let idx_is_number = n
-                    .child_by_field_name("index")
-                    .is_some_and(|i| i.kind() == "number");
-                match n.child_by_field_name("object") {
+                let idx_is_number = n.field("index").is_some_and(|i| i.kind() == "number");
+                match n.field("object") {
                     Some(o) if idx_is_number => {
                         let i = n
-                            .child_by_field_name("index")
+                            .field("index")
                             .and_then(|i| self.t(i).parse::<usize>().ok());
                         let o = Box::new(self.expr_at(o, d + 1));
                         match i {
@@ -96,11 +90,8 @@ impl Extractor<'_> {
             "binary_expression" => {
                 let empty =
                     |x: Node| matches!(x.kind(), "object" | "array") && x.named_child_count() == 0;
-                let (l, r) = (
-                    n.child_by_field_name("left"),
-                    n.child_by_field_name("right"),
-                );
-                match n.child_by_field_name("operator").map(|o| o.kind()) {
+                let (l, r) = (n.field("left"), n.field("right"));
+                match n.field("operator").map(|o| o.kind()) {
                     Some("??" | "||") if r.is_some_and(empty) => {
                         l.map_or(Expr::Unknown, |l| self.expr_at(l, d + 1))
                     }
@@ -114,7 +105,7 @@ impl Extractor<'_> {
             // receives).
             "arrow_function" | "function_expression" | "function" => Expr::Typed(TypeRef::Fn(
                 self.written_params(n, d),
-                n.child_by_field_name("return_type")
+                n.field("return_type")
                     .map(|r| Box::new(self.type_at(r, d + 1))),
             )),
             _ => Expr::Unknown,
@@ -124,19 +115,14 @@ impl Extractor<'_> {
     /// The written types of the parameters of a function-like node (`this:` left out).
     pub(super) fn written_params(&self, n: Node, d: usize) -> Vec<Option<TypeRef>> {
         let mut ps = Vec::new();
-        if let Some(params) = n.child_by_field_name("parameters") {
+        if let Some(params) = n.field("parameters") {
             let mut c = params.walk();
             for p in params.named_children(&mut c) {
                 if matches!(p.kind(), "required_parameter" | "optional_parameter") {
-                    if p.child_by_field_name("pattern")
-                        .is_some_and(|x| x.kind() == "this")
-                    {
+                    if p.field("pattern").is_some_and(|x| x.kind() == "this") {
                         continue;
                     }
-                    ps.push(
-                        p.child_by_field_name("type")
-                            .map(|t| self.type_at(t, d + 1)),
-                    );
+                    ps.push(p.field("type").map(|t| self.type_at(t, d + 1)));
                 }
             }
         }
@@ -167,16 +153,16 @@ impl Extractor<'_> {
                 while let Some(c) = cur {
                     match c.kind() {
                         "nested_type_identifier" => {
-                            if let Some(nm) = c.child_by_field_name("name") {
+                            if let Some(nm) = c.field("name") {
                                 path.push(self.t(nm).to_string());
                             }
-                            cur = c.child_by_field_name("module");
+                            cur = c.field("module");
                         }
                         "nested_identifier" | "member_expression" => {
-                            if let Some(p) = c.child_by_field_name("property") {
+                            if let Some(p) = c.field("property") {
                                 path.push(self.t(p).to_string());
                             }
-                            cur = c.child_by_field_name("object");
+                            cur = c.field("object");
                         }
                         "identifier" => {
                             head = Some(self.lookup(self.t(c), false));
@@ -197,10 +183,10 @@ impl Extractor<'_> {
             }
             "generic_type" => {
                 let base = n
-                    .child_by_field_name("name")
+                    .field("name")
                     .map_or(TypeRef::Unknown, |b| self.type_at(b, d + 1));
                 let args: Vec<TypeRef> = n
-                    .child_by_field_name("type_arguments")
+                    .field("type_arguments")
                     .map(|a| {
                         let mut c = a.walk();
                         a.named_children(&mut c)
@@ -251,16 +237,14 @@ impl Extractor<'_> {
             "type_predicate_annotation" => n
                 .named_child(0)
                 .map_or(TypeRef::Unknown, |c| self.type_at(c, d + 1)),
-            "type_predicate" => {
-                match (n.child_by_field_name("name"), n.child_by_field_name("type")) {
-                    (Some(p), Some(t)) if p.kind() == "identifier" => TypeRef::Predicate(
-                        usize::MAX,
-                        Box::new(self.type_at(t, d + 1)),
-                        self.t(p).to_string(),
-                    ),
-                    _ => TypeRef::External,
-                }
-            }
+            "type_predicate" => match (n.field("name"), n.field("type")) {
+                (Some(p), Some(t)) if p.kind() == "identifier" => TypeRef::Predicate(
+                    usize::MAX,
+                    Box::new(self.type_at(t, d + 1)),
+                    self.t(p).to_string(),
+                ),
+                _ => TypeRef::External,
+            },
             // `T["key"]`.
             "lookup_type" => {
                 let mut c = n.walk();
@@ -282,17 +266,14 @@ impl Extractor<'_> {
             "predefined_type" if matches!(self.t(n), "any" | "unknown") => TypeRef::Unknown,
             "function_type" => TypeRef::Fn(
                 self.written_params(n, d),
-                n.child_by_field_name("return_type")
+                n.field("return_type")
                     .map(|r| Box::new(self.type_at(r, d + 1))),
             ),
             "conditional_type" => {
-                let extends_any = n.child_by_field_name("right").is_some_and(|r| {
+                let extends_any = n.field("right").is_some_and(|r| {
                     r.kind() == "predefined_type" && matches!(self.t(r), "any" | "unknown")
                 });
-                match (
-                    n.child_by_field_name("left"),
-                    n.child_by_field_name("consequence"),
-                ) {
+                match (n.field("left"), n.field("consequence")) {
                     (Some(l), Some(c)) => TypeRef::Cond {
                         check: Box::new(self.type_at(l, d + 1)),
                         extends_any,
@@ -307,13 +288,11 @@ impl Extractor<'_> {
                     match m.kind() {
                         "rest_type" | "comment" => break,
                         "required_parameter" | "optional_parameter" => {
-                            if m.child_by_field_name("name")
-                                .is_some_and(|x| x.kind() == "rest_pattern")
-                            {
+                            if m.field("name").is_some_and(|x| x.kind() == "rest_pattern") {
                                 break;
                             }
                             ts.push(
-                                m.child_by_field_name("type")
+                                m.field("type")
                                     .map_or(TypeRef::Unknown, |t| self.type_at(t, d + 1)),
                             );
                         }
@@ -342,11 +321,10 @@ impl Extractor<'_> {
                 for m in n.named_children(&mut c) {
                     match m.kind() {
                         "property_signature" => {
-                            if let Some(name) = m.child_by_field_name("name") {
+                            if let Some(name) = m.field("name") {
                                 props.push((
                                     self.spec_name(name),
-                                    m.child_by_field_name("type")
-                                        .map(|t| self.type_at(t, d + 1)),
+                                    m.field("type").map(|t| self.type_at(t, d + 1)),
                                 ));
                             }
                         }
@@ -380,10 +358,10 @@ pub(super) fn mapped_over(n: Node) -> Option<Node> {
     let clause = kids(sig)
         .into_iter()
         .find(|k| k.kind() == "mapped_type_clause")?;
-    if clause.child_by_field_name("alias").is_some() {
+    if clause.field("alias").is_some() {
         return None;
     }
-    let keys = clause.child_by_field_name("type")?;
+    let keys = clause.field("type")?;
     if keys.kind() != "index_type_query" {
         return None;
     }

@@ -13,6 +13,7 @@ mod scope;
 mod walk;
 
 use crate::hash::{HashMap, HashSet};
+use crate::lang::FieldExt;
 
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
@@ -327,9 +328,7 @@ pub(super) fn string_value(n: Node, src: &str) -> String {
 }
 
 fn signature(n: Node, src: &str) -> Option<String> {
-    let end = n
-        .child_by_field_name("body")
-        .map_or(n.end_byte(), |b| b.start_byte());
+    let end = n.field("body").map_or(n.end_byte(), |b| b.start_byte());
     let s = collapse(&src[n.start_byte()..end]);
     (!s.is_empty()).then_some(s)
 }
@@ -704,12 +703,12 @@ fn pattern_names<'t>(p: Node<'t>, src: &str, out: &mut Vec<(String, Node<'t>)>) 
             for k in kids(p) {
                 match k.kind() {
                     "pair_pattern" => {
-                        if let Some(v) = k.child_by_field_name("value") {
+                        if let Some(v) = k.field("value") {
                             pattern_names(v, src, out);
                         }
                     }
                     "object_assignment_pattern" | "assignment_pattern" => {
-                        if let Some(l) = k.child_by_field_name("left") {
+                        if let Some(l) = k.field("left") {
                             pattern_names(l, src, out);
                         }
                     }
@@ -723,7 +722,7 @@ fn pattern_names<'t>(p: Node<'t>, src: &str, out: &mut Vec<(String, Node<'t>)>) 
             }
         }
         "assignment_pattern" => {
-            if let Some(l) = p.child_by_field_name("left") {
+            if let Some(l) = p.field("left") {
                 pattern_names(l, src, out);
             }
         }
@@ -749,14 +748,14 @@ fn narrowing_ranges(root: Node) -> Vec<(usize, usize)> {
             "switch_statement" => Some("value"),
             "assignment_expression" | "augmented_assignment_expression" => Some("left"),
             "binary_expression"
-                if n.child_by_field_name("operator")
+                if n.field("operator")
                     .is_some_and(|o| matches!(o.kind(), "&&" | "||")) =>
             {
                 Some("left")
             }
             _ => None,
         };
-        if let Some(c) = field.and_then(|f| n.child_by_field_name(f))
+        if let Some(c) = field.and_then(|f| n.field(f))
             // `x.p = v` narrows `x.p`, not `x`.
             && (field != Some("left") || n.kind() == "binary_expression" || c.kind() == "identifier")
         {

@@ -1,13 +1,14 @@
 //! Module syntax and JSX: imports, `require`, exports, re-exports, CommonJS exports and JSX elements.
 
 use super::*;
+use crate::lang::FieldExt;
 
 impl Extractor<'_> {
     pub(super) fn import_refs_of_require(&mut self, pattern: Node) {
         for p in kids(pattern) {
             let key = match p.kind() {
                 "shorthand_property_identifier_pattern" => Some(p),
-                "pair_pattern" => p.child_by_field_name("key"),
+                "pair_pattern" => p.field("key"),
                 _ => None,
             };
             let Some(key) = key else {
@@ -57,14 +58,14 @@ impl Extractor<'_> {
     }
 
     pub(super) fn walk_export(&mut self, n: Node) {
-        if let Some(d) = n.child_by_field_name("declaration") {
+        if let Some(d) = n.field("declaration") {
             for dec in kids(n).into_iter().filter(|k| k.kind() == "decorator") {
                 self.walk(dec);
             }
             self.walk(d);
             return;
         }
-        if n.child_by_field_name("source").is_some() {
+        if n.field("source").is_some() {
             let (sl, _) = pos(n);
             let el = n.end_position().row as u32 + 1;
             let hits: Vec<(usize, usize)> = self
@@ -88,7 +89,7 @@ impl Extractor<'_> {
             return;
         }
         let is_default = has_child(n, "default");
-        if let Some(v) = n.child_by_field_name("value") {
+        if let Some(v) = n.field("value") {
             if v.kind() == "identifier" && is_default && self.scopes.len() == 1 {
                 let name = self.t(v).to_string();
                 let res = self.lookup_any(&name);
@@ -143,8 +144,8 @@ impl Extractor<'_> {
 
     /// Top-level `module.exports = …` and `exports.x = …`.
     pub(super) fn walk_top_assignment(&mut self, n: Node) {
-        let left = n.child_by_field_name("left");
-        let right = n.child_by_field_name("right");
+        let left = n.field("left");
+        let right = n.field("right");
         let decl = self.decl_of(n);
         if let Some(r) = right {
             self.with_owner(decl, |x| x.walk(r));
@@ -164,8 +165,7 @@ impl Extractor<'_> {
                             self.file.exports.push((nm, res));
                         }
                         "pair" => {
-                            if let (Some(k), Some(v)) =
-                                (p.child_by_field_name("key"), p.child_by_field_name("value"))
+                            if let (Some(k), Some(v)) = (p.field("key"), p.field("value"))
                                 && v.kind() == "identifier"
                             {
                                 let key = self.spec_name(k);
@@ -191,7 +191,7 @@ impl Extractor<'_> {
     }
 
     pub(super) fn walk_jsx(&mut self, n: Node) {
-        let name = n.child_by_field_name("name");
+        let name = n.field("name");
         let mut comp = Expr::Unknown;
         if let Some(nm) = name {
             match nm.kind() {
@@ -208,7 +208,7 @@ impl Extractor<'_> {
                 _ => {}
             }
         }
-        if let Some(t) = n.child_by_field_name("type_arguments") {
+        if let Some(t) = n.field("type_arguments") {
             self.walk(t);
         }
         for a in kids(n) {

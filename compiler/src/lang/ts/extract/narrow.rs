@@ -5,6 +5,7 @@
 
 use super::walk::{assigns, is_function};
 use super::*;
+use crate::lang::FieldExt;
 
 impl Extractor<'_> {
     /// `if (x instanceof C) …`: in the branch, a local or parameter `x` that the branch does not
@@ -16,7 +17,7 @@ impl Extractor<'_> {
     /// `return`, `throw`, `break` or `continue` ends it) and there is no `else`. When the flows
     /// after the statement cannot be told, `x` is narrowable there (unions stay candidates).
     pub(super) fn walk_if(&mut self, n: Node) {
-        let cond = n.child_by_field_name("condition");
+        let cond = n.field("condition");
         let disc = cond
             .and_then(|c| self.discriminant_test(c))
             .filter(|(x, ..)| !assigns(enclosing_function(n), self.src, x));
@@ -36,8 +37,8 @@ impl Extractor<'_> {
                 self.walk(c);
                 self.quiet = saved;
             }
-            let cons = n.child_by_field_name("consequence");
-            let alt = n.child_by_field_name("alternative");
+            let cons = n.field("consequence");
+            let alt = n.field("alternative");
             if let Some(body) = cons {
                 self.scopes.push(Scope::default());
                 let base = Expr::Name(self.lookup(&x, false));
@@ -79,8 +80,8 @@ impl Extractor<'_> {
             self.quiet = saved;
         }
         if let Some((x, key)) = &has {
-            let cons = n.child_by_field_name("consequence");
-            let alt = n.child_by_field_name("alternative");
+            let cons = n.field("consequence");
+            let alt = n.field("alternative");
             if let Some(body) = cons {
                 self.scopes.push(Scope::default());
                 let base = Expr::Name(self.lookup(x, false));
@@ -102,8 +103,8 @@ impl Extractor<'_> {
             return;
         }
         let narrowed = cond.and_then(|c| self.instanceof_test(c));
-        let cons = n.child_by_field_name("consequence");
-        let alt = n.child_by_field_name("alternative");
+        let cons = n.field("consequence");
+        let alt = n.field("alternative");
         if let Some(body) = cons {
             match (narrowed, &disc) {
                 (Some((name, ty)), _) if !assigns(body, self.src, &name) => {
@@ -154,7 +155,7 @@ impl Extractor<'_> {
     /// and `x` after a switch that a clause leaves by `return`, `throw` or `continue`, are
     /// narrowable instead.
     pub(super) fn walk_switch(&mut self, n: Node) {
-        let value = n.child_by_field_name("value");
+        let value = n.field("value");
         let disc = value
             .and_then(|v| self.discriminant_of(v))
             .filter(|(x, _)| !assigns(enclosing_function(n), self.src, x));
@@ -164,7 +165,7 @@ impl Extractor<'_> {
             self.walk(v);
             self.quiet = saved;
         }
-        let Some(body) = n.child_by_field_name("body") else {
+        let Some(body) = n.field("body") else {
             return;
         };
         let Some((x, k)) = disc else {
@@ -176,7 +177,7 @@ impl Extractor<'_> {
             .filter(|c| matches!(c.kind(), "switch_case" | "switch_default"))
             .collect();
         let literal = |c: Node| {
-            c.child_by_field_name("value")
+            c.field("value")
                 .filter(|v| v.kind() == "string")
                 .map(|v| string_value(v, self.src))
         };
@@ -206,7 +207,7 @@ impl Extractor<'_> {
                 }
                 _ => None,
             };
-            if let Some(v) = case.child_by_field_name("value") {
+            if let Some(v) = case.field("value") {
                 self.walk(v);
             }
             let mut c = case.walk();
@@ -241,12 +242,8 @@ impl Extractor<'_> {
     fn walk_test(&mut self, c: Node, x: &str, k: &str, before: &mut Vec<String>) {
         let c = unwrap_parens(c);
         if c.kind() == "binary_expression"
-            && c.child_by_field_name("operator")
-                .is_some_and(|o| o.kind() == "||")
-            && let (Some(l), Some(r)) = (
-                c.child_by_field_name("left"),
-                c.child_by_field_name("right"),
-            )
+            && c.field("operator").is_some_and(|o| o.kind() == "||")
+            && let (Some(l), Some(r)) = (c.field("left"), c.field("right"))
         {
             self.walk_test(l, x, k, before);
             self.walk_test(r, x, k, before);
@@ -338,11 +335,11 @@ impl Extractor<'_> {
         if c.kind() != "call_expression" {
             return None;
         }
-        let f = c.child_by_field_name("function")?;
+        let f = c.field("function")?;
         if !matches!(f.kind(), "identifier" | "member_expression") {
             return None;
         }
-        let args = c.child_by_field_name("arguments")?;
+        let args = c.field("arguments")?;
         let mut cur = args.walk();
         let (i, a) = args
             .named_children(&mut cur)
@@ -374,8 +371,8 @@ impl Extractor<'_> {
         if m.kind() != "member_expression" {
             return None;
         }
-        let o = m.child_by_field_name("object")?;
-        let p = m.child_by_field_name("property")?;
+        let o = m.field("object")?;
+        let p = m.field("property")?;
         if o.kind() != "identifier" || p.kind() != "property_identifier" {
             return None;
         }
@@ -418,11 +415,7 @@ impl Extractor<'_> {
 
 /// The operator, left and right operands of a binary expression.
 fn binary(c: Node) -> Option<(Node, Node, Node)> {
-    Some((
-        c.child_by_field_name("operator")?,
-        c.child_by_field_name("left")?,
-        c.child_by_field_name("right")?,
-    ))
+    Some((c.field("operator")?, c.field("left")?, c.field("right")?))
 }
 
 /// The function (or the program) `n` is written in.

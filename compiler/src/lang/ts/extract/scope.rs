@@ -1,6 +1,7 @@
 //! Scopes, hoisting, binding patterns and the recording of name and member references.
 
 use super::*;
+use crate::lang::FieldExt;
 
 impl Extractor<'_> {
     pub(super) fn push_ref(&mut self, at: Node, usage: Use, target: RefTarget) {
@@ -19,7 +20,7 @@ impl Extractor<'_> {
     pub(super) fn hoist(&mut self, body: Node, function_body: bool) {
         for s in kids(body) {
             let s = if s.kind() == "export_statement" {
-                match s.child_by_field_name("declaration") {
+                match s.field("declaration") {
                     Some(d) => d,
                     None => continue,
                 }
@@ -34,7 +35,7 @@ impl Extractor<'_> {
                 | "interface_declaration"
                 | "enum_declaration"
                 | "type_alias_declaration" => {
-                    if let Some(n) = s.child_by_field_name("name") {
+                    if let Some(n) = s.field("name") {
                         let name = self.t(n).to_string();
                         if self
                             .scopes
@@ -101,7 +102,7 @@ impl Extractor<'_> {
             .into_iter()
             .filter(|d| d.kind() == "variable_declarator")
         {
-            if let Some(name) = vd.child_by_field_name("name") {
+            if let Some(name) = vd.field("name") {
                 let mut names = Vec::new();
                 pattern_names(name, self.src, &mut names);
                 for (nm, _) in names {
@@ -162,7 +163,7 @@ impl Extractor<'_> {
                             self.set_name(k, v, create);
                         }
                         "pair_pattern" => {
-                            let key = k.child_by_field_name("key");
+                            let key = k.field("key");
                             let mut v = None;
                             if let Some(key) = key {
                                 match key.kind() {
@@ -182,15 +183,15 @@ impl Extractor<'_> {
                                     _ => self.walk(key),
                                 }
                             }
-                            if let Some(val) = k.child_by_field_name("value") {
+                            if let Some(val) = k.field("value") {
                                 self.pattern(val, v, create);
                             }
                         }
                         "object_assignment_pattern" => {
-                            if let Some(r) = k.child_by_field_name("right") {
+                            if let Some(r) = k.field("right") {
                                 self.walk(r);
                             }
-                            if let Some(l) = k.child_by_field_name("left") {
+                            if let Some(l) = k.field("left") {
                                 if l.kind() == "shorthand_property_identifier_pattern" {
                                     let name = self.t(l).to_string();
                                     let v = member(&src, &name);
@@ -232,10 +233,10 @@ impl Extractor<'_> {
                 }
             }
             "assignment_pattern" => {
-                if let Some(r) = p.child_by_field_name("right") {
+                if let Some(r) = p.field("right") {
                     self.walk(r);
                 }
-                if let Some(l) = p.child_by_field_name("left") {
+                if let Some(l) = p.field("left") {
                     self.pattern(l, src, create);
                 }
             }
@@ -273,11 +274,11 @@ impl Extractor<'_> {
 
     pub(super) fn bind_type_params(&mut self, n: Node) -> Vec<usize> {
         let mut out = Vec::new();
-        if let Some(tp) = n.child_by_field_name("type_parameters") {
+        if let Some(tp) = n.field("type_parameters") {
             let mut c = tp.walk();
             let ps: Vec<Node> = tp.named_children(&mut c).collect();
             for p in &ps {
-                if let Some(name) = p.child_by_field_name("name") {
+                if let Some(name) = p.field("name") {
                     let l = self.new_local(None, None);
                     let nm = self.t(name).to_string();
                     self.bind(&nm, NameRes::Local(l));
@@ -287,20 +288,16 @@ impl Extractor<'_> {
             // A type parameter's members are its constraint's (`T extends Base`): the
             // constraints are read once every parameter of the list is in scope.
             for p in &ps {
-                if let (Some(name), Some(con)) = (
-                    p.child_by_field_name("name"),
-                    p.child_by_field_name("constraint"),
-                ) && let Some(t) = con.named_child(0)
+                if let (Some(name), Some(con)) = (p.field("name"), p.field("constraint"))
+                    && let Some(t) = con.named_child(0)
                     && let NameRes::Local(l) = self.lookup(self.t(name), true)
                 {
                     self.file.locals[l].ty = Some(self.type_ref(t));
                 }
             }
             for p in &ps {
-                if let (Some(name), Some(def)) = (
-                    p.child_by_field_name("name"),
-                    p.child_by_field_name("value"),
-                ) && let Some(t) = def.named_child(0)
+                if let (Some(name), Some(def)) = (p.field("name"), p.field("value"))
+                    && let Some(t) = def.named_child(0)
                     && let NameRes::Local(l) = self.lookup(self.t(name), true)
                 {
                     self.file.locals[l].default = Some(self.type_ref(t));
@@ -308,7 +305,7 @@ impl Extractor<'_> {
             }
             for p in ps {
                 for k in kids(p) {
-                    if k.kind() != "type_identifier" || p.child_by_field_name("name") != Some(k) {
+                    if k.kind() != "type_identifier" || p.field("name") != Some(k) {
                         self.walk(k);
                     }
                 }
@@ -345,8 +342,8 @@ impl Extractor<'_> {
     }
 
     pub(super) fn member_ref_inner(&mut self, n: Node, usage: Use) -> Expr {
-        let obj = n.child_by_field_name("object");
-        let prop = n.child_by_field_name("property");
+        let obj = n.field("object");
+        let prop = n.field("property");
         let base = match obj {
             Some(o) => {
                 let o2 = unwrap_parens(o);

@@ -1,6 +1,7 @@
 //! The walk: every statement and expression with its lexical scopes, recording references.
 
 use super::*;
+use crate::lang::FieldExt;
 
 /// Nodes that bind and name nothing.
 const LEAVES: &[&str] = &[
@@ -34,7 +35,7 @@ impl Extractor<'_> {
                 n.kind(),
                 "function_expression" | "function" | "generator_function"
             )
-            && let Some(name) = n.child_by_field_name("name")
+            && let Some(name) = n.field("name")
         {
             let l = self.new_local(None, None);
             let nm = self.t(name).to_string();
@@ -79,7 +80,7 @@ impl Extractor<'_> {
                     dd.type_params = tps;
                 }
             }
-            if let Some(body) = n.child_by_field_name("body") {
+            if let Some(body) = n.field("body") {
                 if body.kind() == "statement_block" {
                     x.hoist(body, true);
                     x.walk_children(body);
@@ -110,19 +111,18 @@ impl Extractor<'_> {
 
     /// The written type of the `this:` parameter of function `n`.
     fn this_param_type(&self, n: Node) -> Option<TypeRef> {
-        let params = n.child_by_field_name("parameters")?;
+        let params = n.field("parameters")?;
         let mut c = params.walk();
-        let p = params.named_children(&mut c).find(|p| {
-            p.child_by_field_name("pattern")
-                .is_some_and(|x| x.kind() == "this")
-        })?;
-        Some(self.type_ref(p.child_by_field_name("type")?))
+        let p = params
+            .named_children(&mut c)
+            .find(|p| p.field("pattern").is_some_and(|x| x.kind() == "this"))?;
+        Some(self.type_ref(p.field("type")?))
     }
 
     /// Walks the type written in `field` of `n` (a return type, an annotation); returns its
     /// description.
     fn walk_written(&mut self, n: Node, field: &str) -> Option<TypeRef> {
-        let t = n.child_by_field_name(field)?;
+        let t = n.field(field)?;
         self.walk(t);
         Some(self.type_ref(t))
     }
@@ -152,7 +152,7 @@ impl Extractor<'_> {
                 },
             })
         };
-        if let Some(params) = n.child_by_field_name("parameters") {
+        if let Some(params) = n.field("parameters") {
             let mut c = params.walk();
             let ps: Vec<Node> = params.named_children(&mut c).collect();
             let mut i = 0;
@@ -160,16 +160,14 @@ impl Extractor<'_> {
                 if matches!(p.kind(), "comment" | "decorator") {
                     continue;
                 }
-                let is_this = p
-                    .child_by_field_name("pattern")
-                    .is_some_and(|x| x.kind() == "this");
+                let is_this = p.field("pattern").is_some_and(|x| x.kind() == "this");
                 let ty = self.walk_parameter(p, ctx(i));
                 if !is_this {
                     out.push(ty);
                     i += 1;
                 }
             }
-        } else if let Some(p) = n.child_by_field_name("parameter") {
+        } else if let Some(p) = n.field("parameter") {
             self.bind_pattern(p, None, ctx(0));
             out.push(None);
         }
@@ -179,17 +177,17 @@ impl Extractor<'_> {
     pub(super) fn walk_parameter(&mut self, p: Node, contextual: Option<Expr>) -> Option<TypeRef> {
         match p.kind() {
             "required_parameter" | "optional_parameter" => {
-                let ty = p.child_by_field_name("type").map(|t| {
+                let ty = p.field("type").map(|t| {
                     self.walk(t);
                     self.type_ref(t)
                 });
-                if let Some(v) = p.child_by_field_name("value") {
+                if let Some(v) = p.field("value") {
                     self.walk(v);
                 }
                 for d in kids(p).into_iter().filter(|k| k.kind() == "decorator") {
                     self.walk(d);
                 }
-                if let Some(pat) = p.child_by_field_name("pattern") {
+                if let Some(pat) = p.field("pattern") {
                     if pat.kind() == "this" {
                         return ty;
                     }
@@ -214,7 +212,7 @@ impl Extractor<'_> {
         self.scopes.push(Scope::default());
         // A class expression's name is visible inside it.
         if decl.is_none()
-            && let Some(name) = n.child_by_field_name("name")
+            && let Some(name) = n.field("name")
         {
             let l = self.new_local(None, None);
             let nm = self.t(name).to_string();
@@ -231,7 +229,7 @@ impl Extractor<'_> {
                 }
             }
             x.this_class = Some(decl);
-            if let Some(body) = n.child_by_field_name("body") {
+            if let Some(body) = n.field("body") {
                 for m in kids(body) {
                     x.walk_member(m, decl);
                 }
@@ -245,10 +243,10 @@ impl Extractor<'_> {
         for cl in kids(h) {
             match cl.kind() {
                 "extends_clause" => {
-                    if let Some(v) = cl.child_by_field_name("value") {
+                    if let Some(v) = cl.field("value") {
                         self.heritage(v, Use::Extends, decl);
                     }
-                    if let Some(ta) = cl.child_by_field_name("type_arguments") {
+                    if let Some(ta) = cl.field("type_arguments") {
                         self.walk(ta);
                     }
                 }
@@ -273,7 +271,7 @@ impl Extractor<'_> {
         let mut targs = Vec::new();
         let head = match t.kind() {
             "generic_type" => {
-                if let Some(a) = t.child_by_field_name("type_arguments") {
+                if let Some(a) = t.field("type_arguments") {
                     self.walk(a);
                     let mut c = a.walk();
                     targs = a
@@ -282,7 +280,7 @@ impl Extractor<'_> {
                         .map(|x| self.type_ref(x))
                         .collect();
                 }
-                t.child_by_field_name("name").unwrap_or(t)
+                t.field("name").unwrap_or(t)
             }
             _ => t,
         };
@@ -332,14 +330,8 @@ impl Extractor<'_> {
             }
             "member_expression" | "nested_identifier" | "nested_type_identifier" => {
                 let (obj, prop) = match n.kind() {
-                    "nested_type_identifier" => (
-                        n.child_by_field_name("module"),
-                        n.child_by_field_name("name"),
-                    ),
-                    _ => (
-                        n.child_by_field_name("object"),
-                        n.child_by_field_name("property"),
-                    ),
+                    "nested_type_identifier" => (n.field("module"), n.field("name")),
+                    _ => (n.field("object"), n.field("property")),
                 };
                 let (Some(obj), Some(prop)) = (obj, prop) else {
                     return Expr::Unknown;
@@ -364,7 +356,7 @@ impl Extractor<'_> {
         let decl = self.decl_of(m);
         match m.kind() {
             "method_definition" => {
-                if let Some(n) = m.child_by_field_name("name")
+                if let Some(n) = m.field("name")
                     && n.kind() == "computed_property_name"
                 {
                     self.with_owner(decl, |x| x.walk(n));
@@ -395,16 +387,16 @@ impl Extractor<'_> {
                     for d in kids(m).into_iter().filter(|k| k.kind() == "decorator") {
                         x.walk(d);
                     }
-                    if let Some(n) = m.child_by_field_name("name")
+                    if let Some(n) = m.field("name")
                         && n.kind() == "computed_property_name"
                     {
                         x.walk(n);
                     }
-                    let ty = m.child_by_field_name("type").map(|t| {
+                    let ty = m.field("type").map(|t| {
                         x.walk(t);
                         x.type_ref(t)
                     });
-                    let value = m.child_by_field_name("value").map(|v| {
+                    let value = m.field("value").map(|v| {
                         x.walk(v);
                         x.expr_of(v)
                     });
@@ -415,7 +407,7 @@ impl Extractor<'_> {
                 });
             }
             "class_static_block" => {
-                if let Some(b) = m.child_by_field_name("body").or_else(|| m.named_child(0)) {
+                if let Some(b) = m.field("body").or_else(|| m.named_child(0)) {
                     self.scopes.push(Scope::default());
                     self.hoist(b, true);
                     self.walk_children(b);
@@ -446,10 +438,7 @@ impl Extractor<'_> {
                 self.scopes.push(Scope::default());
                 self.bind_type_params(n);
                 self.walk_params(n, None);
-                if let Some(r) = n
-                    .child_by_field_name("return_type")
-                    .or_else(|| n.child_by_field_name("type"))
-                {
+                if let Some(r) = n.field("return_type").or_else(|| n.field("type")) {
                     self.walk(r);
                 }
                 self.scopes.pop();
@@ -459,7 +448,7 @@ impl Extractor<'_> {
                 let parts = kids(n);
                 for k in &parts {
                     if k.kind() == "mapped_type_clause"
-                        && let Some(name) = k.child_by_field_name("name")
+                        && let Some(name) = k.field("name")
                     {
                         let l = self.new_local(None, None);
                         let nm = self.t(name).to_string();
@@ -469,7 +458,7 @@ impl Extractor<'_> {
                 for k in parts {
                     if k.kind() == "mapped_type_clause" {
                         for p in kids(k) {
-                            if Some(p) != k.child_by_field_name("name") {
+                            if Some(p) != k.field("name") {
                                 self.walk(p);
                             }
                         }
@@ -529,7 +518,7 @@ impl Extractor<'_> {
                             x.walk_heritage_clause(k, decl);
                         }
                     }
-                    if let Some(body) = n.child_by_field_name("body") {
+                    if let Some(body) = n.field("body") {
                         x.walk_type_members(body);
                     }
                 });
@@ -554,7 +543,7 @@ impl Extractor<'_> {
                     if let Some(d) = decl {
                         x.file.decls[d].type_params = tps;
                     }
-                    if let Some(v) = n.child_by_field_name("value") {
+                    if let Some(v) = n.field("value") {
                         if v.kind() == "object_type" {
                             x.walk_type_members(v);
                             // A mapped type over `keyof T` has `T`'s members.
@@ -581,10 +570,10 @@ impl Extractor<'_> {
                 if let Some(d) = decl {
                     self.bind_members(d);
                 }
-                if let Some(body) = n.child_by_field_name("body") {
+                if let Some(body) = n.field("body") {
                     for m in kids(body) {
                         if m.kind() == "enum_assignment"
-                            && let Some(v) = m.child_by_field_name("value")
+                            && let Some(v) = m.field("value")
                         {
                             let md = self.decl_of(m).or(decl);
                             self.with_owner(md, |x| x.walk(v));
@@ -608,7 +597,7 @@ impl Extractor<'_> {
             }
             "internal_module" | "module" => {
                 let decl = self.decl_of(n);
-                if let Some(body) = n.child_by_field_name("body") {
+                if let Some(body) = n.field("body") {
                     self.scopes.push(Scope::default());
                     // The namespace's members are in scope inside it.
                     if let Some(d) = decl {
@@ -619,7 +608,7 @@ impl Extractor<'_> {
                     self.with_owner(decl, |x| {
                         for s in kids(body) {
                             if s.kind() == "export_statement" {
-                                if let Some(d) = s.child_by_field_name("declaration") {
+                                if let Some(d) = s.field("declaration") {
                                     x.walk(d);
                                 } else {
                                     x.walk_children(s);
@@ -656,7 +645,7 @@ impl Extractor<'_> {
             "switch_statement" => self.walk_switch(n),
             "for_statement" => {
                 self.scopes.push(Scope::default());
-                if let Some(init) = n.child_by_field_name("initializer")
+                if let Some(init) = n.field("initializer")
                     && matches!(init.kind(), "lexical_declaration" | "variable_declaration")
                 {
                     self.declare_locals(init);
@@ -666,15 +655,13 @@ impl Extractor<'_> {
             }
             "for_in_statement" => {
                 self.scopes.push(Scope::default());
-                let right = n.child_by_field_name("right");
+                let right = n.field("right");
                 if let Some(r) = right {
                     self.walk(r);
                 }
-                let of = n
-                    .child_by_field_name("operator")
-                    .is_some_and(|o| self.t(o) == "of");
-                if let Some(l) = n.child_by_field_name("left") {
-                    if n.child_by_field_name("kind").is_some() {
+                let of = n.field("operator").is_some_and(|o| self.t(o) == "of");
+                if let Some(l) = n.field("left") {
+                    if n.field("kind").is_some() {
                         let value = match (of, right) {
                             (true, Some(r)) => Some(Expr::Elem(Box::new(self.expr_of(r)))),
                             _ => None,
@@ -684,20 +671,20 @@ impl Extractor<'_> {
                         self.walk(l);
                     }
                 }
-                if let Some(b) = n.child_by_field_name("body") {
+                if let Some(b) = n.field("body") {
                     self.walk(b);
                 }
                 self.scopes.pop();
             }
             "catch_clause" => {
                 self.scopes.push(Scope::default());
-                if let Some(p) = n.child_by_field_name("parameter") {
+                if let Some(p) = n.field("parameter") {
                     self.bind_pattern(p, None, None);
                 }
-                if let Some(t) = n.child_by_field_name("type") {
+                if let Some(t) = n.field("type") {
                     self.walk(t);
                 }
-                if let Some(b) = n.child_by_field_name("body") {
+                if let Some(b) = n.field("body") {
                     self.walk(b);
                 }
                 self.scopes.pop();
@@ -717,14 +704,14 @@ impl Extractor<'_> {
                 self.member_ref(n, Use::Value);
             }
             "call_expression" => {
-                let f = n.child_by_field_name("function");
+                let f = n.field("function");
                 if let Some(f) = f {
                     self.name_or_member_ref(unwrap_parens(f), Use::Call);
                 }
                 self.call_arguments(n, f);
             }
             "new_expression" => {
-                let c = n.child_by_field_name("constructor");
+                let c = n.field("constructor");
                 if let Some(c) = c {
                     self.name_or_member_ref(c, Use::Call);
                 }
@@ -732,19 +719,19 @@ impl Extractor<'_> {
             }
             "pair" => {
                 // Keys are not references, computed keys are.
-                if let Some(k) = n.child_by_field_name("key")
+                if let Some(k) = n.field("key")
                     && k.kind() == "computed_property_name"
                 {
                     self.walk(k);
                 }
-                if let Some(v) = n.child_by_field_name("value") {
+                if let Some(v) = n.field("value") {
                     self.walk(v);
                 }
             }
             "method_definition" => self.walk_function(n, Some(None)),
             "jsx_opening_element" | "jsx_self_closing_element" => self.walk_jsx(n),
             "jsx_closing_element" => {
-                if let Some(nm) = n.child_by_field_name("name").or_else(|| n.named_child(0)) {
+                if let Some(nm) = n.field("name").or_else(|| n.named_child(0)) {
                     match nm.kind() {
                         "identifier"
                             if self.t(nm).starts_with(|c: char| c.is_ascii_uppercase()) =>
@@ -763,19 +750,16 @@ impl Extractor<'_> {
             }
             // `o.m = (p) => …`: the function's parameters are typed by the member's declaration.
             "assignment_expression"
-                if n.child_by_field_name("left")
+                if n.field("left")
                     .is_some_and(|l| l.kind() == "member_expression")
-                    && n.child_by_field_name("right").is_some_and(|r| {
+                    && n.field("right").is_some_and(|r| {
                         matches!(
                             r.kind(),
                             "arrow_function" | "function_expression" | "function"
                         )
                     }) =>
             {
-                let (Some(left), Some(right)) = (
-                    n.child_by_field_name("left"),
-                    n.child_by_field_name("right"),
-                ) else {
+                let (Some(left), Some(right)) = (n.field("left"), n.field("right")) else {
                     return;
                 };
                 self.walk(left);
@@ -785,7 +769,7 @@ impl Extractor<'_> {
                 self.callback = None;
             }
             "labeled_statement" => {
-                if let Some(b) = n.child_by_field_name("body") {
+                if let Some(b) = n.field("body") {
                     self.walk(b);
                 } else {
                     self.walk_children(n);
@@ -809,7 +793,7 @@ impl Extractor<'_> {
                 "property_signature" => {
                     self.with_owner(decl, |x| {
                         // `[KEY]: T`: the key is an expression (a `unique symbol` constant).
-                        if let Some(n) = m.child_by_field_name("name")
+                        if let Some(n) = m.field("name")
                             && n.kind() == "computed_property_name"
                         {
                             x.walk(n);
@@ -827,9 +811,7 @@ impl Extractor<'_> {
                     self.walk(m);
                     if let Some(o) = self.owner {
                         let params = self.written_params(m, 0);
-                        let ret = m
-                            .child_by_field_name("return_type")
-                            .map(|r| self.type_ref(r));
+                        let ret = m.field("return_type").map(|r| self.type_ref(r));
                         self.file.decls[o].calls.push((params, ret));
                     }
                 }
@@ -865,7 +847,7 @@ impl Extractor<'_> {
     /// The type arguments and arguments of the call or `new` expression `n` of `callee`.
     fn call_arguments(&mut self, n: Node, callee: Option<Node>) {
         let mut call = CallTypes::default();
-        if let Some(t) = n.child_by_field_name("type_arguments") {
+        if let Some(t) = n.field("type_arguments") {
             self.walk(t);
             let mut c = t.walk();
             call.args = t
@@ -879,7 +861,7 @@ impl Extractor<'_> {
         {
             call.expected = self.expected.take().map(|(_, t)| t);
         }
-        if let Some(args) = n.child_by_field_name("arguments") {
+        if let Some(args) = n.field("arguments") {
             let callee = callee.map_or(Expr::Unknown, |c| self.expr_of(c));
             self.walk_arguments(args, callee, call);
         }
@@ -913,11 +895,8 @@ impl Extractor<'_> {
 
     pub(super) fn walk_declarator(&mut self, vd: Node) {
         let decl_here = self.decl_of(vd);
-        let name = vd.child_by_field_name("name");
-        let is_require = vd
-            .child_by_field_name("value")
-            .and_then(|v| self.require_of(v))
-            .is_some();
+        let name = vd.field("name");
+        let is_require = vd.field("value").and_then(|v| self.require_of(v)).is_some();
         let top_require = is_require && self.scopes.len() == 1 && self.owner.is_none();
         if top_require {
             // Bound as an import; its specifier and names are walked as imports.
@@ -928,11 +907,11 @@ impl Extractor<'_> {
             }
             return;
         }
-        let ty = vd.child_by_field_name("type").map(|t| {
+        let ty = vd.field("type").map(|t| {
             self.with_owner(decl_here, |x| x.walk(t));
             self.type_ref(t)
         });
-        let value = vd.child_by_field_name("value").map(|v| {
+        let value = vd.field("value").map(|v| {
             if let Some(t) = &ty
                 && matches!(
                     v.kind(),
@@ -994,13 +973,13 @@ impl Extractor<'_> {
 /// The names of a function's parameters, in order (`this:` left out; a destructured one is
 /// named by its text).
 fn param_names(n: Node, src: &str) -> Vec<String> {
-    let Some(params) = n.child_by_field_name("parameters") else {
+    let Some(params) = n.field("parameters") else {
         return Vec::new();
     };
     let mut c = params.walk();
     params
         .named_children(&mut c)
-        .filter_map(|p| p.child_by_field_name("pattern"))
+        .filter_map(|p| p.field("pattern"))
         .filter(|p| p.kind() != "this")
         .map(|p| text(p, src).to_string())
         .collect()
@@ -1055,10 +1034,8 @@ pub(super) fn assigns(n: Node, src: &str, name: &str) -> bool {
     let mut stack = vec![n];
     while let Some(x) = stack.pop() {
         let target = match x.kind() {
-            "assignment_expression" | "augmented_assignment_expression" => {
-                x.child_by_field_name("left")
-            }
-            "update_expression" => x.child_by_field_name("argument"),
+            "assignment_expression" | "augmented_assignment_expression" => x.field("left"),
+            "update_expression" => x.field("argument"),
             _ => None,
         };
         if target.is_some_and(|t| t.kind() == "identifier" && text(t, src) == name) {
