@@ -7,19 +7,28 @@
 //! ([`Key::digest`], with the digest of the compiler's sources made at build time), so an entry
 //! of another build, another configuration or other bytes is never found.
 //!
-//! One file per entry, `<dir>/<2 hex>/<30 hex>`, written aside and renamed into place, so two
-//! compiles sharing the directory see each entry whole or not at all. An entry holds a header
-//! (magic, format version, the full key digest, the payload's length and XXH3-64) and the
-//! payload; anything that does not check, or does not decode, is a miss, counted as rejected and
-//! removed: a damaged cache costs time, never a wrong fact. Reading an entry stamps its
-//! modification time; when a compile wrote entries and the directory exceeds its limit, the
-//! entries used least recently are removed until it holds at most 80 % of the limit.
+//! Entries live in *packs* (SPEC 1.9): each compile that extracts something writes the entries
+//! it made into one new file, `<dir>/packs/<name>.xpack`, written aside and renamed into place,
+//! so two compiles sharing the directory see each pack whole or not at all (creating a file costs
+//! far more than writing one: one file per entry made the cache a large part of a cold compile).
+//! An entry holds a header (magic, format version, the full key digest, the payload's length and
+//! XXH3-64) and the payload; a pack ends with an index of its entries and a footer that checks
+//! it. An entry that does not check, or does not decode, is a miss, counted as rejected; the
+//! compile extracts the file again and its new pack, read after the older ones, holds the good
+//! entry. A pack whose index does not check is rejected and removed. A damaged cache costs
+//! time, never a wrong fact. Reading from a pack stamps its modification time (at a ten-minute
+//! grain); when a compile wrote a pack and the directory exceeds its limit, the packs used least
+//! recently are removed until it holds at most 80 % of the limit, and when a compile finds more
+//! than [`COMPACT_AT`] packs it gathers the entries it read into one pack and removes the older
+//! ones.
 
 use std::fs;
 use std::io::Write;
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, SystemTime};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -39,9 +48,21 @@ const MAGIC: &[u8; 8] = b"KGXCACHE";
 const FORMAT: u32 = 1;
 /// Magic, format, reserved, key digest, payload length, payload checksum.
 const HEADER: usize = 8 + 4 + 4 + 16 + 8 + 8;
+/// The last bytes of a pack: the index's offset, its rows, its XXH3-64, and this magic.
+const PACK_MAGIC: &[u8; 8] = b"KGXPACK1";
+const FOOTER: usize = 8 + 8 + 8 + 8;
+/// An index row: the entry's digest, offset and length (header included).
+const ROW: usize = 16 + 8 + 8;
+/// Where the packs are, under the cache directory.
+const PACKS: &str = "packs";
+const PACK_EXT: &str = "xpack";
 
-/// How stale an entry's modification time may be before a read stamps it again.
+/// How stale a pack's modification time may be before a read stamps it again.
 const STAMP_EVERY: Duration = Duration::from_secs(600);
+
+/// Packs beyond which a compile that finds them gathers the entries it read into one pack and
+/// removes the older packs (which bounds the packs a compile opens).
+pub(crate) const COMPACT_AT: usize = 64;
 
 /// The default bound on a cache directory's size.
 pub const DEFAULT_LIMIT: u64 = 2 << 30;
@@ -65,12 +86,13 @@ pub struct CacheStats {
     pub hits: u64,
     /// Files extracted because the cache held no usable entry.
     pub misses: u64,
-    /// Entries found damaged or undecodable (and removed); each also counts as a miss.
+    /// Entries found damaged or undecodable, and packs whose index did not check (removed);
+    /// each damaged entry also counts as a miss.
     pub rejected: u64,
     /// Entries written, and their bytes.
     pub written: u64,
     pub written_bytes: u64,
-    /// Entries removed to keep the directory under its limit.
+    /// Packs removed to keep the directory under its limit, or gathered into one.
     pub evicted: u64,
     /// Bytes in the directory after the compile (when it was measured).
     pub bytes: u64,
@@ -79,84 +101,151 @@ pub struct CacheStats {
     pub unavailable: Option<String>,
 }
 
+/// One pack, open for reading.
+#[derive(Debug)]
+struct Pack {
+    path: PathBuf,
+    file: fs::File,
+    /// Whether this compile has stamped (or found recent) its modification time.
+    stamped: AtomicBool,
+}
+
+/// The packs a compile reads, and where each digest's entry is: (pack, offset, length). A later
+/// pack's entry wins over an earlier one's (it is the one a compile made after finding the
+/// other damaged).
+#[derive(Debug, Default)]
+struct Packs {
+    packs: Vec<Arc<Pack>>,
+    index: crate::hash::HashMap<u128, (usize, u64, u64)>,
+    /// Packs found in the directory when it was first read.
+    found: usize,
+}
+
 /// An open cache directory.
 #[derive(Debug)]
 pub(crate) struct DiskCache {
     dir: PathBuf,
     limit: u64,
+    /// Read when the first entry is looked up.
+    packs: Mutex<Option<Packs>>,
+    /// The entries read by this compile, by pack, offset and length (what compaction keeps).
+    read: Mutex<Vec<(usize, u64, u64)>>,
+    /// The packs this cache wrote.
+    own: Mutex<Vec<PathBuf>>,
     hits: AtomicU64,
     misses: AtomicU64,
     rejected: AtomicU64,
     written: AtomicU64,
     written_bytes: AtomicU64,
-    write_failed: std::sync::Mutex<Option<String>>,
-    /// The thread that writes entries, started by the first: extraction hands it an entry and
-    /// goes on, so the files' creation overlaps the compile instead of stalling it.
-    writer: std::sync::Mutex<Option<Writer>>,
+    evicted: AtomicU64,
+    write_failed: Mutex<Option<String>>,
+    /// The thread that writes this compile's pack, started by the first entry: extraction hands
+    /// it an entry and goes on.
+    writer: Mutex<Option<Writer>>,
 }
 
-/// An entry to write: its path and bytes.
-type Entry = (PathBuf, Vec<u8>);
-
-/// The writer thread of a [`DiskCache`] and its queue.
+/// The writer thread of a [`DiskCache`] and its queue of entries (header and payload).
 #[derive(Debug)]
 struct Writer {
-    queue: std::sync::mpsc::SyncSender<Entry>,
-    /// Entries written, their bytes, and the first failure (after which nothing is written).
-    thread: std::thread::JoinHandle<(u64, u64, Option<String>)>,
+    queue: std::sync::mpsc::SyncSender<Vec<u8>>,
+    /// Entries written, their bytes, the pack written (when one was), and the first failure
+    /// (after which nothing is written).
+    thread: std::thread::JoinHandle<WriterEnd>,
 }
+
+type WriterEnd = (u64, u64, Option<PathBuf>, Option<String>);
+
+/// An entry's pack, offset and length.
+type Located = (Arc<Pack>, u64, u64);
 
 /// Entries waiting for the writer at most (a bound on the memory they hold).
 const QUEUE: usize = 512;
 
+/// Numbers the packs of this process: two compiles of one process (an engine's `index_project`
+/// beside another, or two threads) share a cache directory without sharing a name.
+static SEQ: AtomicU64 = AtomicU64::new(0);
+
 impl Writer {
     fn start(dir: PathBuf) -> std::io::Result<Writer> {
-        let (queue, entries) = std::sync::mpsc::sync_channel::<Entry>(QUEUE);
+        let (queue, entries) = std::sync::mpsc::sync_channel::<Vec<u8>>(QUEUE);
         let thread = std::thread::Builder::new()
             .name("kivgraph-cache-writer".into())
-            .spawn(move || {
-                let (mut written, mut bytes, mut failure) = (0, 0, None);
-                let tmp_dir = dir.join("tmp");
-                let mut made: std::collections::HashSet<PathBuf> = Default::default();
-                for (path, entry) in entries {
-                    if failure.is_some() {
-                        continue;
-                    }
-                    let tmp = tmp_dir.join(format!(
-                        "{}-{}",
-                        std::process::id(),
-                        TMP_SEQ.fetch_add(1, Ordering::Relaxed)
-                    ));
-                    let mut write = || -> std::io::Result<()> {
-                        for d in [Some(tmp_dir.as_path()), path.parent()]
-                            .into_iter()
-                            .flatten()
-                        {
-                            if !made.contains(d) {
-                                fs::create_dir_all(d)?;
-                                made.insert(d.to_path_buf());
-                            }
-                        }
-                        let mut f = fs::File::create(&tmp)?;
-                        f.write_all(&entry)?;
-                        drop(f);
-                        fs::rename(&tmp, &path)
-                    };
-                    match write() {
-                        Ok(()) => {
-                            written += 1;
-                            bytes += entry.len() as u64;
-                        }
-                        Err(e) => {
-                            let _ = fs::remove_file(&tmp);
-                            failure = Some(format!("{}: {e}", dir.display()));
-                        }
-                    }
-                }
-                (written, bytes, failure)
-            })?;
+            .spawn(move || write_pack(&dir, entries))?;
         Ok(Writer { queue, thread })
     }
+}
+
+/// Writes the entries received into one pack (aside, then renamed into `packs/`).
+fn write_pack(dir: &Path, entries: std::sync::mpsc::Receiver<Vec<u8>>) -> WriterEnd {
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_millis();
+    // Names sort in the order packs were made: a later pack's entries win.
+    let name = format!(
+        "{now:016x}-{:08x}-{:08x}.{PACK_EXT}",
+        std::process::id(),
+        SEQ.fetch_add(1, Ordering::Relaxed)
+    );
+    let tmp = dir.join("tmp").join(&name);
+    let open = || -> std::io::Result<std::io::BufWriter<fs::File>> {
+        fs::create_dir_all(dir.join("tmp"))?;
+        fs::create_dir_all(dir.join(PACKS))?;
+        Ok(std::io::BufWriter::with_capacity(
+            1 << 20,
+            fs::File::create(&tmp)?,
+        ))
+    };
+    let (mut written, mut bytes) = (0u64, 0u64);
+    let mut index: Vec<u8> = Vec::new();
+    let mut out: Option<std::io::BufWriter<fs::File>> = None;
+    let mut failure: Option<String> = None;
+    for entry in entries {
+        if failure.is_some() {
+            continue;
+        }
+        let step = (|| -> std::io::Result<()> {
+            if out.is_none() {
+                out = Some(open()?);
+            }
+            let w = out.as_mut().expect("opened");
+            w.write_all(&entry)?;
+            index.extend_from_slice(&entry[16..32]);
+            index.extend_from_slice(&bytes.to_le_bytes());
+            index.extend_from_slice(&(entry.len() as u64).to_le_bytes());
+            Ok(())
+        })();
+        match step {
+            Ok(()) => {
+                written += 1;
+                bytes += entry.len() as u64;
+            }
+            Err(e) => failure = Some(format!("{}: {e}", dir.display())),
+        }
+    }
+    let Some(mut w) = out else {
+        return (0, 0, None, failure);
+    };
+    if failure.is_none() {
+        let finish = (|| -> std::io::Result<PathBuf> {
+            w.write_all(&index)?;
+            w.write_all(&bytes.to_le_bytes())?;
+            w.write_all(&written.to_le_bytes())?;
+            w.write_all(&xxh3_64(&index).to_le_bytes())?;
+            w.write_all(PACK_MAGIC)?;
+            w.flush()?;
+            drop(w);
+            let path = dir.join(PACKS).join(&name);
+            fs::rename(&tmp, &path)?;
+            Ok(path)
+        })();
+        match finish {
+            Ok(path) => return (written, bytes, Some(path), None),
+            Err(e) => failure = Some(format!("{}: {e}", dir.display())),
+        }
+    }
+    let _ = fs::remove_file(&tmp);
+    (0, 0, None, failure)
 }
 
 impl Key {
@@ -193,40 +282,96 @@ impl DiskCache {
         DiskCache {
             dir,
             limit,
+            packs: Mutex::new(None),
+            read: Mutex::new(Vec::new()),
+            own: Mutex::new(Vec::new()),
             hits: AtomicU64::new(0),
             misses: AtomicU64::new(0),
             rejected: AtomicU64::new(0),
             written: AtomicU64::new(0),
             written_bytes: AtomicU64::new(0),
-            write_failed: std::sync::Mutex::new(None),
-            writer: std::sync::Mutex::new(None),
+            evicted: AtomicU64::new(0),
+            write_failed: Mutex::new(None),
+            writer: Mutex::new(None),
         }
     }
 
-    fn path_of(&self, digest: u128) -> PathBuf {
-        let hex = format!("{digest:032x}");
-        self.dir.join(&hex[..2]).join(&hex[2..])
+    /// Where `digest`'s entry is: its pack (and that pack's number), offset and length.
+    fn find(&self, digest: u128) -> Option<(Arc<Pack>, usize, u64, u64)> {
+        let mut guard = self.packs.lock().unwrap_or_else(|e| e.into_inner());
+        let packs = guard.get_or_insert_with(|| self.load());
+        let &(p, offset, len) = packs.index.get(&digest)?;
+        Some((packs.packs[p].clone(), p, offset, len))
+    }
+
+    /// Reads every pack's index; a pack whose index does not check is rejected and removed.
+    fn load(&self) -> Packs {
+        let mut packs = Packs::default();
+        let Ok(listing) = fs::read_dir(self.dir.join(PACKS)) else {
+            return packs;
+        };
+        let mut paths: Vec<PathBuf> = listing
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == PACK_EXT))
+            .collect();
+        paths.sort();
+        for path in paths {
+            self.add_pack(&mut packs, path);
+        }
+        packs.found = packs.packs.len();
+        packs
+    }
+
+    /// Adds the pack at `path` to `packs`, unless it cannot be opened (gone) or its index does
+    /// not check (then it is rejected and removed).
+    fn add_pack(&self, packs: &mut Packs, path: PathBuf) {
+        let Ok(file) = fs::File::open(&path) else {
+            return;
+        };
+        match read_index(&file) {
+            Some(rows) => {
+                let p = packs.packs.len();
+                for (digest, offset, len) in rows {
+                    packs.index.insert(digest, (p, offset, len));
+                }
+                packs.packs.push(Arc::new(Pack {
+                    path,
+                    file,
+                    stamped: AtomicBool::new(false),
+                }));
+            }
+            None => {
+                self.rejected.fetch_add(1, Ordering::Relaxed);
+                let _ = fs::remove_file(&path);
+            }
+        }
     }
 
     /// The extraction kept under `digest`, when an entry is there and checks.
     pub(crate) fn get<P: DeserializeOwned>(&self, digest: u128) -> Option<P> {
-        let path = self.path_of(digest);
-        let value = match read_entry(&path, digest) {
-            Read::Absent => None,
-            Read::Damaged => {
-                self.rejected.fetch_add(1, Ordering::Relaxed);
-                let _ = fs::remove_file(&path);
-                None
-            }
-            Read::Payload(bytes) => match postcard::from_bytes::<P>(&bytes) {
-                Ok(v) => Some(v),
-                Err(_) => {
+        let value = self.find(digest).and_then(|(pack, p, offset, len)| {
+            let mut bytes = vec![0u8; len as usize];
+            let payload = pack
+                .file
+                .read_exact_at(&mut bytes, offset)
+                .ok()
+                .and_then(|()| check_entry(&bytes, digest));
+            let value = payload.and_then(|payload| postcard::from_bytes::<P>(payload).ok());
+            match value {
+                Some(v) => {
+                    stamp(&pack);
+                    if let Ok(mut read) = self.read.lock() {
+                        read.push((p, offset, len));
+                    }
+                    Some(v)
+                }
+                None => {
                     self.rejected.fetch_add(1, Ordering::Relaxed);
-                    let _ = fs::remove_file(&path);
                     None
                 }
-            },
-        };
+            }
+        });
         match value {
             Some(_) => self.hits.fetch_add(1, Ordering::Relaxed),
             None => self.misses.fetch_add(1, Ordering::Relaxed),
@@ -237,9 +382,6 @@ impl DiskCache {
     /// Keeps `value` under `digest`. A failure to write leaves the compile as it is and is
     /// reported once in the statistics.
     pub(crate) fn put<P: Serialize>(&self, digest: u128, value: &P) {
-        if self.write_failed.lock().is_ok_and(|f| f.is_some()) {
-            return;
-        }
         let payload = match postcard::to_allocvec(value) {
             Ok(p) => p,
             Err(e) => {
@@ -247,15 +389,14 @@ impl DiskCache {
                 return;
             }
         };
-        let mut bytes = Vec::with_capacity(HEADER + payload.len());
-        bytes.extend_from_slice(MAGIC);
-        bytes.extend_from_slice(&FORMAT.to_le_bytes());
-        bytes.extend_from_slice(&0u32.to_le_bytes());
-        bytes.extend_from_slice(&digest.to_le_bytes());
-        bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-        bytes.extend_from_slice(&xxh3_64(&payload).to_le_bytes());
-        bytes.extend_from_slice(&payload);
-        let path = self.path_of(digest);
+        self.send(entry_bytes(digest, &payload));
+    }
+
+    /// Hands one entry (header and payload) to the writer thread, starting it if needed.
+    fn send(&self, entry: Vec<u8>) {
+        if self.write_failed.lock().is_ok_and(|f| f.is_some()) {
+            return;
+        }
         let Ok(mut writer) = self.writer.lock() else {
             return;
         };
@@ -273,13 +414,14 @@ impl DiskCache {
         // Not held while the queue is full: the other threads go on handing entries in.
         drop(writer);
         if let Some(q) = queue
-            && q.send((path, bytes)).is_err()
+            && q.send(entry).is_err()
         {
             self.failed(format!("{}: the writer thread stopped", self.dir.display()));
         }
     }
 
-    /// Waits until every entry handed in so far is written; the next one starts a new writer.
+    /// Waits until every entry handed in so far is written into a pack, which this cache reads
+    /// from then on; the next entry starts a new pack.
     pub(crate) fn flush(&self) {
         let Some(Writer { queue, thread }) = self.writer.lock().ok().and_then(|mut w| w.take())
         else {
@@ -287,9 +429,19 @@ impl DiskCache {
         };
         drop(queue);
         match thread.join() {
-            Ok((n, bytes, failure)) => {
+            Ok((n, bytes, pack, failure)) => {
                 self.written.fetch_add(n, Ordering::Relaxed);
                 self.written_bytes.fetch_add(bytes, Ordering::Relaxed);
+                if let Some(path) = pack {
+                    if let Ok(mut own) = self.own.lock() {
+                        own.push(path.clone());
+                    }
+                    let mut guard = self.packs.lock().unwrap_or_else(|e| e.into_inner());
+                    let packs = guard.get_or_insert_with(|| self.load());
+                    if !packs.packs.iter().any(|p| p.path == path) {
+                        self.add_pack(packs, path);
+                    }
+                }
                 if let Some(why) = failure {
                     self.failed(why);
                 }
@@ -304,23 +456,75 @@ impl DiskCache {
         }
     }
 
-    /// Ends a compile: keeps the directory under its limit when this compile wrote to it, and
-    /// says what the cache did.
+    /// When the directory held more than [`COMPACT_AT`] packs: writes the entries this compile
+    /// read into one new pack and removes the packs found in the directory (a compile sharing
+    /// the directory that needs their other entries extracts those files again).
+    fn compact(&self) {
+        let (found, sources): (Vec<Arc<Pack>>, Vec<Located>) = {
+            let guard = self.packs.lock().unwrap_or_else(|e| e.into_inner());
+            let Some(packs) = guard.as_ref() else {
+                return;
+            };
+            if packs.found <= COMPACT_AT {
+                return;
+            }
+            let read = self.read.lock().map(|r| r.clone()).unwrap_or_default();
+            let own = self.own.lock().map(|o| o.clone()).unwrap_or_default();
+            (
+                packs.packs[..packs.found]
+                    .iter()
+                    .filter(|p| !own.contains(&p.path))
+                    .cloned()
+                    .collect(),
+                read.into_iter()
+                    .filter(|&(p, _, _)| p < packs.found)
+                    .map(|(p, o, l)| (packs.packs[p].clone(), o, l))
+                    .collect(),
+            )
+        };
+        for (pack, offset, len) in sources {
+            let mut bytes = vec![0u8; len as usize];
+            if pack.file.read_exact_at(&mut bytes, offset).is_ok() {
+                self.send(bytes);
+            }
+        }
+        // The entries gathered are not written again by this compile: what was read stays
+        // counted as read.
+        let written = self.written.load(Ordering::Relaxed);
+        let written_bytes = self.written_bytes.load(Ordering::Relaxed);
+        self.flush();
+        self.written.store(written, Ordering::Relaxed);
+        self.written_bytes.store(written_bytes, Ordering::Relaxed);
+        if self.write_failed.lock().is_ok_and(|f| f.is_none()) {
+            for pack in found {
+                if fs::remove_file(&pack.path).is_ok() {
+                    self.evicted.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+        }
+    }
+
+    /// Ends a compile: gathers the packs when there are too many, keeps the directory under its
+    /// limit when this compile wrote to it, and says what the cache did.
     pub(crate) fn finish(&self) -> CacheStats {
         // Every entry handed in is written (or the failure known) before the statistics.
         self.flush();
+        if self.written.load(Ordering::Relaxed) > 0 {
+            self.compact();
+        }
         let mut stats = CacheStats {
             hits: self.hits.load(Ordering::Relaxed),
             misses: self.misses.load(Ordering::Relaxed),
             rejected: self.rejected.load(Ordering::Relaxed),
             written: self.written.load(Ordering::Relaxed),
             written_bytes: self.written_bytes.load(Ordering::Relaxed),
+            evicted: self.evicted.load(Ordering::Relaxed),
             unavailable: self.write_failed.lock().ok().and_then(|f| f.clone()),
             ..CacheStats::default()
         };
         if stats.written > 0 {
             let (evicted, bytes) = evict(&self.dir, self.limit);
-            stats.evicted = evicted;
+            stats.evicted += evicted;
             stats.bytes = bytes;
         }
         stats
@@ -335,86 +539,120 @@ impl Drop for DiskCache {
     }
 }
 
-enum Read {
-    Absent,
-    Damaged,
-    Payload(Vec<u8>),
+/// An entry: the header, then the payload.
+fn entry_bytes(digest: u128, payload: &[u8]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(HEADER + payload.len());
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&FORMAT.to_le_bytes());
+    bytes.extend_from_slice(&0u32.to_le_bytes());
+    bytes.extend_from_slice(&digest.to_le_bytes());
+    bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(&xxh3_64(payload).to_le_bytes());
+    bytes.extend_from_slice(payload);
+    bytes
 }
 
-/// Numbers the writes of this process: two compiles of one process (an engine's `index_project`
-/// beside another, or two threads) share a cache directory without sharing a temporary name.
-static TMP_SEQ: AtomicU64 = AtomicU64::new(0);
-
-fn read_entry(path: &Path, digest: u128) -> Read {
-    let Ok(file) = fs::File::open(path) else {
-        return Read::Absent;
-    };
-    let mut bytes = Vec::new();
-    if std::io::Read::read_to_end(&mut &file, &mut bytes).is_err() {
-        return Read::Damaged;
-    }
-    // The least recently used entries are evicted first. An entry stamped within the last
-    // [`STAMP_EVERY`] keeps its stamp: rewriting an inode on every read costs more than the
-    // read itself, and eviction needs recency only at that grain.
-    let now = SystemTime::now();
-    let recent = file
-        .metadata()
-        .and_then(|m| m.modified())
-        .is_ok_and(|t| now.duration_since(t).is_ok_and(|age| age < STAMP_EVERY));
-    if !recent {
-        let _ = file.set_modified(now);
-    }
+/// The payload of an entry read for `digest`, when its header and checksum check.
+fn check_entry(bytes: &[u8], digest: u128) -> Option<&[u8]> {
     if bytes.len() < HEADER
         || &bytes[..8] != MAGIC
         || bytes[8..12] != FORMAT.to_le_bytes()
         || bytes[12..16] != [0; 4]
         || bytes[16..32] != digest.to_le_bytes()
     {
-        return Read::Damaged;
+        return None;
     }
     let len = u64::from_le_bytes(bytes[32..40].try_into().expect("8 bytes"));
     let sum = u64::from_le_bytes(bytes[40..48].try_into().expect("8 bytes"));
-    if len != (bytes.len() - HEADER) as u64 || xxh3_64(&bytes[HEADER..]) != sum {
-        return Read::Damaged;
-    }
-    bytes.drain(..HEADER);
-    Read::Payload(bytes)
+    let payload = &bytes[HEADER..];
+    (len == payload.len() as u64 && xxh3_64(payload) == sum).then_some(payload)
 }
 
-/// Removes the least recently used entries until the directory holds at most 80 % of `limit`
+/// A pack's index rows (digest, offset, length), when its footer and index check and every row
+/// lies before the index.
+fn read_index(file: &fs::File) -> Option<Vec<(u128, u64, u64)>> {
+    let size = file.metadata().ok()?.len();
+    if size < FOOTER as u64 {
+        return None;
+    }
+    let mut footer = [0u8; FOOTER];
+    file.read_exact_at(&mut footer, size - FOOTER as u64).ok()?;
+    if &footer[24..32] != PACK_MAGIC {
+        return None;
+    }
+    let word = |i: usize| u64::from_le_bytes(footer[i * 8..i * 8 + 8].try_into().expect("8"));
+    let (at, rows, sum) = (word(0), word(1), word(2));
+    let index_len = rows.checked_mul(ROW as u64)?;
+    if at.checked_add(index_len)?.checked_add(FOOTER as u64)? != size {
+        return None;
+    }
+    let mut index = vec![0u8; index_len as usize];
+    file.read_exact_at(&mut index, at).ok()?;
+    if xxh3_64(&index) != sum {
+        return None;
+    }
+    let mut out = Vec::with_capacity(rows as usize);
+    for row in index.chunks_exact(ROW) {
+        let digest = u128::from_le_bytes(row[..16].try_into().expect("16"));
+        let offset = u64::from_le_bytes(row[16..24].try_into().expect("8"));
+        let len = u64::from_le_bytes(row[24..32].try_into().expect("8"));
+        if offset.checked_add(len)? > at || len < HEADER as u64 {
+            return None;
+        }
+        out.push((digest, offset, len));
+    }
+    Some(out)
+}
+
+/// Stamps a pack's modification time once per compile, when it is older than [`STAMP_EVERY`]:
+/// the least recently used packs are removed first.
+fn stamp(pack: &Pack) {
+    if pack.stamped.swap(true, Ordering::Relaxed) {
+        return;
+    }
+    let now = SystemTime::now();
+    let recent = pack
+        .file
+        .metadata()
+        .and_then(|m| m.modified())
+        .is_ok_and(|t| now.duration_since(t).is_ok_and(|age| age < STAMP_EVERY));
+    if !recent {
+        let _ = pack.file.set_modified(now);
+    }
+}
+
+/// Removes the least recently used packs until the directory holds at most 80 % of `limit`
 /// (when it holds more than `limit`), and leftovers of interrupted writes older than an hour.
-/// Returns the entries removed and the bytes that remain.
+/// Returns the packs removed and the bytes that remain.
 fn evict(dir: &Path, limit: u64) -> (u64, u64) {
-    let mut entries: Vec<(SystemTime, u64, PathBuf)> = Vec::new();
     let stale = SystemTime::now() - Duration::from_secs(3600);
-    let Ok(shards) = fs::read_dir(dir) else {
-        return (0, 0);
-    };
-    for shard in shards.flatten() {
-        let is_tmp = shard.file_name() == "tmp";
-        let Ok(files) = fs::read_dir(shard.path()) else {
-            continue;
-        };
-        for f in files.flatten() {
-            let Ok(meta) = f.metadata() else { continue };
-            let mtime = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
-            if is_tmp {
-                if mtime < stale {
-                    let _ = fs::remove_file(f.path());
-                }
-                continue;
+    if let Ok(tmp) = fs::read_dir(dir.join("tmp")) {
+        for f in tmp.flatten() {
+            let old = f
+                .metadata()
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| t < stale);
+            if old {
+                let _ = fs::remove_file(f.path());
             }
-            entries.push((mtime, meta.len(), f.path()));
         }
     }
-    let mut total: u64 = entries.iter().map(|e| e.1).sum();
+    let mut packs: Vec<(SystemTime, u64, PathBuf)> = Vec::new();
+    if let Ok(listing) = fs::read_dir(dir.join(PACKS)) {
+        for f in listing.flatten() {
+            let Ok(meta) = f.metadata() else { continue };
+            let mtime = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
+            packs.push((mtime, meta.len(), f.path()));
+        }
+    }
+    let mut total: u64 = packs.iter().map(|e| e.1).sum();
     if total <= limit {
         return (0, total);
     }
-    entries.sort();
+    packs.sort();
     let target = (u128::from(limit) * 4 / 5) as u64;
     let mut evicted = 0;
-    for (_, len, path) in entries {
+    for (_, len, path) in packs {
         if total <= target {
             break;
         }
@@ -435,6 +673,14 @@ mod tests {
         Key::new::<Vec<String>>("r", "a.go", Language::Go, [sha; 32], None)
     }
 
+    fn packs(dir: &Path) -> Vec<PathBuf> {
+        let mut v: Vec<PathBuf> = fs::read_dir(dir.join(PACKS))
+            .map(|l| l.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        v.sort();
+        v
+    }
+
     #[test]
     fn an_entry_written_is_read_back_and_a_damaged_one_is_a_miss() {
         let dir = tempfile::tempdir().unwrap();
@@ -447,23 +693,55 @@ mod tests {
             cache.get::<Vec<String>>(d),
             Some(vec!["x".to_string(), "y".to_string()])
         );
-        // Every byte flipped in turn: never a value other than the one written.
-        let path = cache.path_of(d);
+        let stats = cache.finish();
+        assert_eq!((stats.hits, stats.misses, stats.written), (1, 1, 1));
+        // Every byte of the pack flipped in turn, read by a new compile: never a value other
+        // than the one written; a flip in the index or footer rejects (and removes) the pack.
+        let path = packs(&dir.path().join("c")).pop().unwrap();
         let good = fs::read(&path).unwrap();
         for i in 0..good.len() {
             let mut bad = good.clone();
             bad[i] ^= 0x40;
             fs::write(&path, &bad).unwrap();
+            let cache = DiskCache::new(dir.path().join("c"), DEFAULT_LIMIT);
             assert_eq!(cache.get::<Vec<String>>(d), None, "byte {i} flipped");
-            assert!(!path.exists(), "a damaged entry is removed");
+            let stats = cache.finish();
+            assert_eq!(stats.rejected, 1, "byte {i} flipped");
+            let in_entry = i < good.len() - FOOTER - ROW;
+            assert_eq!(
+                path.exists(),
+                in_entry,
+                "byte {i}: only a bad index removes"
+            );
         }
         // Cut short.
         fs::write(&path, &good[..good.len() - 1]).unwrap();
+        let cache = DiskCache::new(dir.path().join("c"), DEFAULT_LIMIT);
         assert_eq!(cache.get::<Vec<String>>(d), None);
+        assert!(!path.exists());
+    }
+
+    #[test]
+    fn a_later_pack_holds_the_good_entry_of_a_damaged_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = key(1).digest::<Vec<String>>();
+        let value = vec!["v".to_string()];
+        let cache = DiskCache::new(dir.path().to_path_buf(), DEFAULT_LIMIT);
+        cache.put(d, &value);
+        cache.finish();
+        let first = packs(dir.path()).pop().unwrap();
+        let mut bytes = fs::read(&first).unwrap();
+        bytes[HEADER] ^= 1;
+        fs::write(&first, &bytes).unwrap();
+        // The compile that finds it damaged extracts again and writes it anew.
+        let cache = DiskCache::new(dir.path().to_path_buf(), DEFAULT_LIMIT);
+        assert_eq!(cache.get::<Vec<String>>(d), None);
+        cache.put(d, &value);
         let stats = cache.finish();
-        assert_eq!(stats.hits, 1);
-        assert_eq!(stats.rejected, good.len() as u64 + 1);
-        assert_eq!(stats.written, 1);
+        assert_eq!((stats.rejected, stats.written), (1, 1));
+        let cache = DiskCache::new(dir.path().to_path_buf(), DEFAULT_LIMIT);
+        assert_eq!(cache.get::<Vec<String>>(d), Some(value));
+        assert_eq!(cache.finish().rejected, 0);
     }
 
     #[test]
@@ -493,55 +771,99 @@ mod tests {
     }
 
     #[test]
-    fn a_read_stamps_an_entry_last_used_long_ago() {
+    fn a_read_stamps_a_pack_last_used_long_ago() {
         let dir = tempfile::tempdir().unwrap();
-        let cache = DiskCache::new(dir.path().to_path_buf(), 1 << 30);
         let (old, fresh) = (
             key(1).digest::<Vec<String>>(),
             key(2).digest::<Vec<String>>(),
         );
         let long_ago = SystemTime::now() - Duration::from_secs(86_400);
         let just_now = SystemTime::now() - Duration::from_secs(5);
+        let mut made = Vec::new();
         for (d, t) in [(old, long_ago), (fresh, just_now)] {
+            let cache = DiskCache::new(dir.path().to_path_buf(), 1 << 30);
             cache.put(d, &vec!["p".to_string()]);
-            cache.flush();
-            fs::File::open(cache.path_of(d))
-                .unwrap()
-                .set_modified(t)
+            cache.finish();
+            let path = packs(dir.path())
+                .into_iter()
+                .find(|p| !made.contains(p))
                 .unwrap();
+            fs::File::open(&path).unwrap().set_modified(t).unwrap();
+            made.push(path);
         }
-        let mtime = |d| fs::metadata(cache.path_of(d)).unwrap().modified().unwrap();
+        let mtime = |p: &Path| fs::metadata(p).unwrap().modified().unwrap();
+        let cache = DiskCache::new(dir.path().to_path_buf(), 1 << 30);
         assert!(cache.get::<Vec<String>>(old).is_some());
         assert!(cache.get::<Vec<String>>(fresh).is_some());
         assert!(
-            mtime(old) > just_now,
-            "an entry unused for a day is stamped when read"
+            mtime(&made[0]) > just_now,
+            "a pack unused for a day is stamped when read"
         );
-        assert_eq!(mtime(fresh), just_now, "a recent stamp is kept");
+        assert_eq!(mtime(&made[1]), just_now, "a recent stamp is kept");
     }
 
     #[test]
-    fn the_least_recently_used_entries_go_first() {
+    fn the_least_recently_used_packs_go_first() {
         let dir = tempfile::tempdir().unwrap();
-        let cache = DiskCache::new(dir.path().to_path_buf(), 1);
         let payload = vec!["p".repeat(1000)];
-        let digests: Vec<u128> = (0..10).map(|i| key(i).digest::<Vec<String>>()).collect();
-        for (i, d) in digests.iter().enumerate() {
-            cache.put(*d, &payload);
+        let mut made = Vec::new();
+        for i in 0..10u8 {
+            let cache = DiskCache::new(dir.path().to_path_buf(), 1 << 30);
+            cache.put(key(i).digest::<Vec<String>>(), &payload);
             cache.flush();
-            let t = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000 + i as u64);
-            fs::File::open(cache.path_of(*d))
-                .unwrap()
-                .set_modified(t)
+            let path = packs(dir.path())
+                .into_iter()
+                .find(|p| !made.contains(p))
                 .unwrap();
+            let t = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000 + u64::from(i));
+            fs::File::open(&path).unwrap().set_modified(t).unwrap();
+            made.push(path);
         }
-        let one = fs::metadata(cache.path_of(digests[0])).unwrap().len();
-        // Room for five entries: 80 % of it keeps four, the newest.
+        let one = fs::metadata(&made[0]).unwrap().len();
+        // Room for five packs: 80 % of it keeps four, the newest.
         let (evicted, bytes) = evict(dir.path(), one * 5);
         assert_eq!(evicted, 6);
         assert_eq!(bytes, one * 4);
-        for (i, d) in digests.iter().enumerate() {
-            assert_eq!(cache.path_of(*d).exists(), i >= 6, "entry {i}");
+        for (i, p) in made.iter().enumerate() {
+            assert_eq!(p.exists(), i >= 6, "pack {i}");
+        }
+    }
+
+    #[test]
+    fn too_many_packs_are_gathered_into_what_a_compile_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let n = COMPACT_AT as u8 + 2;
+        for i in 0..n {
+            let cache = DiskCache::new(dir.path().to_path_buf(), 1 << 30);
+            cache.put(key(i).digest::<Vec<String>>(), &vec![format!("v{i}")]);
+            cache.flush();
+        }
+        assert_eq!(packs(dir.path()).len(), n as usize);
+        // A compile that reads two entries and writes one keeps those three, in two packs.
+        let cache = DiskCache::new(dir.path().to_path_buf(), 1 << 30);
+        for i in [3u8, 7] {
+            assert_eq!(
+                cache.get::<Vec<String>>(key(i).digest::<Vec<String>>()),
+                Some(vec![format!("v{i}")])
+            );
+        }
+        cache.put(key(200).digest::<Vec<String>>(), &vec!["new".to_string()]);
+        let stats = cache.finish();
+        assert_eq!((stats.hits, stats.written), (2, 1));
+        assert_eq!(stats.evicted, u64::from(n));
+        assert_eq!(packs(dir.path()).len(), 2);
+        let cache = DiskCache::new(dir.path().to_path_buf(), 1 << 30);
+        for (i, want) in [
+            (3u8, Some("v3")),
+            (7, Some("v7")),
+            (200, Some("new")),
+            (4, None),
+        ] {
+            assert_eq!(
+                cache.get::<Vec<String>>(key(i).digest::<Vec<String>>()),
+                want.map(|w| vec![w.to_string()]),
+                "entry {i}"
+            );
         }
     }
 }

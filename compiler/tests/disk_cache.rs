@@ -175,12 +175,33 @@ fn random_changes_to_every_fixture_publish_what_a_cold_compile_publishes() {
     }
 }
 
-/// The entries of a cache directory, in a stable order.
-fn entries(dir: &Path) -> Vec<PathBuf> {
-    walk(dir)
-        .into_iter()
-        .filter(|p| !p.strip_prefix(dir).unwrap().starts_with("tmp"))
+/// The packs of a cache directory, in the order they were made (SPEC 1.9).
+fn packs(dir: &Path) -> Vec<PathBuf> {
+    walk(&dir.join("packs"))
+}
+
+/// Where each entry of a pack is (offset, length), read off its index and footer: the last 32
+/// bytes are the index's offset, its rows, its checksum and `KGXPACK1`; a row is the entry's
+/// digest (16 bytes), offset and length.
+fn pack_entries(bytes: &[u8]) -> Vec<(usize, usize)> {
+    let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
+    let footer = bytes.len() - 32;
+    assert_eq!(&bytes[footer + 24..], b"KGXPACK1");
+    let (index, rows) = (word(footer), word(footer + 8));
+    (0..rows)
+        .map(|r| {
+            let row = index + r * 32;
+            (word(row + 16), word(row + 24))
+        })
         .collect()
+}
+
+/// Entries held by the packs of a directory.
+fn entry_count(dir: &Path) -> usize {
+    packs(dir)
+        .iter()
+        .map(|p| pack_entries(&std::fs::read(p).unwrap()).len())
+        .sum()
 }
 
 #[test]
@@ -194,51 +215,78 @@ fn a_damaged_cache_is_a_miss_never_a_wrong_answer() {
     let cold = cold_tables(&repos);
 
     // Damage entries in every way a disk, a crash or a stray tool could: a flipped byte in the
-    // payload, in the header, an entry cut short, an empty one, one entry's bytes under
-    // another's name, random bytes, and a payload that checks but does not decode.
-    let all = entries(cache_dir.path());
-    assert!(all.len() >= 16, "{} entries", all.len());
+    // payload, in the header, a length that does not agree, zeroed bytes, another entry's name,
+    // random bytes, and a payload that checks but does not decode.
+    let all = packs(cache_dir.path());
+    assert_eq!(all.len(), 1, "one compile, one pack");
+    let mut bytes = std::fs::read(&all[0]).unwrap();
+    let entries = pack_entries(&bytes);
+    assert!(entries.len() >= 16, "{} entries", entries.len());
     let mut damaged = 0;
-    for (i, path) in all.iter().enumerate() {
-        let mut bytes = std::fs::read(path).unwrap();
+    for (i, &(at, len)) in entries.iter().enumerate() {
+        let entry = at..at + len;
         match i % 8 {
-            0 => {
-                let at = bytes.len() - 1;
-                bytes[at] ^= 1;
+            0 => bytes[at + len - 1] ^= 1,
+            1 => bytes[at + 20] ^= 0x80,
+            2 => bytes[at + 32] ^= 0x01,
+            3 => bytes[entry].fill(0),
+            4 => {
+                let (other, _) = entries[(i + 1) % entries.len()];
+                let name: Vec<u8> = bytes[other + 16..other + 32].to_vec();
+                bytes[at + 16..at + 32].copy_from_slice(&name);
             }
-            1 => bytes[20] ^= 0x80,
-            2 => bytes.truncate(bytes.len() / 2),
-            3 => bytes.clear(),
-            4 => bytes = std::fs::read(&all[(i + 1) % all.len()]).unwrap(),
             5 => {
                 let mut rng = Rng(i as u64 + 1);
-                bytes = (0..bytes.len()).map(|_| rng.next() as u8).collect();
+                for b in &mut bytes[entry] {
+                    *b = rng.next() as u8;
+                }
             }
             6 => {
                 // A payload of 0xFF bytes (no valid encoding starts so), with its checksum.
-                let payload = vec![0xFF; bytes.len() - 48];
-                let sum = xxhash_rust::xxh3::xxh3_64(&payload);
-                bytes[40..48].copy_from_slice(&sum.to_le_bytes());
-                bytes.truncate(48);
-                bytes.extend_from_slice(&payload);
+                bytes[at + 48..at + len].fill(0xFF);
+                let sum = xxhash_rust::xxh3::xxh3_64(&bytes[at + 48..at + len]);
+                bytes[at + 40..at + 48].copy_from_slice(&sum.to_le_bytes());
             }
             _ => continue,
         }
-        std::fs::write(path, bytes).unwrap();
         damaged += 1;
     }
+    std::fs::write(&all[0], &bytes).unwrap();
 
     let s = compile(&opts).unwrap();
     let stats = s.cache.clone().unwrap();
     assert_eq!(stats.rejected, damaged, "{stats:?}");
-    assert_eq!(stats.hits + stats.misses, all.len() as u64);
+    assert_eq!(stats.misses, damaged, "{stats:?}");
+    assert_eq!(stats.hits + stats.misses, entries.len() as u64);
     assert_eq!(tables(&s.generation_dir), cold);
 
-    // The damaged entries were replaced: the next compile reads every file from the cache.
+    // The damaged entries were written anew, in a later pack: the next compile reads every
+    // file from the cache.
     let again = compile(&opts).unwrap();
     let stats = again.cache.unwrap();
     assert_eq!((stats.misses, stats.rejected), (0, 0), "{stats:?}");
     assert_eq!(tables(&again.generation_dir), cold);
+
+    // A pack whose index does not check is rejected whole and removed; the compile extracts
+    // its files again.
+    for pack in packs(cache_dir.path()) {
+        let mut bytes = std::fs::read(&pack).unwrap();
+        let at = bytes.len() - 20;
+        bytes[at] ^= 0x10;
+        std::fs::write(&pack, &bytes).unwrap();
+    }
+    let s = compile(&opts).unwrap();
+    let stats = s.cache.clone().unwrap();
+    assert_eq!(stats.rejected, 2, "{stats:?}");
+    assert_eq!((stats.hits, stats.misses), (0, entries.len() as u64));
+    assert_eq!(tables(&s.generation_dir), cold);
+    assert_eq!(
+        packs(cache_dir.path()).len(),
+        1,
+        "the damaged packs are gone"
+    );
+    let again = compile(&opts).unwrap();
+    assert_eq!(again.cache.unwrap().misses, 0);
 }
 
 #[test]
@@ -272,7 +320,7 @@ fn the_cache_is_beside_the_index_unless_told_otherwise_and_bounded() {
     let out = tempfile::tempdir().unwrap();
     let s = compile(&options(out.path(), &repos, CacheOptions::default())).unwrap();
     let written = s.cache.unwrap().written;
-    assert_eq!(entries(&out.path().join("cache")).len() as u64, written);
+    assert_eq!(entry_count(&out.path().join("cache")) as u64, written);
 
     // A limit below one compile's entries: the directory is brought under 80 % of it.
     let limit = 20_000;
@@ -285,7 +333,7 @@ fn the_cache_is_beside_the_index_unless_told_otherwise_and_bounded() {
     let s = compile(&options(out2.path(), &repos, bounded)).unwrap();
     let stats = s.cache.unwrap();
     assert!(stats.evicted > 0, "{stats:?}");
-    let on_disk: u64 = entries(small.path())
+    let on_disk: u64 = packs(small.path())
         .iter()
         .map(|p| std::fs::metadata(p).unwrap().len())
         .sum();
