@@ -19,8 +19,7 @@
 //! time, never a wrong fact. Reading from a pack stamps its modification time (at a ten-minute
 //! grain); when a compile wrote a pack and the directory exceeds its limit, the packs used least
 //! recently are removed until it holds at most 80 % of the limit, and when a compile finds more
-//! than [`COMPACT_AT`] packs it gathers the entries it read into one pack and removes the older
-//! ones.
+//! than [`COMPACT_AT`] packs it merges the small ones (each edit's compile makes one) into one.
 
 use std::fs;
 use std::io::Write;
@@ -60,9 +59,12 @@ const PACK_EXT: &str = "xpack";
 /// How stale a pack's modification time may be before a read stamps it again.
 const STAMP_EVERY: Duration = Duration::from_secs(600);
 
-/// Packs beyond which a compile that finds them gathers the entries it read into one pack and
-/// removes the older packs (which bounds the packs a compile opens).
+/// Packs beyond which a compile that finds them merges the small ones (which bounds the packs a
+/// compile opens).
 pub(crate) const COMPACT_AT: usize = 64;
+
+/// The size up to which a pack is merged with the others when there are too many.
+const SMALL_PACK: u64 = 4 << 20;
 
 /// The default bound on a cache directory's size.
 pub const DEFAULT_LIMIT: u64 = 2 << 30;
@@ -92,7 +94,7 @@ pub struct CacheStats {
     /// Entries written, and their bytes.
     pub written: u64,
     pub written_bytes: u64,
-    /// Packs removed to keep the directory under its limit, or gathered into one.
+    /// Packs removed to keep the directory under its limit, or merged into one.
     pub evicted: u64,
     /// Bytes in the directory after the compile (when it was measured).
     pub bytes: u64,
@@ -106,6 +108,8 @@ pub struct CacheStats {
 struct Pack {
     path: PathBuf,
     file: fs::File,
+    /// Its size in bytes.
+    size: u64,
     /// Whether this compile has stamped (or found recent) its modification time.
     stamped: AtomicBool,
 }
@@ -128,8 +132,6 @@ pub(crate) struct DiskCache {
     limit: u64,
     /// Read when the first entry is looked up.
     packs: Mutex<Option<Packs>>,
-    /// The entries read by this compile, by pack, offset and length (what compaction keeps).
-    read: Mutex<Vec<(usize, u64, u64)>>,
     /// The packs this cache wrote.
     own: Mutex<Vec<PathBuf>>,
     hits: AtomicU64,
@@ -157,6 +159,9 @@ type WriterEnd = (u64, u64, Option<PathBuf>, Option<String>);
 
 /// An entry's pack, offset and length.
 type Located = (Arc<Pack>, u64, u64);
+
+/// A row of a pack's index: digest, offset, length.
+type IndexRow = (u128, u64, u64);
 
 /// Entries waiting for the writer at most (a bound on the memory they hold).
 const QUEUE: usize = 512;
@@ -283,7 +288,6 @@ impl DiskCache {
             dir,
             limit,
             packs: Mutex::new(None),
-            read: Mutex::new(Vec::new()),
             own: Mutex::new(Vec::new()),
             hits: AtomicU64::new(0),
             misses: AtomicU64::new(0),
@@ -330,7 +334,7 @@ impl DiskCache {
             return;
         };
         match read_index(&file) {
-            Some(rows) => {
+            Some((size, rows)) => {
                 let p = packs.packs.len();
                 for (digest, offset, len) in rows {
                     packs.index.insert(digest, (p, offset, len));
@@ -338,6 +342,7 @@ impl DiskCache {
                 packs.packs.push(Arc::new(Pack {
                     path,
                     file,
+                    size,
                     stamped: AtomicBool::new(false),
                 }));
             }
@@ -350,7 +355,7 @@ impl DiskCache {
 
     /// The extraction kept under `digest`, when an entry is there and checks.
     pub(crate) fn get<P: DeserializeOwned>(&self, digest: u128) -> Option<P> {
-        let value = self.find(digest).and_then(|(pack, p, offset, len)| {
+        let value = self.find(digest).and_then(|(pack, _, offset, len)| {
             let mut bytes = vec![0u8; len as usize];
             let payload = pack
                 .file
@@ -361,9 +366,6 @@ impl DiskCache {
             match value {
                 Some(v) => {
                     stamp(&pack);
-                    if let Ok(mut read) = self.read.lock() {
-                        read.push((p, offset, len));
-                    }
                     Some(v)
                 }
                 None => {
@@ -456,11 +458,11 @@ impl DiskCache {
         }
     }
 
-    /// When the directory held more than [`COMPACT_AT`] packs: writes the entries this compile
-    /// read into one new pack and removes the packs found in the directory (a compile sharing
-    /// the directory that needs their other entries extracts those files again).
+    /// When the directory held more than [`COMPACT_AT`] packs: merges the small ones (at most
+    /// [`SMALL_PACK`] bytes; each edit's compile makes one) into one new pack, keeping each
+    /// digest's newest entry, and removes them.
     fn compact(&self) {
-        let (found, sources): (Vec<Arc<Pack>>, Vec<Located>) = {
+        let (merged, sources): (Vec<Arc<Pack>>, Vec<Located>) = {
             let guard = self.packs.lock().unwrap_or_else(|e| e.into_inner());
             let Some(packs) = guard.as_ref() else {
                 return;
@@ -468,16 +470,33 @@ impl DiskCache {
             if packs.found <= COMPACT_AT {
                 return;
             }
-            let read = self.read.lock().map(|r| r.clone()).unwrap_or_default();
             let own = self.own.lock().map(|o| o.clone()).unwrap_or_default();
+            let small: Vec<bool> = packs
+                .packs
+                .iter()
+                .enumerate()
+                .map(|(p, pack)| {
+                    p < packs.found && pack.size <= SMALL_PACK && !own.contains(&pack.path)
+                })
+                .collect();
+            if small.iter().filter(|&&s| s).count() < 2 {
+                return;
+            }
+            let mut sources: Vec<(usize, u64, u64)> = packs
+                .index
+                .values()
+                .copied()
+                .filter(|&(p, _, _)| small[p])
+                .collect();
+            // In the order the entries were written: one pass over each pack.
+            sources.sort_unstable();
             (
-                packs.packs[..packs.found]
-                    .iter()
-                    .filter(|p| !own.contains(&p.path))
-                    .cloned()
+                (0..packs.packs.len())
+                    .filter(|&p| small[p])
+                    .map(|p| packs.packs[p].clone())
                     .collect(),
-                read.into_iter()
-                    .filter(|&(p, _, _)| p < packs.found)
+                sources
+                    .into_iter()
                     .map(|(p, o, l)| (packs.packs[p].clone(), o, l))
                     .collect(),
             )
@@ -488,15 +507,14 @@ impl DiskCache {
                 self.send(bytes);
             }
         }
-        // The entries gathered are not written again by this compile: what was read stays
-        // counted as read.
+        // The entries merged are not counted as written by this compile.
         let written = self.written.load(Ordering::Relaxed);
         let written_bytes = self.written_bytes.load(Ordering::Relaxed);
         self.flush();
         self.written.store(written, Ordering::Relaxed);
         self.written_bytes.store(written_bytes, Ordering::Relaxed);
         if self.write_failed.lock().is_ok_and(|f| f.is_none()) {
-            for pack in found {
+            for pack in merged {
                 if fs::remove_file(&pack.path).is_ok() {
                     self.evicted.fetch_add(1, Ordering::Relaxed);
                 }
@@ -504,7 +522,7 @@ impl DiskCache {
         }
     }
 
-    /// Ends a compile: gathers the packs when there are too many, keeps the directory under its
+    /// Ends a compile: merges the small packs when there are too many, keeps the directory under its
     /// limit when this compile wrote to it, and says what the cache did.
     pub(crate) fn finish(&self) -> CacheStats {
         // Every entry handed in is written (or the failure known) before the statistics.
@@ -568,9 +586,9 @@ fn check_entry(bytes: &[u8], digest: u128) -> Option<&[u8]> {
     (len == payload.len() as u64 && xxh3_64(payload) == sum).then_some(payload)
 }
 
-/// A pack's index rows (digest, offset, length), when its footer and index check and every row
-/// lies before the index.
-fn read_index(file: &fs::File) -> Option<Vec<(u128, u64, u64)>> {
+/// A pack's size and index rows, when its footer and index check and every row lies before the
+/// index.
+fn read_index(file: &fs::File) -> Option<(u64, Vec<IndexRow>)> {
     let size = file.metadata().ok()?.len();
     if size < FOOTER as u64 {
         return None;
@@ -601,7 +619,7 @@ fn read_index(file: &fs::File) -> Option<Vec<(u128, u64, u64)>> {
         }
         out.push((digest, offset, len));
     }
-    Some(out)
+    Some((size, out))
 }
 
 /// Stamps a pack's modification time once per compile, when it is older than [`STAMP_EVERY`]:
@@ -830,7 +848,7 @@ mod tests {
     }
 
     #[test]
-    fn too_many_packs_are_gathered_into_what_a_compile_read() {
+    fn too_many_small_packs_are_merged_keeping_every_entry() {
         let dir = tempfile::tempdir().unwrap();
         let n = COMPACT_AT as u8 + 2;
         for i in 0..n {
@@ -838,8 +856,16 @@ mod tests {
             cache.put(key(i).digest::<Vec<String>>(), &vec![format!("v{i}")]);
             cache.flush();
         }
-        assert_eq!(packs(dir.path()).len(), n as usize);
-        // A compile that reads two entries and writes one keeps those three, in two packs.
+        // A newer value of one entry, in a later pack: the merge keeps the newer.
+        let cache = DiskCache::new(dir.path().to_path_buf(), 1 << 30);
+        cache.put(
+            key(5).digest::<Vec<String>>(),
+            &vec!["v5 again".to_string()],
+        );
+        cache.flush();
+        assert_eq!(packs(dir.path()).len(), n as usize + 1);
+        // A compile that reads two entries and writes one: the packs it found are merged into
+        // one, its own stays.
         let cache = DiskCache::new(dir.path().to_path_buf(), 1 << 30);
         for i in [3u8, 7] {
             assert_eq!(
@@ -850,20 +876,25 @@ mod tests {
         cache.put(key(200).digest::<Vec<String>>(), &vec!["new".to_string()]);
         let stats = cache.finish();
         assert_eq!((stats.hits, stats.written), (2, 1));
-        assert_eq!(stats.evicted, u64::from(n));
+        assert_eq!(stats.evicted, u64::from(n) + 1);
         assert_eq!(packs(dir.path()).len(), 2);
         let cache = DiskCache::new(dir.path().to_path_buf(), 1 << 30);
-        for (i, want) in [
-            (3u8, Some("v3")),
-            (7, Some("v7")),
-            (200, Some("new")),
-            (4, None),
-        ] {
+        for i in 0..n {
+            let want = if i == 5 {
+                "v5 again".to_string()
+            } else {
+                format!("v{i}")
+            };
             assert_eq!(
                 cache.get::<Vec<String>>(key(i).digest::<Vec<String>>()),
-                want.map(|w| vec![w.to_string()]),
+                Some(vec![want]),
                 "entry {i}"
             );
         }
+        assert_eq!(
+            cache.get::<Vec<String>>(key(200).digest::<Vec<String>>()),
+            Some(vec!["new".to_string()])
+        );
+        assert_eq!(cache.finish().misses, 0);
     }
 }
