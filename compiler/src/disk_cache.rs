@@ -157,8 +157,8 @@ struct Writer {
 
 type WriterEnd = (u64, u64, Option<PathBuf>, Option<String>);
 
-/// An entry's pack, offset and length.
-type Located = (Arc<Pack>, u64, u64);
+/// An entry's pack, offset, length and digest.
+type Located = (Arc<Pack>, u64, u64, u128);
 
 /// A row of a pack's index: digest, offset, length.
 type IndexRow = (u128, u64, u64);
@@ -482,11 +482,11 @@ impl DiskCache {
             if small.iter().filter(|&&s| s).count() < 2 {
                 return;
             }
-            let mut sources: Vec<(usize, u64, u64)> = packs
+            let mut sources: Vec<(usize, u64, u64, u128)> = packs
                 .index
-                .values()
-                .copied()
-                .filter(|&(p, _, _)| small[p])
+                .iter()
+                .filter(|(_, (p, _, _))| small[*p])
+                .map(|(&digest, &(p, o, l))| (p, o, l, digest))
                 .collect();
             // In the order the entries were written: one pass over each pack.
             sources.sort_unstable();
@@ -497,13 +497,18 @@ impl DiskCache {
                     .collect(),
                 sources
                     .into_iter()
-                    .map(|(p, o, l)| (packs.packs[p].clone(), o, l))
+                    .map(|(p, o, l, digest)| (packs.packs[p].clone(), o, l, digest))
                     .collect(),
             )
         };
-        for (pack, offset, len) in sources {
+        for (pack, offset, len, digest) in sources {
             let mut bytes = vec![0u8; len as usize];
-            if pack.file.read_exact_at(&mut bytes, offset).is_ok() {
+            // Only an entry that checks under its own digest is carried over: the new pack's
+            // index is made from the entries' headers, so a header naming another digest must
+            // not become that digest's entry.
+            if pack.file.read_exact_at(&mut bytes, offset).is_ok()
+                && check_entry(&bytes, digest).is_some()
+            {
                 self.send(bytes);
             }
         }
@@ -845,6 +850,48 @@ mod tests {
         for (i, p) in made.iter().enumerate() {
             assert_eq!(p.exists(), i >= 6, "pack {i}");
         }
+    }
+
+    #[test]
+    fn merging_never_carries_an_entry_over_under_another_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (
+            key(1).digest::<Vec<String>>(),
+            key(2).digest::<Vec<String>>(),
+        );
+        // Pack 0 holds `a`'s value under a header that names `b` (a stray tool, or damage).
+        let cache = DiskCache::new(dir.path().to_path_buf(), 1 << 30);
+        cache.put(a, &vec!["a".to_string()]);
+        cache.flush();
+        let first = packs(dir.path()).pop().unwrap();
+        let mut bytes = fs::read(&first).unwrap();
+        bytes[16..32].copy_from_slice(&b.to_le_bytes());
+        fs::write(&first, &bytes).unwrap();
+        for i in 10..10 + COMPACT_AT as u8 {
+            let cache = DiskCache::new(dir.path().to_path_buf(), 1 << 30);
+            cache.put(key(i).digest::<Vec<String>>(), &vec![format!("v{i}")]);
+            cache.flush();
+        }
+        // A compile that writes something else finds too many packs and merges them.
+        let cache = DiskCache::new(dir.path().to_path_buf(), 1 << 30);
+        assert_eq!(
+            cache.get::<Vec<String>>(key(200).digest::<Vec<String>>()),
+            None
+        );
+        cache.put(key(200).digest::<Vec<String>>(), &vec!["new".to_string()]);
+        let stats = cache.finish();
+        assert!(stats.evicted > COMPACT_AT as u64, "{stats:?}");
+        let cache = DiskCache::new(dir.path().to_path_buf(), 1 << 30);
+        assert_eq!(cache.get::<Vec<String>>(b), None, "never `a`'s value");
+        assert_eq!(
+            cache.get::<Vec<String>>(a),
+            None,
+            "the damaged entry is not carried over"
+        );
+        assert_eq!(
+            cache.get::<Vec<String>>(key(10).digest::<Vec<String>>()),
+            Some(vec!["v10".to_string()])
+        );
     }
 
     #[test]
