@@ -300,12 +300,12 @@ impl DiskCache {
         }
     }
 
-    /// Where `digest`'s entry is: its pack (and that pack's number), offset and length.
-    fn find(&self, digest: u128) -> Option<(Arc<Pack>, usize, u64, u64)> {
+    /// Where `digest`'s entry is: its pack, offset and length.
+    fn find(&self, digest: u128) -> Option<(Arc<Pack>, u64, u64)> {
         let mut guard = self.packs.lock().unwrap_or_else(|e| e.into_inner());
         let packs = guard.get_or_insert_with(|| self.load());
         let &(p, offset, len) = packs.index.get(&digest)?;
-        Some((packs.packs[p].clone(), p, offset, len))
+        Some((packs.packs[p].clone(), offset, len))
     }
 
     /// Reads every pack's index; a pack whose index does not check is rejected and removed.
@@ -355,7 +355,7 @@ impl DiskCache {
 
     /// The extraction kept under `digest`, when an entry is there and checks.
     pub(crate) fn get<P: DeserializeOwned>(&self, digest: u128) -> Option<P> {
-        let value = self.find(digest).and_then(|(pack, _, offset, len)| {
+        let value = self.find(digest).and_then(|(pack, offset, len)| {
             let mut bytes = vec![0u8; len as usize];
             let payload = pack
                 .file
@@ -696,6 +696,18 @@ mod tests {
         Key::new::<Vec<String>>("r", "a.go", Language::Go, [sha; 32], None)
     }
 
+    /// A compile that writes `value` under key `i` and nothing else: the pack it made.
+    fn pack_of(dir: &Path, i: u8, value: &str) -> PathBuf {
+        let before = packs(dir);
+        let cache = DiskCache::new(dir.to_path_buf(), 1 << 30);
+        cache.put(key(i).digest::<Vec<String>>(), &vec![value.to_string()]);
+        cache.flush();
+        packs(dir)
+            .into_iter()
+            .find(|p| !before.contains(p))
+            .expect("a new pack")
+    }
+
     fn packs(dir: &Path) -> Vec<PathBuf> {
         let mut v: Vec<PathBuf> = fs::read_dir(dir.join(PACKS))
             .map(|l| l.flatten().map(|e| e.path()).collect())
@@ -803,14 +815,8 @@ mod tests {
         let long_ago = SystemTime::now() - Duration::from_secs(86_400);
         let just_now = SystemTime::now() - Duration::from_secs(5);
         let mut made = Vec::new();
-        for (d, t) in [(old, long_ago), (fresh, just_now)] {
-            let cache = DiskCache::new(dir.path().to_path_buf(), 1 << 30);
-            cache.put(d, &vec!["p".to_string()]);
-            cache.finish();
-            let path = packs(dir.path())
-                .into_iter()
-                .find(|p| !made.contains(p))
-                .unwrap();
+        for (i, t) in [(1, long_ago), (2, just_now)] {
+            let path = pack_of(dir.path(), i, "p");
             fs::File::open(&path).unwrap().set_modified(t).unwrap();
             made.push(path);
         }
@@ -828,16 +834,9 @@ mod tests {
     #[test]
     fn the_least_recently_used_packs_go_first() {
         let dir = tempfile::tempdir().unwrap();
-        let payload = vec!["p".repeat(1000)];
         let mut made = Vec::new();
         for i in 0..10u8 {
-            let cache = DiskCache::new(dir.path().to_path_buf(), 1 << 30);
-            cache.put(key(i).digest::<Vec<String>>(), &payload);
-            cache.flush();
-            let path = packs(dir.path())
-                .into_iter()
-                .find(|p| !made.contains(p))
-                .unwrap();
+            let path = pack_of(dir.path(), i, &"p".repeat(1000));
             let t = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000 + u64::from(i));
             fs::File::open(&path).unwrap().set_modified(t).unwrap();
             made.push(path);
@@ -860,17 +859,12 @@ mod tests {
             key(2).digest::<Vec<String>>(),
         );
         // Pack 0 holds `a`'s value under a header that names `b` (a stray tool, or damage).
-        let cache = DiskCache::new(dir.path().to_path_buf(), 1 << 30);
-        cache.put(a, &vec!["a".to_string()]);
-        cache.flush();
-        let first = packs(dir.path()).pop().unwrap();
+        let first = pack_of(dir.path(), 1, "a");
         let mut bytes = fs::read(&first).unwrap();
         bytes[16..32].copy_from_slice(&b.to_le_bytes());
         fs::write(&first, &bytes).unwrap();
         for i in 10..10 + COMPACT_AT as u8 {
-            let cache = DiskCache::new(dir.path().to_path_buf(), 1 << 30);
-            cache.put(key(i).digest::<Vec<String>>(), &vec![format!("v{i}")]);
-            cache.flush();
+            pack_of(dir.path(), i, &format!("v{i}"));
         }
         // A compile that writes something else finds too many packs and merges them.
         let cache = DiskCache::new(dir.path().to_path_buf(), 1 << 30);
@@ -899,17 +893,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let n = COMPACT_AT as u8 + 2;
         for i in 0..n {
-            let cache = DiskCache::new(dir.path().to_path_buf(), 1 << 30);
-            cache.put(key(i).digest::<Vec<String>>(), &vec![format!("v{i}")]);
-            cache.flush();
+            pack_of(dir.path(), i, &format!("v{i}"));
         }
         // A newer value of one entry, in a later pack: the merge keeps the newer.
-        let cache = DiskCache::new(dir.path().to_path_buf(), 1 << 30);
-        cache.put(
-            key(5).digest::<Vec<String>>(),
-            &vec!["v5 again".to_string()],
-        );
-        cache.flush();
+        pack_of(dir.path(), 5, "v5 again");
         assert_eq!(packs(dir.path()).len(), n as usize + 1);
         // A compile that reads two entries and writes one: the packs it found are merged into
         // one, its own stays.

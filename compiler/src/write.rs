@@ -29,26 +29,12 @@ pub fn encode(f: &Finished) -> Result<Encoded, FormatError> {
     let (tables, blob) = rayon::join(
         || -> Result<Vec<(String, Vec<u8>)>, FormatError> {
             use rayon::prelude::*;
-            // Each table built and encoded by a task of its own, the longest first.
-            let mut longest_first = TABLES;
-            longest_first.sort_by_key(|name| {
-                std::cmp::Reverse(match *name {
-                    "edges" => 3,
-                    "symbols" => 2,
-                    "unresolved" | "files" => 1,
-                    _ => 0,
-                })
-            });
-            let mut encoded: Vec<(usize, String, Vec<u8>)> = longest_first
-                .into_par_iter()
-                .map(|name| {
-                    let bytes = table(f, name).to_parquet()?;
-                    let place = TABLES.iter().position(|n| *n == name).unwrap_or(0);
-                    Ok((place, format!("{name}.parquet"), bytes))
-                })
-                .collect::<Result<_, FormatError>>()?;
-            encoded.sort_by_key(|(place, _, _)| *place);
-            Ok(encoded.into_iter().map(|(_, n, b)| (n, b)).collect())
+            // Each table built and encoded by a task of its own; an indexed parallel collect
+            // keeps the spec's order.
+            kivgraph_format::tables::TABLES
+                .par_iter()
+                .map(|&(name, _)| Ok((format!("{name}.parquet"), table(f, name).to_parquet()?)))
+                .collect()
         },
         || -> Result<(Vec<u8>, Vec<u8>), FormatError> {
             let (graph, fst) = graph_blob(f)?;
@@ -137,18 +123,7 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The tables of a generation, in the order they are listed (SPEC 2).
-const TABLES: [&str; 7] = [
-    "repositories",
-    "packages",
-    "files",
-    "symbols",
-    "edges",
-    "package_edges",
-    "unresolved",
-];
-
-/// Builds the table `name` (one of [`TABLES`]).
+/// Builds the table `name` (one of [`kivgraph_format::tables::TABLES`]).
 fn table(f: &Finished, name: &str) -> TableBuilder {
     let repo_name = |r: RepoId| f.repos[r].name.clone();
     match name {

@@ -33,8 +33,6 @@ pub(crate) fn walk_pool() -> rayon::ThreadPool {
         .expect("thread pool")
 }
 
-/// Parses `src` with `language`: `None` when the grammar does not load or the parser gives up
-/// (the file is then recorded as having errors, with nothing extracted).
 /// A node's child by field name, with the field's id found once per grammar and name (the
 /// grammar's lookup compares the name with each of its field names in turn, on every call).
 pub(crate) trait FieldExt<'t> {
@@ -44,20 +42,25 @@ pub(crate) trait FieldExt<'t> {
 
 impl<'t> FieldExt<'t> for Node<'t> {
     fn field(&self, name: &str) -> Option<Node<'t>> {
-        type Ids = crate::hash::HashMap<u64, crate::hash::HashMap<String, Option<u16>>>;
+        // A compile uses a handful of grammars: a short list, compared by grammar identity.
+        type Ids = Vec<(
+            tree_sitter::Language,
+            crate::hash::HashMap<String, Option<u16>>,
+        )>;
         thread_local! {
             static IDS: std::cell::RefCell<Ids> = Default::default();
         }
         let language = self.language();
-        let grammar = {
-            use std::hash::{Hash, Hasher};
-            let mut h = rustc_hash::FxHasher::default();
-            (*language).hash(&mut h);
-            h.finish()
-        };
         let id = IDS.with(|ids| {
             let mut ids = ids.borrow_mut();
-            let of_grammar = ids.entry(grammar).or_default();
+            let at = match ids.iter().position(|(l, _)| *l == *language) {
+                Some(at) => at,
+                None => {
+                    ids.push((language.clone(), Default::default()));
+                    ids.len() - 1
+                }
+            };
+            let of_grammar = &mut ids[at].1;
             match of_grammar.get(name) {
                 Some(id) => *id,
                 None => {
@@ -71,6 +74,8 @@ impl<'t> FieldExt<'t> for Node<'t> {
     }
 }
 
+/// Parses `src` with `language`: `None` when the grammar does not load or the parser gives up
+/// (the file is then recorded as having errors, with nothing extracted).
 pub(crate) fn parse(src: &str, language: tree_sitter::Language) -> Option<Tree> {
     let mut parser = tree_sitter::Parser::new();
     parser.set_language(&language).ok()?;
