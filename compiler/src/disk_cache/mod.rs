@@ -31,9 +31,12 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use xxhash_rust::xxh3::{Xxh3, xxh3_64};
+use xxhash_rust::xxh3::Xxh3;
 
 use crate::cache::Key;
+
+mod layout;
+use layout::{check_entry, entry_bytes, footer, index_row, read_index};
 
 /// The digest of the sources this compiler was built from (`build.rs`).
 const FRONTEND_DIGEST: &str = env!("KIVGRAPH_FRONTEND_DIGEST");
@@ -43,15 +46,6 @@ pub(crate) fn frontend_digest() -> &'static str {
     FRONTEND_DIGEST
 }
 
-const MAGIC: &[u8; 8] = b"KGXCACHE";
-const FORMAT: u32 = 1;
-/// Magic, format, reserved, key digest, payload length, payload checksum.
-const HEADER: usize = 8 + 4 + 4 + 16 + 8 + 8;
-/// The last bytes of a pack: the index's offset, its rows, its XXH3-64, and this magic.
-const PACK_MAGIC: &[u8; 8] = b"KGXPACK1";
-const FOOTER: usize = 8 + 8 + 8 + 8;
-/// An index row: the entry's digest, offset and length (header included).
-const ROW: usize = 16 + 8 + 8;
 /// Where the packs are, under the cache directory.
 const PACKS: &str = "packs";
 const PACK_EXT: &str = "xpack";
@@ -160,9 +154,6 @@ type WriterEnd = (u64, u64, Option<PathBuf>, Option<String>);
 /// An entry's pack, offset, length and digest.
 type Located = (Arc<Pack>, u64, u64, u128);
 
-/// A row of a pack's index: digest, offset, length.
-type IndexRow = (u128, u64, u64);
-
 /// Entries waiting for the writer at most (a bound on the memory they hold).
 const QUEUE: usize = 512;
 
@@ -215,9 +206,7 @@ fn write_pack(dir: &Path, entries: std::sync::mpsc::Receiver<Vec<u8>>) -> Writer
             }
             let w = out.as_mut().expect("opened");
             w.write_all(&entry)?;
-            index.extend_from_slice(&entry[16..32]);
-            index.extend_from_slice(&bytes.to_le_bytes());
-            index.extend_from_slice(&(entry.len() as u64).to_le_bytes());
+            index_row(&mut index, &entry, bytes);
             Ok(())
         })();
         match step {
@@ -234,10 +223,7 @@ fn write_pack(dir: &Path, entries: std::sync::mpsc::Receiver<Vec<u8>>) -> Writer
     if failure.is_none() {
         let finish = (|| -> std::io::Result<PathBuf> {
             w.write_all(&index)?;
-            w.write_all(&bytes.to_le_bytes())?;
-            w.write_all(&written.to_le_bytes())?;
-            w.write_all(&xxh3_64(&index).to_le_bytes())?;
-            w.write_all(PACK_MAGIC)?;
+            w.write_all(&footer(&index, bytes, written))?;
             w.flush()?;
             drop(w);
             let path = dir.join(PACKS).join(&name);
@@ -562,71 +548,6 @@ impl Drop for DiskCache {
     }
 }
 
-/// An entry: the header, then the payload.
-fn entry_bytes(digest: u128, payload: &[u8]) -> Vec<u8> {
-    let mut bytes = Vec::with_capacity(HEADER + payload.len());
-    bytes.extend_from_slice(MAGIC);
-    bytes.extend_from_slice(&FORMAT.to_le_bytes());
-    bytes.extend_from_slice(&0u32.to_le_bytes());
-    bytes.extend_from_slice(&digest.to_le_bytes());
-    bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-    bytes.extend_from_slice(&xxh3_64(payload).to_le_bytes());
-    bytes.extend_from_slice(payload);
-    bytes
-}
-
-/// The payload of an entry read for `digest`, when its header and checksum check.
-fn check_entry(bytes: &[u8], digest: u128) -> Option<&[u8]> {
-    if bytes.len() < HEADER
-        || &bytes[..8] != MAGIC
-        || bytes[8..12] != FORMAT.to_le_bytes()
-        || bytes[12..16] != [0; 4]
-        || bytes[16..32] != digest.to_le_bytes()
-    {
-        return None;
-    }
-    let len = u64::from_le_bytes(bytes[32..40].try_into().expect("8 bytes"));
-    let sum = u64::from_le_bytes(bytes[40..48].try_into().expect("8 bytes"));
-    let payload = &bytes[HEADER..];
-    (len == payload.len() as u64 && xxh3_64(payload) == sum).then_some(payload)
-}
-
-/// A pack's size and index rows, when its footer and index check and every row lies before the
-/// index.
-fn read_index(file: &fs::File) -> Option<(u64, Vec<IndexRow>)> {
-    let size = file.metadata().ok()?.len();
-    if size < FOOTER as u64 {
-        return None;
-    }
-    let mut footer = [0u8; FOOTER];
-    file.read_exact_at(&mut footer, size - FOOTER as u64).ok()?;
-    if &footer[24..32] != PACK_MAGIC {
-        return None;
-    }
-    let word = |i: usize| u64::from_le_bytes(footer[i * 8..i * 8 + 8].try_into().expect("8"));
-    let (at, rows, sum) = (word(0), word(1), word(2));
-    let index_len = rows.checked_mul(ROW as u64)?;
-    if at.checked_add(index_len)?.checked_add(FOOTER as u64)? != size {
-        return None;
-    }
-    let mut index = vec![0u8; index_len as usize];
-    file.read_exact_at(&mut index, at).ok()?;
-    if xxh3_64(&index) != sum {
-        return None;
-    }
-    let mut out = Vec::with_capacity(rows as usize);
-    for row in index.chunks_exact(ROW) {
-        let digest = u128::from_le_bytes(row[..16].try_into().expect("16"));
-        let offset = u64::from_le_bytes(row[16..24].try_into().expect("8"));
-        let len = u64::from_le_bytes(row[24..32].try_into().expect("8"));
-        if offset.checked_add(len)? > at || len < HEADER as u64 {
-            return None;
-        }
-        out.push((digest, offset, len));
-    }
-    Some((size, out))
-}
-
 /// Stamps a pack's modification time once per compile, when it is older than [`STAMP_EVERY`]:
 /// the least recently used packs are removed first.
 fn stamp(pack: &Pack) {
@@ -689,6 +610,7 @@ fn evict(dir: &Path, limit: u64) -> (u64, u64) {
 
 #[cfg(test)]
 mod tests {
+    use super::layout::{FOOTER, HEADER, ROW};
     use super::*;
     use kivgraph_format::Language;
 
