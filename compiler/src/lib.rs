@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod alloc;
 pub mod annotations;
 pub mod cache;
 mod discover;

@@ -9,6 +9,9 @@ use clap::{Parser, Subcommand};
 use kivgraph_compile::{CompileOptions, RepoSpec};
 use kivgraph_format::{FaultPoint, IndexDir, Language};
 
+#[global_allocator]
+static ALLOCATOR: kivgraph_compile::alloc::Allocator = kivgraph_compile::alloc::Allocator;
+
 /// Compiles Go, TypeScript/JavaScript, Python, Rust and Dart repositories into an immutable,
 /// versioned code graph.
 #[derive(Parser)]
@@ -121,6 +124,8 @@ fn generation_dir(index: PathBuf) -> anyhow::Result<PathBuf> {
 }
 
 fn main() -> ExitCode {
+    // SAFETY: first thing in main; no tree-sitter object exists yet.
+    unsafe { kivgraph_compile::alloc::route_parsers() };
     match run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -15,7 +15,13 @@ use std::time::Instant;
 use kivgraph_compile::{CompileOptions, RepoSpec};
 use rayon::prelude::*;
 
+/// The compiler binary's allocator, so that in-process compiles cost what `kivgraph-compile`'s do.
+#[global_allocator]
+static ALLOCATOR: kivgraph_compile::alloc::Allocator = kivgraph_compile::alloc::Allocator;
+
 fn main() -> anyhow::Result<()> {
+    // SAFETY: first thing in main; no tree-sitter object exists yet.
+    unsafe { kivgraph_compile::alloc::route_parsers() };
     let args: Vec<String> = std::env::args().skip(1).collect();
     anyhow::ensure!(!args.is_empty(), "usage: compile_throughput [NAME=]PATH...");
     let repos = args

@@ -143,7 +143,13 @@ fn phases(s: &Summary) -> String {
     )
 }
 
+/// The compiler binary's allocator, so that in-process compiles cost what `kivgraph-compile`'s do.
+#[global_allocator]
+static ALLOCATOR: kivgraph_compile::alloc::Allocator = kivgraph_compile::alloc::Allocator;
+
 fn main() -> anyhow::Result<()> {
+    // SAFETY: first thing in main; no tree-sitter object exists yet.
+    unsafe { kivgraph_compile::alloc::route_parsers() };
     let args = parse_args()?;
     let work = tempfile::tempdir()?;
     let mut repos = Vec::new();
