@@ -125,7 +125,7 @@ fn generation_dir(index: PathBuf) -> anyhow::Result<PathBuf> {
 
 fn main() -> ExitCode {
     // SAFETY: first thing in main; no tree-sitter object exists yet.
-    unsafe { kivgraph_compile::alloc::route_parsers() };
+    unsafe { kivgraph_compile::alloc::init() };
     match run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

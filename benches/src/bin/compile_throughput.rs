@@ -21,7 +21,7 @@ static ALLOCATOR: kivgraph_compile::alloc::Allocator = kivgraph_compile::alloc::
 
 fn main() -> anyhow::Result<()> {
     // SAFETY: first thing in main; no tree-sitter object exists yet.
-    unsafe { kivgraph_compile::alloc::route_parsers() };
+    unsafe { kivgraph_compile::alloc::init() };
     let args: Vec<String> = std::env::args().skip(1).collect();
     anyhow::ensure!(!args.is_empty(), "usage: compile_throughput [NAME=]PATH...");
     let repos = args

@@ -149,7 +149,7 @@ static ALLOCATOR: kivgraph_compile::alloc::Allocator = kivgraph_compile::alloc::
 
 fn main() -> anyhow::Result<()> {
     // SAFETY: first thing in main; no tree-sitter object exists yet.
-    unsafe { kivgraph_compile::alloc::route_parsers() };
+    unsafe { kivgraph_compile::alloc::init() };
     let args = parse_args()?;
     let work = tempfile::tempdir()?;
     let mut repos = Vec::new();
