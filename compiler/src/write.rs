@@ -495,10 +495,16 @@ fn graph_blob(f: &Finished) -> Result<(GraphBlob, Vec<u8>), FormatError> {
             column: u.column,
         })
         .collect();
-    let mut unresolved_by_name: Vec<u32> = (0..unresolved.len() as u32)
-        .filter(|&i| f.unresolved[i as usize].requested_symbol.is_some())
+    // By requested name, then record: interned ids are in byte order, so the pairs sort as
+    // integers (a key of the name's text cloned it at every comparison).
+    let mut by_name: Vec<(u32, u32)> = unresolved
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| u.requested_symbol != NONE)
+        .map(|(i, u)| (u.requested_symbol, i as u32))
         .collect();
-    unresolved_by_name.sort_by_key(|&i| (f.unresolved[i as usize].requested_symbol.clone(), i));
+    by_name.sort_unstable();
+    let unresolved_by_name: Vec<u32> = by_name.into_iter().map(|(_, i)| i).collect();
 
     let package_edges = f
         .package_edges
