@@ -369,7 +369,8 @@ pub struct Timings {
     #[serde(default)]
     pub order: u64,
     pub write: u64,
-    /// Of `write`: encoding the tables, the blob and the indexes (the rest is storing them).
+    /// Of `write`: encoding the tables, the blob and the indexes, each file stored as soon as it
+    /// is encoded (the rest is the manifest, the publish and collecting old generations).
     #[serde(default)]
     pub encode: u64,
     pub total: u64,
@@ -716,7 +717,7 @@ pub struct Published {
     pub generation_bytes: u64,
     /// What publishing repaired or collected in the index directory.
     pub index_notes: Vec<String>,
-    /// How long encoding took, in milliseconds.
+    /// How long encoding took (each file stored as soon as it was encoded), in milliseconds.
     #[serde(skip)]
     pub encode_ms: u64,
 }
@@ -754,9 +755,6 @@ fn write_generation(
         finished.symbols.len(),
         finished.edges.len()
     ));
-    let t_encode = Instant::now();
-    let encoded = write::encode(finished)?;
-    let encode_ms = t_encode.elapsed().as_millis() as u64;
     let (id, current_problem) = lock.next_id()?;
     let mut index_notes = Vec::new();
     if let Some(problem) = current_problem {
@@ -764,10 +762,17 @@ fn write_generation(
             "the index's CURRENT named no generation ({problem}); this publish replaced it"
         ));
     }
-    let mut staging = lock.stage(id, fault)?;
-    for (name, bytes) in &encoded.files {
-        staging.write(name, bytes)?;
-    }
+    // Each file is written into the staging directory as soon as it is encoded.
+    let staging = std::sync::Mutex::new(lock.stage(id, fault)?);
+    let t_encode = Instant::now();
+    let encoded = write::encode(finished, &|name, bytes| {
+        staging
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .write(name, bytes)
+    })?;
+    let encode_ms = t_encode.elapsed().as_millis() as u64;
+    let staging = staging.into_inner().unwrap_or_else(|e| e.into_inner());
     let now = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .unwrap_or_default();
@@ -794,7 +799,7 @@ fn write_generation(
         tallies: encoded.tallies.clone(),
         files: Vec::new(),
     };
-    let generation_bytes = encoded.files.iter().map(|(_, b)| b.len() as u64).sum();
+    let generation_bytes = encoded.bytes;
     // Before CURRENT names the generation, so that a server finds its sources at once.
     if let Err(e) = kivgraph_format::checkouts::Checkouts::record(
         lock.index(),

@@ -16,70 +16,81 @@ use kivgraph_format::{Confidence, EdgeKind, Provenance};
 
 use crate::facts::{FileId, Finished, PackageId, RepoId, SymbolId};
 
-/// The bytes of every file of a generation but the manifest, by file name.
+/// What encoding a generation gave besides its files.
 pub struct Encoded {
-    pub files: Vec<(String, Vec<u8>)>,
+    /// The bytes of every file handed to the sink.
+    pub bytes: u64,
     pub rows: RowCounts,
     pub tallies: kivgraph_format::manifest::Tallies,
 }
 
-pub fn encode(f: &Finished) -> Result<Encoded, FormatError> {
-    // The tables and the blob are independent encodings of the same facts: built side by side,
-    // each in a fixed place, so the output does not depend on the schedule.
+/// Where each file of a generation goes as soon as it is encoded (its name, its bytes).
+pub type Sink<'a> = dyn Fn(&str, &[u8]) -> Result<(), FormatError> + Sync + 'a;
+
+/// Encodes every file of a generation but the manifest and hands each to `out` as soon as it
+/// is ready, so that writing the tables overlaps encoding the blob. Which file comes first
+/// depends on the schedule; their bytes do not.
+pub fn encode(f: &Finished, out: &Sink<'_>) -> Result<Encoded, FormatError> {
+    let emit = |name: &str, bytes: Vec<u8>| -> Result<u64, FormatError> {
+        out(name, &bytes)?;
+        Ok(bytes.len() as u64)
+    };
+    // The tables and the blob are independent encodings of the same facts, built side by side.
     let (tables, blob) = rayon::join(
-        || -> Result<Vec<(String, Vec<u8>)>, FormatError> {
+        || -> Result<u64, FormatError> {
             use rayon::prelude::*;
-            // Each table built and encoded by a task of its own; an indexed parallel collect
-            // keeps the spec's order.
-            kivgraph_format::tables::TABLES
+            // Each table built, encoded and written by a task of its own.
+            let tables: u64 = kivgraph_format::tables::TABLES
                 .par_iter()
-                .map(|&(name, _)| Ok((format!("{name}.parquet"), table(f, name).to_parquet()?)))
-                .collect()
+                .map(|&(name, _)| emit(&format!("{name}.parquet"), table(f, name).to_parquet()?))
+                .sum::<Result<u64, FormatError>>()?;
+            let file_of: Vec<u32> = f.symbols.iter().map(|s| s.file.0 as u32).collect();
+            let symbols = emit(
+                kivgraph_format::file_symbols::FILE_SYMBOLS,
+                kivgraph_format::file_symbols::encode(f.files.len(), &file_of),
+            )?;
+            let reach: Vec<kivgraph_format::scope_reach::Entry> = f
+                .unresolved
+                .iter()
+                .enumerate()
+                .filter(|(_, u)| u.file.is_none())
+                .filter_map(|(i, u)| {
+                    let r = u.reach.as_ref()?;
+                    Some(kivgraph_format::scope_reach::Entry {
+                        record: i as u32,
+                        imports: r.imports.clone(),
+                        declares: r.declares.clone(),
+                    })
+                })
+                .collect();
+            let reach = emit(
+                kivgraph_format::scope_reach::SCOPE_REACH,
+                kivgraph_format::scope_reach::encode(f.unresolved.len(), &reach),
+            )?;
+            Ok(tables + symbols + reach)
         },
-        || -> Result<(Vec<u8>, Vec<u8>), FormatError> {
+        || -> Result<u64, FormatError> {
             let (graph, fst) = graph_blob(f)?;
-            Ok((blob::encode(&graph)?, fst))
+            let (graph, grams) = rayon::join(
+                || blob::encode(&graph),
+                || -> Result<Vec<u8>, FormatError> {
+                    let mut distinct = Vec::new();
+                    let names = kivgraph_format::names::open(fst.as_slice())?;
+                    kivgraph_format::names::for_each_prefix(
+                        &names,
+                        kivgraph_format::names::TAG_NAME,
+                        "",
+                        |s, r| distinct.push((s.to_string(), r)),
+                    );
+                    Ok(kivgraph_format::name_grams::encode(&distinct))
+                },
+            );
+            Ok(emit(kivgraph_format::GRAPH_BLOB, graph?)?
+                + emit(kivgraph_format::name_grams::NAME_GRAMS, grams?)?
+                + emit(kivgraph_format::NAMES_FST, fst)?)
         },
     );
-    let mut files = tables?;
-    let (graph, fst) = blob?;
-    files.push((kivgraph_format::GRAPH_BLOB.to_string(), graph));
-    let mut distinct = Vec::new();
-    let names = kivgraph_format::names::open(fst.as_slice())?;
-    kivgraph_format::names::for_each_prefix(
-        &names,
-        kivgraph_format::names::TAG_NAME,
-        "",
-        |s, r| distinct.push((s.to_string(), r)),
-    );
-    files.push((
-        kivgraph_format::name_grams::NAME_GRAMS.to_string(),
-        kivgraph_format::name_grams::encode(&distinct),
-    ));
-    files.push((kivgraph_format::NAMES_FST.to_string(), fst));
-    let file_of: Vec<u32> = f.symbols.iter().map(|s| s.file.0 as u32).collect();
-    files.push((
-        kivgraph_format::file_symbols::FILE_SYMBOLS.to_string(),
-        kivgraph_format::file_symbols::encode(f.files.len(), &file_of),
-    ));
-    let reach: Vec<kivgraph_format::scope_reach::Entry> = f
-        .unresolved
-        .iter()
-        .enumerate()
-        .filter(|(_, u)| u.file.is_none())
-        .filter_map(|(i, u)| {
-            let r = u.reach.as_ref()?;
-            Some(kivgraph_format::scope_reach::Entry {
-                record: i as u32,
-                imports: r.imports.clone(),
-                declares: r.declares.clone(),
-            })
-        })
-        .collect();
-    files.push((
-        kivgraph_format::scope_reach::SCOPE_REACH.to_string(),
-        kivgraph_format::scope_reach::encode(f.unresolved.len(), &reach),
-    ));
+    let bytes = tables? + blob?;
     let rows = RowCounts {
         repositories: f.repos.len() as u64,
         packages: f.packages.len() as u64,
@@ -104,7 +115,7 @@ pub fn encode(f: &Finished) -> Result<Encoded, FormatError> {
             .or_default() += 1;
     }
     Ok(Encoded {
-        files,
+        bytes,
         rows,
         tallies,
     })
