@@ -247,7 +247,8 @@ fn discover_bounded(
         }
     }
 
-    let read: Vec<(Found, Result<Vec<u8>, String>)> = found
+    // Read, digested, counted and decoded on every thread; recorded below in the walk's order.
+    let read: Vec<(Found, Result<Read, String>)> = found
         .into_par_iter()
         .map(|f| {
             let data = match std::fs::symlink_metadata(&f.abs) {
@@ -255,7 +256,9 @@ fn discover_bounded(
                     "oversized: {} bytes, limit {MAX_FILE_BYTES}",
                     m.len()
                 )),
-                Ok(_) => std::fs::read(&f.abs).map_err(|e| format!("unreadable: {e}")),
+                Ok(_) => std::fs::read(&f.abs)
+                    .map(Read::of)
+                    .map_err(|e| format!("unreadable: {e}")),
                 Err(e) => Err(format!("unreadable: {e}")),
             };
             (f, data)
@@ -292,18 +295,18 @@ fn discover_bounded(
                 }
                 facts.diagnostics.push(diag(format!("{msg}; skipped")));
             }
-            Ok(bytes) => {
-                file.size = bytes.len() as u64;
-                file.sha256 = Sha256::digest(&bytes).into();
-                file.lines = bytes.iter().filter(|&&b| b == b'\n').count() as u32
-                    + u32::from(!bytes.is_empty() && !bytes.ends_with(b"\n"));
-                if bytes[..bytes.len().min(8000)].contains(&0) {
-                    file.status = FileStatus::Binary;
-                    facts
-                        .diagnostics
-                        .push(diag("binary content (NUL bytes); skipped".into()));
-                } else {
-                    match String::from_utf8(bytes) {
+            Ok(read) => {
+                file.size = read.size;
+                file.sha256 = read.sha256;
+                file.lines = read.lines;
+                match read.text {
+                    None => {
+                        file.status = FileStatus::Binary;
+                        facts
+                            .diagnostics
+                            .push(diag("binary content (NUL bytes); skipped".into()));
+                    }
+                    Some(text) => match text {
                         Err(e) => {
                             file.status = FileStatus::NotUtf8;
                             facts.diagnostics.push(diag(format!(
@@ -351,13 +354,38 @@ fn discover_bounded(
                             out.sources
                                 .push((f.language, id, f.rel.clone(), SourceText(text)));
                         }
-                    }
+                    },
                 }
             }
         }
         facts.files.push(file);
     }
     out
+}
+
+/// A file's bytes as discovery records them.
+struct Read {
+    size: u64,
+    sha256: [u8; 32],
+    lines: u32,
+    /// The text; `None` for binary content (a NUL byte in the first 8,000 bytes).
+    text: Option<Result<String, std::string::FromUtf8Error>>,
+}
+
+impl Read {
+    fn of(bytes: Vec<u8>) -> Read {
+        let size = bytes.len() as u64;
+        let sha256 = Sha256::digest(&bytes).into();
+        let lines = bytes.iter().filter(|&&b| b == b'\n').count() as u32
+            + u32::from(!bytes.is_empty() && !bytes.ends_with(b"\n"));
+        let text = (!bytes[..bytes.len().min(8000)].contains(&0)).then(|| String::from_utf8(bytes));
+        Read {
+            size,
+            sha256,
+            lines,
+            text,
+        }
+    }
 }
 
 /// The kind of an entry that is neither a file nor a directory, as a diagnostic names it.
