@@ -31,10 +31,11 @@ impl Walker<'_> {
         self.scopes.push(Scope::default());
         // Items first (they are visible in the whole block), then statements in order.
         let mut attrs: Vec<Node> = Vec::new();
-        for k in kids(b) {
+        let children = self.kids_cfg(b);
+        for &(k, off) in &children {
             match k.kind() {
                 "attribute_item" => attrs.push(k),
-                kind if is_item(kind) && self.cfg_off_before(k) => attrs.clear(),
+                kind if is_item(kind) && off => attrs.clear(),
                 kind if is_item(kind) => {
                     let a = self.attrs(&attrs);
                     attrs.clear();
@@ -53,8 +54,8 @@ impl Walker<'_> {
                 _ => attrs.clear(),
             }
         }
-        for k in kids(b) {
-            if !is_item(k.kind()) && k.kind() != "attribute_item" && !self.cfg_off_before(k) {
+        for &(k, off) in &children {
+            if !is_item(k.kind()) && k.kind() != "attribute_item" && !off {
                 self.deeper(|w| w.stmt(k));
             }
         }

@@ -31,23 +31,25 @@ const SET_VALUES: &[(&str, &[&str])] = &[
 ];
 
 impl Walker<'_> {
-    /// Whether an attribute just before `n` (`#[cfg(…)]`, comments between) is false in the
-    /// configuration.
-    pub(super) fn cfg_off_before(&self, n: Node) -> bool {
-        let mut p = n.prev_sibling();
-        while let Some(s) = p {
-            match s.kind() {
-                "attribute_item" => {
-                    if self.cfg_attr_value(s) == Some(false) {
-                        return true;
-                    }
-                }
-                "line_comment" | "block_comment" => {}
-                _ => return false,
+    /// The named children of `parent`, each with whether an attribute just before it
+    /// (`#[cfg(…)]`, comments between) is false in the configuration. One pass over the
+    /// children: asking each child's previous siblings in turn was quadratic in tree-sitter
+    /// (a sibling is found from the parent's first child).
+    pub(super) fn kids_cfg<'t>(&self, parent: Node<'t>) -> Vec<(Node<'t>, bool)> {
+        let mut out = Vec::new();
+        let mut off = false;
+        let mut c = parent.walk();
+        for k in parent.children(&mut c) {
+            if k.is_named() {
+                out.push((k, off));
             }
-            p = s.prev_sibling();
+            match k.kind() {
+                "attribute_item" => off |= self.cfg_attr_value(k) == Some(false),
+                "line_comment" | "block_comment" => {}
+                _ => off = false,
+            }
         }
-        false
+        out
     }
 
     /// Whether an inner attribute of `body` (`#![cfg(…)]`) is false: the whole module is off.

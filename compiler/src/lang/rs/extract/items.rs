@@ -173,7 +173,7 @@ impl Walker<'_> {
             return;
         }
         let mut attrs: Vec<Node> = Vec::new();
-        for k in kids(body) {
+        for (k, off) in self.kids_cfg(body) {
             match k.kind() {
                 "attribute_item" => {
                     attrs.push(k);
@@ -184,7 +184,7 @@ impl Walker<'_> {
             }
             let a = self.attrs(&attrs);
             attrs.clear();
-            if self.cfg_off_before(k) {
+            if off {
                 continue;
             }
             self.deeper(|w| w.decl(k, &a));

@@ -55,8 +55,8 @@ impl Walker<'_> {
         in_trait_or_impl: bool,
     ) {
         let is_trait = owner.is_some_and(|o| self.f.items[o].kind == SymbolKind::Trait);
-        for k in kids(b) {
-            if self.cfg_off_before(k) {
+        for (k, off) in self.kids_cfg(b) {
+            if off {
                 continue;
             }
             let (_, ex) = self.vis(k);
