@@ -241,8 +241,16 @@ pub(crate) fn pos(n: Node) -> (u32, u32) {
 
 /// A node's named children.
 pub(crate) fn kids<'t>(n: Node<'t>) -> Vec<Node<'t>> {
+    // The count is kept in the node: a leaf (about half the nodes a walk visits) needs no
+    // cursor, and the others one allocation.
+    let count = n.named_child_count();
+    if count == 0 {
+        return Vec::new();
+    }
     let mut c = n.walk();
-    n.named_children(&mut c).collect()
+    let mut out = Vec::with_capacity(count);
+    out.extend(n.named_children(&mut c));
+    out
 }
 
 /// Source text as a signature: whitespace runs collapsed to one space, cut to 160 bytes on a
