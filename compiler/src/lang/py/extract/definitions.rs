@@ -127,12 +127,22 @@ impl Extractor<'_> {
         self.method = saved_method;
     }
 
+    /// Walks the `global` and `nonlocal` statements of a function body first. They are
+    /// statements: only blocks, statements and clauses hold them (and, in broken code, the
+    /// subtrees that hold an error), so expressions are not searched.
     pub(super) fn pre_declare_globals(&mut self, body: Node) {
         for k in kids(body) {
             match k.kind() {
                 "global_statement" | "nonlocal_statement" => self.walk(k),
                 "function_definition" | "class_definition" | "decorated_definition" => {}
-                _ => self.pre_declare_globals(k),
+                kind if kind == "block"
+                    || kind.ends_with("_statement")
+                    || kind.ends_with("_clause")
+                    || k.has_error() =>
+                {
+                    self.pre_declare_globals(k)
+                }
+                _ => {}
             }
         }
     }
