@@ -273,7 +273,17 @@ impl Extractor<'_> {
                         self.scan_self_at(r, me, c, qp, d + 1);
                     }
                 }
-                _ => self.scan_self_at(k, me, c, qp, d + 1),
+                // Assignments are statements (or the right side of one): only blocks,
+                // statements and clauses hold them, and in broken code the subtrees that hold
+                // an error; expressions are not searched.
+                kind if kind == "block"
+                    || kind.ends_with("_statement")
+                    || kind.ends_with("_clause")
+                    || k.has_error() =>
+                {
+                    self.scan_self_at(k, me, c, qp, d + 1)
+                }
+                _ => {}
             }
         }
     }
