@@ -239,6 +239,37 @@ pub(crate) fn pos(n: Node) -> (u32, u32) {
     (p.row as u32 + 1, p.column as u32)
 }
 
+/// Visits `root` and then its named descendants depth first, each before its children: the
+/// nodes a recursion over [`kids`] reaches, with one cursor and no allocation per node. Stops
+/// when `f` returns false; returns whether the walk ran to its end.
+pub(crate) fn each_named<'t>(root: Node<'t>, mut f: impl FnMut(Node<'t>) -> bool) -> bool {
+    if !f(root) {
+        return false;
+    }
+    let mut c = root.walk();
+    let mut descend = true;
+    loop {
+        let moved = (descend && c.goto_first_child())
+            || loop {
+                if c.goto_next_sibling() {
+                    break true;
+                }
+                if !c.goto_parent() {
+                    break false;
+                }
+            };
+        if !moved {
+            return true;
+        }
+        let n = c.node();
+        // An anonymous node (a token) is passed over, as `kids` passes over it.
+        descend = n.is_named();
+        if descend && !f(n) {
+            return false;
+        }
+    }
+}
+
 /// A node's named children.
 pub(crate) fn kids<'t>(n: Node<'t>) -> Vec<Node<'t>> {
     // The count is kept in the node: a leaf (about half the nodes a walk visits) needs no
@@ -469,5 +500,68 @@ mod unread_tests {
         let all = unread_names("package p\nfunc f() { g() }\n", go, true);
         let all: Vec<&str> = all.iter().map(|n| n.0.as_str()).collect();
         assert_eq!(all, ["p", "f", "g"]);
+    }
+}
+
+#[cfg(test)]
+mod walk_tests {
+    use super::*;
+
+    /// The nodes a recursion over `kids` reaches, each before its children.
+    fn by_kids<'t>(n: Node<'t>, out: &mut Vec<Node<'t>>) {
+        out.push(n);
+        for k in kids(n) {
+            by_kids(k, out);
+        }
+    }
+
+    #[test]
+    fn each_named_visits_what_a_recursion_over_kids_visits_in_the_same_order() {
+        let sources: [(&str, tree_sitter::Language); 4] = [
+            (
+                "const a = (x && y) || z; if (a) { b = c++; } else { f(`t${g}`); }\nlet = = ;",
+                tree_sitter_typescript::LANGUAGE_TSX.into(),
+            ),
+            (
+                "def f(x):\n    global g\n    if x:\n        self.y = [i for i in x]\n    ) broken\n",
+                tree_sitter_python::LANGUAGE.into(),
+            ),
+            (
+                "package p\nfunc f() { for i := range x { g(i) } }\n",
+                tree_sitter_go::LANGUAGE.into(),
+            ),
+            (
+                "#[cfg(test)] mod t { fn f() { m!(a, b); } }",
+                tree_sitter_rust::LANGUAGE.into(),
+            ),
+        ];
+        for (src, language) in sources {
+            let tree = parse(src, language).unwrap();
+            let root = tree.root_node();
+            let mut want = Vec::new();
+            by_kids(root, &mut want);
+            let mut got = Vec::new();
+            assert!(each_named(root, |n| {
+                got.push(n);
+                true
+            }));
+            assert_eq!(got, want, "{src}");
+            // From an inner node the walk stays inside it.
+            let inner = kids(root)[0];
+            let (mut want, mut got) = (Vec::new(), Vec::new());
+            by_kids(inner, &mut want);
+            each_named(inner, |n| {
+                got.push(n);
+                true
+            });
+            assert_eq!(got, want, "{src}");
+            // It stops when asked, after exactly the nodes it was given.
+            let mut seen = 0;
+            assert!(!each_named(root, |_| {
+                seen += 1;
+                seen < 3
+            }));
+            assert_eq!(seen, 3);
+        }
     }
 }

@@ -740,8 +740,7 @@ fn pattern_names<'t>(p: Node<'t>, src: &str, out: &mut Vec<(String, Node<'t>)>) 
 /// assigned to (assignment narrowing). (`a.p ?? d` narrows `a.p` alone.)
 fn narrowing_ranges(root: Node) -> Vec<(usize, usize)> {
     let mut out: Vec<(usize, usize)> = Vec::new();
-    let mut stack = vec![root];
-    while let Some(n) = stack.pop() {
+    crate::lang::each_named(root, |n| {
         let field = match n.kind() {
             "if_statement" | "while_statement" | "do_statement" | "for_statement"
             | "ternary_expression" => Some("condition"),
@@ -761,8 +760,8 @@ fn narrowing_ranges(root: Node) -> Vec<(usize, usize)> {
         {
             out.push((c.start_byte(), c.end_byte()));
         }
-        stack.extend(kids(n));
-    }
+        true
+    });
     out.sort_unstable();
     let mut merged: Vec<(usize, usize)> = Vec::with_capacity(out.len());
     for (s, e) in out {

@@ -1031,17 +1031,12 @@ pub(super) fn is_function(k: &str) -> bool {
 
 /// Whether `n` assigns the name `name` (`name = …`, `name += …`, `name++`).
 pub(super) fn assigns(n: Node, src: &str, name: &str) -> bool {
-    let mut stack = vec![n];
-    while let Some(x) = stack.pop() {
+    !crate::lang::each_named(n, |x| {
         let target = match x.kind() {
             "assignment_expression" | "augmented_assignment_expression" => x.field("left"),
             "update_expression" => x.field("argument"),
             _ => None,
         };
-        if target.is_some_and(|t| t.kind() == "identifier" && text(t, src) == name) {
-            return true;
-        }
-        stack.extend(kids(x));
-    }
-    false
+        !target.is_some_and(|t| t.kind() == "identifier" && text(t, src) == name)
+    })
 }
