@@ -185,7 +185,89 @@ pub struct RsFile {
     pub items: Vec<Item>,
     pub impls: Vec<ImplDecl>,
     pub uses: Vec<Import>,
-    pub refs: Vec<Reference>,
+    pub refs: Refs,
+}
+
+/// A file's references, kept encoded when read from the extraction cache and decoded on first
+/// use: when the standard library's kept resolution is reused, its files' references are never
+/// read (decoding them was about a tenth of the CPU of an edit's compile of the Rust pair).
+/// Encoded, they are the postcard bytes of the list, and they encode the same either way.
+#[derive(Clone, Debug)]
+pub struct Refs {
+    list: std::sync::OnceLock<Vec<Reference>>,
+    encoded: Option<Vec<u8>>,
+}
+
+impl Default for Refs {
+    fn default() -> Refs {
+        Refs {
+            list: std::sync::OnceLock::from(Vec::new()),
+            encoded: None,
+        }
+    }
+}
+
+impl Refs {
+    /// The references, decoded on the first call. Cache entries are checked against their
+    /// digest before they are decoded, so the bytes are the ones this type wrote; bytes that
+    /// would not decode give no references rather than a panic.
+    pub fn get(&self) -> &[Reference] {
+        self.list.get_or_init(|| {
+            self.encoded
+                .as_deref()
+                .and_then(|b| postcard::from_bytes(b).ok())
+                .unwrap_or_default()
+        })
+    }
+
+    /// The list, to extend while extracting.
+    fn list_mut(&mut self) -> &mut Vec<Reference> {
+        self.get();
+        self.encoded = None;
+        self.list.get_mut().expect("decoded above")
+    }
+
+    fn push(&mut self, r: Reference) {
+        self.list_mut().push(r);
+    }
+
+    fn last_mut(&mut self) -> Option<&mut Reference> {
+        self.list_mut().last_mut()
+    }
+}
+
+impl serde::Serialize for Refs {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match &self.encoded {
+            Some(bytes) => s.serialize_bytes(bytes),
+            None => {
+                let bytes = postcard::to_allocvec(self.get()).map_err(serde::ser::Error::custom)?;
+                s.serialize_bytes(&bytes)
+            }
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Refs {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Refs, D::Error> {
+        struct Bytes;
+        impl<'de> serde::de::Visitor<'de> for Bytes {
+            type Value = Vec<u8>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("the encoded references of a file")
+            }
+            fn visit_bytes<E: serde::de::Error>(self, v: &[u8]) -> Result<Vec<u8>, E> {
+                Ok(v.to_vec())
+            }
+            fn visit_byte_buf<E: serde::de::Error>(self, v: Vec<u8>) -> Result<Vec<u8>, E> {
+                Ok(v)
+            }
+        }
+        Ok(Refs {
+            list: std::sync::OnceLock::new(),
+            encoded: Some(d.deserialize_byte_buf(Bytes)?),
+        })
+    }
 }
 
 pub const PRIMITIVES: &[&str] = &[
@@ -459,4 +541,32 @@ fn is_item(kind: &str) -> bool {
             | "mod_item"
             | "extern_crate_declaration"
     )
+}
+
+#[cfg(test)]
+mod refs_tests {
+    use super::*;
+
+    #[test]
+    fn references_kept_encoded_read_and_encode_as_the_ones_extracted() {
+        let built = extract("fn f() { g(); a::b::c(1); x.m(); }\nfn g() {}\n", None);
+        assert!(built.refs.get().len() >= 3);
+        let bytes = postcard::to_allocvec(&built).unwrap();
+        let read: RsFile = postcard::from_bytes(&bytes).unwrap();
+        // Kept encoded until read, and written again byte for byte without being decoded.
+        assert!(read.refs.encoded.is_some() && read.refs.list.get().is_none());
+        assert_eq!(postcard::to_allocvec(&read).unwrap(), bytes);
+        assert_eq!(
+            format!("{:?}", read.refs.get()),
+            format!("{:?}", built.refs.get())
+        );
+        // Decoded, it still writes the same bytes.
+        assert_eq!(postcard::to_allocvec(&read).unwrap(), bytes);
+        // Bytes that do not decode give no references.
+        let broken = Refs {
+            list: std::sync::OnceLock::new(),
+            encoded: Some(vec![0xff; 3]),
+        };
+        assert!(broken.get().is_empty());
+    }
 }

@@ -288,12 +288,12 @@ impl Resolver<'_> {
             }
         }
         // References.
-        let nr = self.files[pf].rs.refs.len();
+        let nr = self.files[pf].rs.refs.get().len();
         for ri in 0..nr {
             self.fresh();
-            self.opaque = self.files[pf].rs.refs[ri].opaque_macro_arg;
+            self.opaque = self.files[pf].rs.refs.get()[ri].opaque_macro_arg;
             let (module, source_item, selfc, kind, what, p, prefix_pos, in_macro_def) = {
-                let r = &self.files[pf].rs.refs[ri];
+                let r = &self.files[pf].rs.refs.get()[ri];
                 (
                     r.module,
                     r.source,

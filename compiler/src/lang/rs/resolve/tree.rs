@@ -74,7 +74,7 @@ impl Resolver<'_> {
         for i in unreached {
             let f = &self.files[i];
             let mut names: Vec<(&str, (u32, u32))> = Vec::new();
-            for r in &f.rs.refs {
+            for r in f.rs.refs.get() {
                 match &r.what {
                     What::Path(segs, _) => {
                         names.extend(segs.iter().map(|s| (s.as_str(), r.pos)));
