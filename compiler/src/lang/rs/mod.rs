@@ -81,8 +81,7 @@ impl FrontEnd for Rust {
             .iter()
             .any(|p| facts.repos[p.repo].derived)
             .then(|| derived_refs(facts, &parsed, &crates, project));
-        let why = resolve::Resolver::new(facts, parsed, crates, project.sysroot_missing)
-            .run(reuse.as_ref());
+        let why = resolve::Resolver::new(facts, parsed, crates, project.sysroot_missing).run(reuse);
         if let Some(why) = why {
             for r in facts.repos.iter().filter(|r| r.derived) {
                 facts.diagnostics.push(Diagnostic {

@@ -225,7 +225,8 @@ impl DerivedRefs {
     }
 
     /// The unit's facts with the ids of `facts`, or why one of its locators is not there.
-    pub(crate) fn place(&self, facts: &FactSet) -> Result<Placed, String> {
+    /// Consumes the unit: its records are moved, not copied.
+    pub(crate) fn place(self, facts: &FactSet) -> Result<Placed, String> {
         let derived = |r: RepoId| facts.repos[r].derived;
         let repos: Vec<RepoId> = self
             .repos
@@ -322,12 +323,12 @@ impl DerivedRefs {
             .collect();
         let unresolved = self
             .unresolved
-            .iter()
+            .into_iter()
             .map(|u| Unresolved {
                 repo: repos[u.repo.0],
                 file: u.file.map(|f| files[f.0]),
                 source: u.source.map(|s| symbols[s.0]),
-                ..u.clone()
+                ..u
             })
             .collect();
         let package_edges = self

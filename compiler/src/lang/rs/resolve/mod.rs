@@ -249,7 +249,7 @@ impl<'f> Resolver<'f> {
     /// Resolves everything. With `reuse`, the references of the derived repositories are not
     /// resolved here: the unit's facts are placed instead, or, when it does not fit this
     /// compile's symbols, they are resolved here after all and the reason is returned.
-    pub fn run(mut self, reuse: Option<&super::unit::DerivedRefs>) -> Option<String> {
+    pub fn run(mut self, reuse: Option<super::unit::DerivedRefs>) -> Option<String> {
         self.build_tree();
         self.find_std();
         self.resolve_impls();
@@ -262,7 +262,7 @@ impl<'f> Resolver<'f> {
 
     /// Every reference: emitted, or (the standard library's) placed from `reuse`; what kept
     /// `reuse` from being used.
-    fn references(&mut self, reuse: Option<&super::unit::DerivedRefs>) -> Option<String> {
+    fn references(&mut self, reuse: Option<super::unit::DerivedRefs>) -> Option<String> {
         match reuse.map(|u| u.place(self.facts)) {
             Some(Ok(placed)) => {
                 self.skip_derived = true;
