@@ -192,18 +192,24 @@ fn table(f: &Finished, name: &str) -> TableBuilder {
         }
         "symbols" => {
             let mut symbols = TableBuilder::new("symbols");
+            // The columns that repeat a few values pick them from a pool (no string a row).
+            let rows = || f.symbols.iter();
+            symbols.columns[4] = pooled(rows().map(|s| Some(s.kind.as_str())), false);
+            symbols.columns[5] = pooled(rows().map(|s| Some(s.language.as_str())), false);
+            symbols.columns[8] = pooled(rows().map(|s| Some(f.repos[s.repo].name.as_str())), false);
+            symbols.columns[9] = pooled(
+                rows().map(|s| Some(f.packages[s.package].name.as_str())),
+                false,
+            );
+            symbols.columns[10] =
+                pooled(rows().map(|s| Some(f.files[s.file].path.as_str())), false);
             for (i, s) in f.symbols.iter().enumerate() {
                 push!(symbols, 0, U32, i as u32);
                 push!(symbols, 1, Str, f.keys[i].clone());
                 push!(symbols, 2, Str, s.name.clone());
                 push!(symbols, 3, Str, s.qualified_name.clone());
-                push!(symbols, 4, Str, s.kind.as_str().to_string());
-                push!(symbols, 5, Str, s.language.as_str().to_string());
                 push!(symbols, 6, Bool, s.exported);
                 push!(symbols, 7, OptStr, s.signature.clone());
-                push!(symbols, 8, Str, repo_name(s.repo));
-                push!(symbols, 9, Str, f.packages[s.package].name.clone());
-                push!(symbols, 10, Str, f.files[s.file].path.clone());
                 push!(symbols, 11, U32, s.span.start_line);
                 push!(symbols, 12, U32, s.span.start_column);
                 push!(symbols, 13, U32, s.span.end_line);
@@ -298,19 +304,20 @@ fn table(f: &Finished, name: &str) -> TableBuilder {
         }
         "unresolved" => {
             let mut unresolved = TableBuilder::new("unresolved");
+            let rows = || f.unresolved.iter();
+            unresolved.columns[0] =
+                pooled(rows().map(|u| Some(f.repos[u.repo].name.as_str())), false);
+            unresolved.columns[1] = pooled(
+                rows().map(|u| u.file.map(|x| f.files[x].path.as_str())),
+                true,
+            );
+            unresolved.columns[4] = pooled(rows().map(|u| Some(u.language.as_str())), false);
+            unresolved.columns[5] = pooled(rows().map(|u| Some(u.reason.as_str())), false);
+            unresolved.columns[6] =
+                pooled(rows().map(|u| Some(u.requested_package.as_str())), false);
             for u in &f.unresolved {
-                push!(unresolved, 0, Str, repo_name(u.repo));
-                push!(
-                    unresolved,
-                    1,
-                    OptStr,
-                    u.file.map(|x| f.files[x].path.clone())
-                );
                 push!(unresolved, 2, U32, u.line);
                 push!(unresolved, 3, U32, u.column);
-                push!(unresolved, 4, Str, u.language.as_str().to_string());
-                push!(unresolved, 5, Str, u.reason.clone());
-                push!(unresolved, 6, Str, u.requested_package.clone());
                 push!(unresolved, 7, OptStr, u.requested_symbol.clone());
                 push!(unresolved, 8, OptStr, u.detail.clone());
                 push!(unresolved, 9, OptStr, u.source.map(|s| f.keys[s.0].clone()));
@@ -318,6 +325,27 @@ fn table(f: &Finished, name: &str) -> TableBuilder {
             unresolved
         }
         other => unreachable!("no table {other}"),
+    }
+}
+
+/// A column of `values` picked from a pool of its distinct values (`optional`: `None` is null).
+fn pooled<'a>(values: impl Iterator<Item = Option<&'a str>>, optional: bool) -> Column {
+    let mut index: rustc_hash::FxHashMap<&str, u32> = Default::default();
+    let mut pool: Vec<String> = Vec::new();
+    let ids = values
+        .map(|v| match v {
+            None => NONE,
+            Some(s) => *index.entry(s).or_insert_with(|| {
+                pool.push(s.to_string());
+                (pool.len() - 1) as u32
+            }),
+        })
+        .collect();
+    let pool = Arc::new(pool);
+    if optional {
+        Column::OptPooled { ids, pool }
+    } else {
+        Column::Pooled { ids, pool }
     }
 }
 
