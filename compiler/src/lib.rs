@@ -762,14 +762,18 @@ fn write_generation(
             "the index's CURRENT named no generation ({problem}); this publish replaced it"
         ));
     }
-    // Each file is written into the staging directory as soon as it is encoded.
-    let staging = std::sync::Mutex::new(lock.stage(id, fault)?);
+    // Each file is written into the staging directory as soon as it is encoded, by the thread
+    // that encoded it; only its manifest entry is recorded under the lock.
+    let staging = lock.stage(id, fault)?;
+    let dir = staging.dir().to_path_buf();
+    let staging = std::sync::Mutex::new(staging);
     let t_encode = Instant::now();
     let encoded = write::encode(finished, &|name, bytes| {
+        let file = kivgraph_format::layout::Staging::store(&dir, name, bytes)?;
         staging
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .write(name, bytes)
+            .record(file)
     })?;
     let encode_ms = t_encode.elapsed().as_millis() as u64;
     let staging = staging.into_inner().unwrap_or_else(|e| e.into_inner());

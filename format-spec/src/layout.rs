@@ -367,13 +367,25 @@ impl Staging<'_> {
 
     /// Writes one file of the generation and records its size and digest.
     pub fn write(&mut self, name: &str, bytes: &[u8]) -> Result<(), FormatError> {
-        let path = self.dir.join(name);
-        write_synced(&path, bytes)?;
-        self.files.push(ManifestFile {
+        let file = Self::store(&self.dir, name, bytes)?;
+        self.record(file)
+    }
+
+    /// Writes one file into the staging directory `dir` (synced) and returns its manifest
+    /// entry, without recording it: several threads may store files at once, each then
+    /// [`Staging::record`]ing its entry.
+    pub fn store(dir: &Path, name: &str, bytes: &[u8]) -> Result<ManifestFile, FormatError> {
+        write_synced(&dir.join(name), bytes)?;
+        Ok(ManifestFile {
             name: name.to_string(),
             size: bytes.len() as u64,
             xxh3_128: digest_hex(bytes),
-        });
+        })
+    }
+
+    /// Records a file [`Staging::store`]d in this staging directory.
+    pub fn record(&mut self, file: ManifestFile) -> Result<(), FormatError> {
+        self.files.push(file);
         if self.files.len() == 1 {
             inject(self.fault, FaultStep::DuringWrite)?;
         }
