@@ -13,8 +13,6 @@ pub use mimalloc::MiMalloc as Allocator;
 /// `mi_option_purge_delay` in `mimalloc.h` (the bindings name no constant for it); a test
 /// checks that the option found under this number has its default, 1000 ms (`options.c`).
 const PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
-/// `mi_option_allow_thp`, likewise (default 1; its neighbours default to 32 and 0).
-const ALLOW_THP: libmimalloc_sys::mi_option_t = 43;
 
 /// Sets the allocator up for a compile: freed memory is kept for reuse instead of being handed
 /// back to the system after a second (a cold compile of the TypeScript corpus spent a quarter of its
@@ -33,8 +31,6 @@ pub unsafe fn init() {
     use libmimalloc_sys::{mi_calloc, mi_free, mi_malloc, mi_option_set, mi_realloc};
     // SAFETY: an option of the allocator, read when memory is freed; -1 means never purge.
     unsafe { mi_option_set(PURGE_DELAY, -1) };
-    // SAFETY: likewise, read when the allocator asks the system for memory.
-    unsafe { mi_option_set(ALLOW_THP, 0) };
     // The allocator reserved its first arena before `main` (asking for huge pages then): the
     // kernel is told to give this process none, which holds for memory already reserved. The
     // setting is inherited by the programs the compiler starts (`git`), to no effect on them
@@ -59,12 +55,11 @@ pub unsafe fn init() {
 #[cfg(test)]
 mod tests {
     #[test]
-    fn the_options_set_are_the_ones_named() {
+    fn the_option_set_is_the_one_named() {
         use libmimalloc_sys::mi_option_get;
-        // The defaults in options.c (the header's comments give older ones): purge_delay 1000;
-        // the options around it default to 1, 0 or 100. `allow_thp` defaults to 1 between
-        // `page_cross_thread_max_reclaim` (32) and `minimal_purge_size` (0). After an upgrade
-        // that renumbered the options these numbers would name others and this test would fail.
+        // The defaults in options.c (the header's comments give older ones): purge_delay 1000,
+        // between deprecated_eager_commit_delay (1) and use_numa_nodes (0). After an upgrade
+        // that renumbered the options this number would name another and this test would fail.
         // The environment sets options too: then there is nothing to learn from their values.
         if std::env::vars().any(|(k, _)| k.starts_with("MIMALLOC_")) {
             return;
@@ -72,12 +67,11 @@ mod tests {
         // SAFETY: reading options; this test process never sets them.
         let got = unsafe {
             [
+                mi_option_get(super::PURGE_DELAY - 1),
                 mi_option_get(super::PURGE_DELAY),
-                mi_option_get(super::ALLOW_THP - 1),
-                mi_option_get(super::ALLOW_THP),
-                mi_option_get(super::ALLOW_THP + 1),
+                mi_option_get(super::PURGE_DELAY + 1),
             ]
         };
-        assert_eq!(got, [1000, 32, 1, 0]);
+        assert_eq!(got, [1, 1000, 0]);
     }
 }

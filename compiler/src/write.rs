@@ -194,15 +194,16 @@ fn table(f: &Finished, name: &str) -> TableBuilder {
             let mut symbols = TableBuilder::new("symbols");
             // The columns that repeat a few values pick them from a pool (no string a row).
             let rows = || f.symbols.iter();
-            symbols.columns[4] = pooled(rows().map(|s| Some(s.kind.as_str())), false);
-            symbols.columns[5] = pooled(rows().map(|s| Some(s.language.as_str())), false);
-            symbols.columns[8] = pooled(rows().map(|s| Some(f.repos[s.repo].name.as_str())), false);
-            symbols.columns[9] = pooled(
+            symbols.columns[4] = distinct_pooled(rows().map(|s| Some(s.kind.as_str())), false);
+            symbols.columns[5] = distinct_pooled(rows().map(|s| Some(s.language.as_str())), false);
+            symbols.columns[8] =
+                distinct_pooled(rows().map(|s| Some(f.repos[s.repo].name.as_str())), false);
+            symbols.columns[9] = distinct_pooled(
                 rows().map(|s| Some(f.packages[s.package].name.as_str())),
                 false,
             );
             symbols.columns[10] =
-                pooled(rows().map(|s| Some(f.files[s.file].path.as_str())), false);
+                distinct_pooled(rows().map(|s| Some(f.files[s.file].path.as_str())), false);
             for (i, s) in f.symbols.iter().enumerate() {
                 push!(symbols, 0, U32, i as u32);
                 push!(symbols, 1, Str, f.keys[i].clone());
@@ -306,15 +307,16 @@ fn table(f: &Finished, name: &str) -> TableBuilder {
             let mut unresolved = TableBuilder::new("unresolved");
             let rows = || f.unresolved.iter();
             unresolved.columns[0] =
-                pooled(rows().map(|u| Some(f.repos[u.repo].name.as_str())), false);
-            unresolved.columns[1] = pooled(
+                distinct_pooled(rows().map(|u| Some(f.repos[u.repo].name.as_str())), false);
+            unresolved.columns[1] = distinct_pooled(
                 rows().map(|u| u.file.map(|x| f.files[x].path.as_str())),
                 true,
             );
-            unresolved.columns[4] = pooled(rows().map(|u| Some(u.language.as_str())), false);
-            unresolved.columns[5] = pooled(rows().map(|u| Some(u.reason.as_str())), false);
+            unresolved.columns[4] =
+                distinct_pooled(rows().map(|u| Some(u.language.as_str())), false);
+            unresolved.columns[5] = distinct_pooled(rows().map(|u| Some(u.reason.as_str())), false);
             unresolved.columns[6] =
-                pooled(rows().map(|u| Some(u.requested_package.as_str())), false);
+                distinct_pooled(rows().map(|u| Some(u.requested_package.as_str())), false);
             for u in &f.unresolved {
                 push!(unresolved, 2, U32, u.line);
                 push!(unresolved, 3, U32, u.column);
@@ -329,7 +331,7 @@ fn table(f: &Finished, name: &str) -> TableBuilder {
 }
 
 /// A column of `values` picked from a pool of its distinct values (`optional`: `None` is null).
-fn pooled<'a>(values: impl Iterator<Item = Option<&'a str>>, optional: bool) -> Column {
+fn distinct_pooled<'a>(values: impl Iterator<Item = Option<&'a str>>, optional: bool) -> Column {
     let mut index: rustc_hash::FxHashMap<&str, u32> = Default::default();
     let mut pool: Vec<String> = Vec::new();
     let ids = values
