@@ -30,8 +30,7 @@ impl SourceText {
         &self.0
     }
 
-    /// Text handed over without reading a file (the driver's own tests).
-    #[cfg(test)]
+    /// Text handed over without reading a file (a compile unit's, the driver's own tests).
     pub(crate) fn from_string(text: String) -> SourceText {
         SourceText(text)
     }

@@ -93,7 +93,7 @@ fact_id!(
 );
 
 /// One repository: a row of `repositories.parquet` and an entry of the manifest.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Repo {
     /// Unique within a fact set; see SPEC section 4.4 for the names that are refused.
     pub name: String,
@@ -119,7 +119,7 @@ pub struct Package {
 }
 
 /// One discovered source file: a row of `files.parquet`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct SourceFile {
     pub repo: RepoId,
     pub package: Option<PackageId>,

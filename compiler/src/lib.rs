@@ -13,6 +13,7 @@ mod hash;
 mod lang;
 mod pipeline;
 mod progress;
+pub mod unit;
 
 use progress::Progress;
 #[cfg(test)]
@@ -284,6 +285,9 @@ pub enum CompileError {
     /// The file watcher of `--watch` could not start or stopped.
     #[error("watching the repositories failed: {0}")]
     Watch(String),
+    /// A compile unit that cannot be written, read or linked.
+    #[error(transparent)]
+    Unit(#[from] unit::UnitError),
 }
 
 /// Why a repository cannot be compiled (SPEC section 4.4 names the refused names).
@@ -467,7 +471,7 @@ fn compile_inner(opts: &CompileOptions, reuse: bool) -> Result<Summary, CompileE
     let lock = index.lock()?.keep(opts.keep);
 
     let progress = Progress::new(opts.progress);
-    let (mut facts, inputs) = gather(&opts.repos, opts.rust_sysroot, &progress);
+    let (facts, inputs) = gather(&opts.repos, opts.rust_sysroot, &progress);
     let t_discover = t0.elapsed();
     let digest = input_digest(&facts, &inputs, opts);
     if reuse
@@ -492,15 +496,69 @@ fn compile_inner(opts: &CompileOptions, reuse: bool) -> Result<Summary, CompileE
         CacheDir::At(dir) => Some(dir.clone()),
     }
     .map(|dir| disk_cache::DiskCache::new(dir, opts.cache.limit));
+    let mut summary = resolve_and_publish(
+        &lock,
+        Gathered {
+            facts,
+            inputs,
+            disk,
+            units: None,
+        },
+        opts.fault,
+        &progress,
+        t0,
+        t_discover,
+    )?;
+    if let Err(e) = record_last(&index, summary.generation_id, &digest, &summary) {
+        summary.index_notes.push(format!(
+            "{LAST_COMPILE} was not written ({e}); the next compile starts from nothing"
+        ));
+    }
+    Ok(summary)
+}
+
+/// What a compile resolves and publishes: the discovered facts and the front ends' inputs, with
+/// the extraction cache, or the extractions of the units being linked.
+struct Gathered {
+    facts: FactSet,
+    inputs: Inputs,
+    disk: Option<disk_cache::DiskCache>,
+    units: Option<unit::Extractions>,
+}
+
+/// Runs the front ends over gathered inputs, makes the facts canonical and publishes them under
+/// the held lock: the second half of a compile and of a link.
+fn resolve_and_publish(
+    lock: &WriterLock,
+    gathered: Gathered,
+    fault: Option<FaultPoint>,
+    progress: &Progress,
+    t0: Instant,
+    t_discover: std::time::Duration,
+) -> Result<Summary, CompileError> {
+    let Gathered {
+        mut facts,
+        inputs,
+        disk,
+        units,
+    } = gathered;
     let phases = pipeline::Phases::default();
-    resolve_all(&mut facts, inputs, disk.as_ref(), &progress, &phases);
+    resolve_all(
+        &mut facts,
+        inputs,
+        disk.as_ref(),
+        units.as_ref(),
+        progress,
+        &phases,
+    );
+    drop(units);
     progress.phase("ordering the facts");
     let t_order = Instant::now();
     let finished = facts.finish()?;
     let order = t_order.elapsed();
     let t_resolve = t0.elapsed();
 
-    let published = write_generation(&lock, &finished, opts.fault, &progress);
+    let published = write_generation(lock, &finished, fault, progress);
     progress.finish();
     let published = published?;
     let (id, dir) = (published.generation_id, published.generation_dir);
@@ -527,7 +585,7 @@ fn compile_inner(opts: &CompileOptions, reuse: bool) -> Result<Summary, CompileE
         });
     }
     let ms = |d: std::time::Duration| d.as_millis() as u64;
-    let mut summary = Summary {
+    Ok(Summary {
         up_to_date: false,
         generation_id: id,
         generation_dir: dir.to_string_lossy().into_owned(),
@@ -551,13 +609,7 @@ fn compile_inner(opts: &CompileOptions, reuse: bool) -> Result<Summary, CompileE
         diagnostic_sample: finished.diagnostics.iter().take(50).cloned().collect(),
         index_notes: published.index_notes,
         cache: disk.map(|d| d.finish()),
-    };
-    if let Err(e) = record_last(&index, id, &digest, &summary) {
-        summary.index_notes.push(format!(
-            "{LAST_COMPILE} was not written ({e}); the next compile starts from nothing"
-        ));
-    }
-    Ok(summary)
+    })
 }
 
 /// The summary of the published generation when the last compile recorded `digest` for it.
@@ -655,11 +707,16 @@ fn gather_and_resolve(
         &mut facts,
         inputs,
         None,
+        None,
         progress,
         &pipeline::Phases::default(),
     );
     (facts, t_discover)
 }
+
+/// Why the standard library is missing when it was not asked for: the compile said
+/// `--rust-sysroot off`, or the link was given no unit of it (a link reads no toolchain).
+const SYSROOT_NOT_GIVEN: &str = "the standard library's sources were not given (--rust-sysroot off, or no unit of rust:<release> linked)";
 
 /// Registers and discovers every repository (the standard library's too, when it is located).
 fn gather(repos: &[RepoSpec], rust_sysroot: RustSysroot, progress: &Progress) -> (FactSet, Inputs) {
@@ -680,8 +737,7 @@ fn gather(repos: &[RepoSpec], rust_sysroot: RustSysroot, progress: &Progress) ->
             Err(why) => inputs.sysroot_missing = Some(why),
         }
     } else if rust_sysroot == RustSysroot::Off {
-        inputs.sysroot_missing =
-            Some("the standard library's sources were not requested (--rust-sysroot off)".into());
+        inputs.sysroot_missing = Some(SYSROOT_NOT_GIVEN.into());
     }
     (facts, inputs)
 }
@@ -691,6 +747,7 @@ fn resolve_all(
     facts: &mut FactSet,
     inputs: Inputs,
     cache: Option<&disk_cache::DiskCache>,
+    units: Option<&unit::Extractions>,
     progress: &Progress,
     phases: &pipeline::Phases,
 ) {
@@ -702,6 +759,9 @@ fn resolve_all(
             .unwrap_or("the toolchain's rust-src is not installed"),
         cache,
         phases,
+        units,
+        record: None,
+        extract_only: false,
     };
     pipeline::compile_all(facts, inputs.sources, &project, progress);
 }
@@ -810,6 +870,8 @@ fn write_generation(
         finished
             .repos
             .iter()
+            // A linked unit's checkout may be another machine's.
+            .filter(|r| Path::new(&r.root).is_dir())
             .map(|r| (r.name.as_str(), r.root.as_str())),
     ) {
         index_notes.push(format!(

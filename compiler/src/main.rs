@@ -98,6 +98,56 @@ enum Command {
         #[arg(short = 'o', long = "output", value_name = "FILE")]
         output: Option<PathBuf>,
     },
+    /// Compile one repository alone into a compile unit (one file): its discovered files,
+    /// project files and every file's extraction, for `link` to resolve with other units
+    /// without their sources. The unit is named by this compiler's build: link it with the same
+    /// build.
+    Unit {
+        /// The file to write (default: `<NAME>.kgunit` in the working directory).
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// The standard library as the derived repository `rust:<release>=PATH`, instead of a
+        /// repository.
+        #[arg(
+            long = "derived",
+            value_name = "rust:RELEASE=PATH",
+            conflicts_with = "repo"
+        )]
+        derived: Option<String>,
+        /// Compile only these languages, as `LANG[,LANG…]` (see the compile's --languages).
+        #[arg(long = "languages", value_name = "LANG[,LANG]")]
+        languages: Option<String>,
+        /// An extraction cache to read and fill (none by default).
+        #[arg(long = "cache-dir", value_name = "DIR")]
+        cache_dir: Option<PathBuf>,
+        /// About how many MiB the extraction cache may hold.
+        #[arg(long = "cache-limit", value_name = "MIB", default_value_t = kivgraph_compile::disk_cache::DEFAULT_LIMIT >> 20,
+              value_parser = clap::value_parser!(u64).range(1..))]
+        cache_limit: u64,
+        /// Print a machine-readable summary on stdout.
+        #[arg(long)]
+        json: bool,
+        /// The repository, as `[NAME=]PATH`.
+        #[arg(value_name = "[NAME=]PATH", required_unless_present = "derived")]
+        repo: Option<String>,
+    },
+    /// Publish a generation from compile units, reading no source: the generation a compile of
+    /// the same repositories in the same order with --rust-sysroot off publishes.
+    Link {
+        /// Index directory that receives the generation.
+        #[arg(long, default_value = ".kivgraph")]
+        out: PathBuf,
+        /// How many generations the index keeps.
+        #[arg(long, value_name = "N", default_value_t = kivgraph_format::layout::DEFAULT_KEEP as u64,
+              value_parser = clap::value_parser!(u64).range(1..))]
+        keep: u64,
+        /// Print a machine-readable summary on stdout.
+        #[arg(long)]
+        json: bool,
+        /// The units, in the order their repositories are registered.
+        #[arg(value_name = "UNIT", required = true)]
+        units: Vec<PathBuf>,
+    },
     /// Write the tables of one generation partitioned by repository, Hive-style
     /// (`OUT/<table>/repo=<name>/part-0.parquet`), for Spark, Trino or DuckDB to prune by
     /// repository; after verifying it. OUT must not exist.
@@ -150,6 +200,71 @@ fn run() -> anyhow::Result<()> {
             println!("  {table}: {rows} rows in {partitions} partitions");
         }
         return Ok(());
+    }
+    let terminal = std::io::stdout().is_terminal() && std::io::stderr().is_terminal();
+    if let Some(Command::Unit {
+        output,
+        derived,
+        languages,
+        cache_dir,
+        cache_limit,
+        json,
+        repo,
+    }) = cli.command
+    {
+        let mut spec = match (&derived, &repo) {
+            (Some(d), _) => RepoSpec::parse_derived(d)?,
+            (None, Some(r)) => RepoSpec::parse(r)?,
+            (None, None) => anyhow::bail!("no repository given"),
+        };
+        if let Some(list) = languages {
+            let arg = format!("{}={list}", spec.name);
+            restrict_languages(&[arg], std::slice::from_mut(&mut spec))?;
+        }
+        let output = output.unwrap_or_else(|| {
+            PathBuf::from(format!(
+                "{}.{}",
+                spec.name.replace(':', "-"),
+                kivgraph_compile::unit::EXTENSION
+            ))
+        });
+        let s = kivgraph_compile::unit::build(&kivgraph_compile::unit::UnitOptions {
+            repo: spec,
+            output,
+            cache: cache_dir.map(|d| (d, cache_limit.saturating_mul(1 << 20))),
+            progress: !json && terminal,
+        })?;
+        if json {
+            return say(serde_json::to_string_pretty(&s)? + "\n");
+        }
+        return say(format!(
+            "unit of {} written to {} ({} bytes, sha256 {})\n  {} files, {} lines; {} extractions ({} failed) in {:.2}s\n  {} diagnostics\n",
+            s.header.repository,
+            s.path,
+            s.bytes,
+            s.header.payload_sha256,
+            s.files,
+            s.source_lines,
+            s.extractions,
+            s.failed_extractions,
+            s.elapsed_ms as f64 / 1000.0,
+            s.diagnostics.len()
+        ));
+    }
+    if let Some(Command::Link {
+        out,
+        keep,
+        json,
+        units,
+    }) = cli.command
+    {
+        let summary = kivgraph_compile::unit::link(&kivgraph_compile::unit::LinkOptions {
+            out,
+            units,
+            keep: usize::try_from(keep).unwrap_or(usize::MAX),
+            progress: !json && terminal,
+        })?;
+        return say(summary_text(&summary, json)?);
     }
     if let Some(Command::Pack { index, output }) = cli.command {
         let dir = generation_dir(index)?;
@@ -219,7 +334,7 @@ fn run() -> anyhow::Result<()> {
         repos,
         fault,
         // On a terminal only: a compile whose output is piped or read by a script is silent.
-        progress: !cli.json && std::io::stdout().is_terminal() && std::io::stderr().is_terminal(),
+        progress: !cli.json && terminal,
         rust_sysroot: match cli.rust_sysroot {
             SysrootArg::Auto => kivgraph_compile::RustSysroot::Auto,
             SysrootArg::Off => kivgraph_compile::RustSysroot::Off,
@@ -263,8 +378,13 @@ fn run() -> anyhow::Result<()> {
     } else {
         kivgraph_compile::compile_changed(&opts)?
     };
+    say(summary_text(&summary, cli.json)?)
+}
+
+/// What a compile or a link says of the generation it published.
+fn summary_text(summary: &kivgraph_compile::Summary, json: bool) -> anyhow::Result<String> {
     let mut out = String::new();
-    if cli.json {
+    if json {
         out = serde_json::to_string_pretty(&summary)? + "\n";
     } else if summary.up_to_date {
         out = format!(
@@ -308,7 +428,7 @@ fn run() -> anyhow::Result<()> {
             out += &format!("  index: {note}\n");
         }
     }
-    say(out)
+    Ok(out)
 }
 
 /// Writes the summary on stdout. A reader that went away (`| head`) is not an error: the

@@ -46,6 +46,13 @@ pub(crate) struct Project<'a> {
     pub cache: Option<&'a crate::disk_cache::DiskCache>,
     /// Where the front ends add the time of their phases.
     pub phases: &'a Phases,
+    /// The extractions that compile units hold (`link`): every file's comes from them, and
+    /// none is made, for the link has no sources.
+    pub units: Option<&'a crate::unit::Extractions>,
+    /// Where a unit's compile keeps every extraction it makes or reads (`unit`).
+    pub record: Option<&'a crate::unit::Recorder>,
+    /// Stop after extraction, resolving nothing (a unit's compile).
+    pub extract_only: bool,
 }
 
 /// Wall-clock time of the extraction and resolution phases, summed over the front ends.
@@ -153,13 +160,20 @@ pub(crate) fn run<F: FrontEnd>(
                             .clone()
                             .unwrap_or_else(|| unread_of::<F>(&input, false)),
                         Err(_) if derived => Vec::new(),
-                        Err(_) => unread_of::<F>(&input, true),
+                        Err(f) => f
+                            .unread
+                            .clone()
+                            .unwrap_or_else(|| unread_of::<F>(&input, true)),
                     };
                     progress.file_done();
-                    (input.meta, kept.map(|k| k.parsed), names)
+                    (input.meta, kept.map(|k| k.parsed).map_err(|f| f.why), names)
                 })
                 .collect()
         });
+    if project.extract_only {
+        Phases::add(&project.phases.extract_us, t_extract);
+        return;
+    }
     extracted.sort_by_key(|(m, _, _)| m.file);
     let mut parsed = Vec::with_capacity(extracted.len());
     // Partial files of a derived repository (the standard library) are counted in one line.
@@ -267,14 +281,21 @@ fn unread_of<F: FrontEnd>(input: &SourceInput, whole: bool) -> Vec<(String, u32,
         .unwrap_or_default()
 }
 
-/// The extraction of one file: kept by this process ([`cache`]), kept on disk
-/// ([`crate::disk_cache`]), or made now and then kept in both. A panic in the extraction is its
-/// message.
+/// Why a file has no extraction, and the names written in it when they were read off.
+pub(crate) struct Failed {
+    pub why: String,
+    /// `None` when they were not read off (the driver reads them from the text).
+    pub unread: Option<Vec<(String, u32, u32)>>,
+}
+
+/// The extraction of one file: given by a compile unit (`link`), kept by this process
+/// ([`cache`]), kept on disk ([`crate::disk_cache`]), or made now and then kept in both. A panic
+/// in the extraction is its message. A unit's compile records every answer.
 pub(crate) fn extract_cached<F: FrontEnd>(
     facts: &FactSet,
     input: &SourceInput,
     project: &Project,
-) -> Result<Kept<F::Parsed>, String> {
+) -> Result<Kept<F::Parsed>, Failed> {
     let key = cache::Key::new::<Kept<F::Parsed>>(
         &facts.repos[input.meta.repo].name,
         &input.meta.path,
@@ -282,10 +303,39 @@ pub(crate) fn extract_cached<F: FrontEnd>(
         facts.files[input.meta.file].sha256,
         input.features.clone(),
     );
+    let named = project.cache.is_some() || project.units.is_some() || project.record.is_some();
+    let digest = named.then(|| key.digest::<Kept<F::Parsed>>());
+    if let (Some(units), Some(d)) = (project.units, digest) {
+        return units.get::<Kept<F::Parsed>>(d);
+    }
+    let kept = extract_kept::<F>(facts, input, project, key, digest);
+    if let (Some(record), Some(d)) = (project.record, digest) {
+        let kept = kept.map_err(|why| Failed {
+            // Read off here: the link has no text to read them from.
+            unread: Some(if facts.repos[input.meta.repo].derived {
+                Vec::new()
+            } else {
+                unread_of::<F>(input, true)
+            }),
+            why,
+        });
+        record.put(d, &kept);
+        return kept;
+    }
+    kept.map_err(|why| Failed { why, unread: None })
+}
+
+/// [`extract_cached`] from the caches or the parser.
+fn extract_kept<F: FrontEnd>(
+    facts: &FactSet,
+    input: &SourceInput,
+    project: &Project,
+    key: cache::Key,
+    digest: Option<u128>,
+) -> Result<Kept<F::Parsed>, String> {
     if let Some(k) = cache::get::<Kept<F::Parsed>>(&key) {
         return Ok(k);
     }
-    let digest = project.cache.map(|_| key.digest::<Kept<F::Parsed>>());
     if let (Some(disk), Some(d)) = (project.cache, digest)
         && let Some(k) = disk.get::<Kept<F::Parsed>>(d)
     {
@@ -459,6 +509,9 @@ mod tests {
             sysroot_missing: "",
             cache: None,
             phases: &phases,
+            units: None,
+            record: None,
+            extract_only: false,
         };
         run::<Fragile>(&mut facts, inputs, &project, &Progress::new(false));
         let status: Vec<FileStatus> = facts.files.iter().map(|f| f.status).collect();

@@ -19,6 +19,15 @@ pub struct ConfigFile {
 }
 
 use kivgraph_format::{Language, SymbolKind};
+
+/// What admission reads of a file's text (Go: the build constraints before the package clause),
+/// all that a compile unit keeps of it.
+pub(crate) fn admission_text(language: Language, text: &str) -> &str {
+    match language {
+        Language::Go => go::header(text),
+        _ => "",
+    }
+}
 use tree_sitter::{Node, Tree};
 
 use crate::facts::{FactSet, FileId, PackageId, RepoId, Symbol, SymbolId};

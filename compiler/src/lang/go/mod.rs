@@ -19,6 +19,7 @@ use crate::facts::FactSet;
 use crate::pipeline::{FileMeta, FrontEnd, Project, SourceInput};
 use extract::GoFile;
 use project::Modules;
+pub(crate) use project::header;
 
 /// The Go front end.
 pub(crate) struct Go;

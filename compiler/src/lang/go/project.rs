@@ -297,6 +297,20 @@ fn tag_holds(tag: &str) -> bool {
     }
 }
 
+/// The lines before the package clause, where build constraints are written: what
+/// [`header_admits`] reads (a compile unit keeps only these of a file's text).
+pub(crate) fn header(source: &str) -> &str {
+    let mut end = 0;
+    for line in source.split_inclusive('\n') {
+        let t = line.trim();
+        if !(t.is_empty() || t.starts_with("/*") || t.starts_with('*') || t.starts_with("//")) {
+            break;
+        }
+        end += line.len();
+    }
+    &source[..end]
+}
+
 /// Whether the file name admits the default target (`_test` is ignored here).
 pub(super) fn file_name_admits(name: &str) -> bool {
     if name.starts_with('_') || name.starts_with('.') {
@@ -329,7 +343,7 @@ pub(super) fn file_name_admits(name: &str) -> bool {
 /// Whether the leading comments of `source` admit the default target.
 pub(super) fn header_admits(source: &str) -> bool {
     let mut legacy: Vec<&str> = Vec::new();
-    for line in source.lines() {
+    for line in header(source).lines() {
         let t = line.trim();
         if t.is_empty() || t.starts_with("/*") || t.starts_with('*') {
             continue;

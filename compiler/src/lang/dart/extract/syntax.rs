@@ -117,6 +117,7 @@ pub struct Decl {
     pub value: Option<Expr>,
     pub supers: Vec<(SuperKind, TypeRef)>,
     /// Members by name (class-like declarations). A getter and its setter are one.
+    #[serde(serialize_with = "crate::hash::sorted_map")]
     pub members: HashMap<String, usize>,
     pub is_static: bool,
     /// A constructor (`C.new`, `C.named`, factories).
@@ -168,6 +169,7 @@ pub struct DartFile {
     pub locals: Vec<Local>,
     pub refs: Vec<Ref>,
     /// Top-level names declared in this file.
+    #[serde(serialize_with = "crate::hash::sorted_map")]
     pub top: HashMap<String, usize>,
     pub has_error: bool,
 }

@@ -100,6 +100,7 @@ pub struct Decl {
     /// Base classes, as written.
     pub bases: Vec<TypeRef>,
     /// Members by name (classes).
+    #[serde(serialize_with = "crate::hash::sorted_map")]
     pub members: HashMap<String, usize>,
     /// A field declared by `self.x = …` in a method rather than in the class body.
     pub from_self: bool,
@@ -154,6 +155,7 @@ pub struct PyFile {
     pub imports: Vec<Import>,
     pub refs: Vec<Ref>,
     /// Module-level names.
+    #[serde(serialize_with = "crate::hash::sorted_map")]
     pub scope: HashMap<String, NameRes>,
     /// `__all__` when it is a list or tuple of string literals.
     pub all: Option<Vec<String>>,

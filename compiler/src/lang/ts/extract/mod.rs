@@ -201,6 +201,7 @@ pub struct Decl {
     pub extends: Vec<TypeRef>,
     pub implements: Vec<TypeRef>,
     /// Member declarations by name.
+    #[serde(serialize_with = "crate::hash::sorted_map")]
     pub members: HashMap<String, Vec<usize>>,
     /// Where the heritage names were written, for the structural edges.
     pub heritage_at: Vec<(u32, u32)>,
@@ -293,10 +294,13 @@ pub struct TsFile {
     /// The names other than locals (and `this`) that a narrowing could apply to: written in a
     /// condition (`if`, `while`, `for`, `do`, `switch`, `?:`, the left of `&&`, `||`) or
     /// assigned. A value reached from none of them has its declared type.
+    #[serde(serialize_with = "crate::hash::sorted_set")]
     pub narrowed: HashSet<String>,
     /// The locals written there.
+    #[serde(serialize_with = "crate::hash::sorted_set")]
     pub narrowed_locals: HashSet<usize>,
     /// Top-level names.
+    #[serde(serialize_with = "crate::hash::sorted_map")]
     pub scope: HashMap<String, Vec<NameRes>>,
     pub has_error: bool,
     /// Has `import`/`export` syntax: a module, not a script whose declarations are global.

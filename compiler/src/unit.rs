@@ -1,0 +1,563 @@
+//! Compile units (SPEC section 15): one repository compiled alone into one file, and the link
+//! that publishes a generation from units without reading any source.
+//!
+//! A unit holds what a compile of its repository gathers before resolution: the repository's
+//! record (commit, branch, dirty flag, languages), every discovered file's row and discovery's
+//! diagnostics and records, the project files the front ends read, and the extraction of every
+//! file the front ends admitted or read (phase 1, which sees nothing but its file), with the few
+//! lines of text that admission reads (Go's build constraints). The link registers the units in
+//! the order given, as a compile registers its repositories, and runs resolution (phase 2) over
+//! their extractions: the generation is the one a compile of the same sources in the same order
+//! with `--rust-sysroot off` publishes, byte for byte; the standard library enters as a unit of
+//! its own (`unit --derived rust:<release>=PATH`).
+//!
+//! A unit is named by the build of the compiler that made it (the digest of its sources): the
+//! extractions are that build's, and a link by another build refuses the unit
+//! (`UNIT_INCOMPATIBLE`) rather than guessing. The file is `KGUNIT\0\x01`, a little-endian `u32`
+//! length and a JSON header (format, compiler, build digest, repository, payload length and
+//! SHA-256), then the payload: zstd of the postcard encoding of [`Body`]. It is written aside
+//! and renamed into place; reading checks magic, header, length and digest before decoding.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use kivgraph_format::Language;
+use rustc_hash::FxHashMap;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::discover::SourceText;
+use crate::facts::{Diagnostic, FactSet, FileId, Repo, SourceFile, Unresolved};
+use crate::pipeline::{self, Failed, FileMeta, SourceInput};
+use crate::progress::Progress;
+use crate::{
+    CompileError, Gathered, Inputs, RepoSpec, SYSROOT_NOT_GIVEN, Summary, disk_cache, lang,
+};
+
+/// The first bytes of every unit file.
+pub const MAGIC: &[u8; 8] = b"KGUNIT\0\x01";
+/// The version of the unit layout this build writes and reads.
+pub const UNIT_FORMAT: u32 = 1;
+/// The extension `unit` gives the file it writes by default.
+pub const EXTENSION: &str = "kgunit";
+/// Bounds on what a header may claim, so that a hostile file cannot make a reader allocate.
+const MAX_HEADER: u32 = 1 << 16;
+
+/// Why a unit cannot be written, read or linked; each has a code (`code`), which the
+/// command line prints first.
+#[derive(Debug, thiserror::Error)]
+pub enum UnitError {
+    #[error("UNIT_UNREADABLE: {path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("UNIT_CORRUPT: {path}: {what}")]
+    Corrupt { path: String, what: String },
+    #[error("UNIT_INCOMPATIBLE: {path}: {what}; make the unit again with this kivgraph-compile")]
+    Incompatible { path: String, what: String },
+    #[error("UNIT_DUPLICATE: repository {name:?} is in {first} and in {second}")]
+    Duplicate {
+        name: String,
+        first: String,
+        second: String,
+    },
+    #[error("UNIT_NONE_GIVEN: link needs at least one unit")]
+    NoneGiven,
+}
+
+impl UnitError {
+    /// The error's code, as documented in SPEC section 15.4.
+    pub fn code(&self) -> &'static str {
+        match self {
+            UnitError::Io { .. } => "UNIT_UNREADABLE",
+            UnitError::Corrupt { .. } => "UNIT_CORRUPT",
+            UnitError::Incompatible { .. } => "UNIT_INCOMPATIBLE",
+            UnitError::Duplicate { .. } => "UNIT_DUPLICATE",
+            UnitError::NoneGiven => "UNIT_NONE_GIVEN",
+        }
+    }
+}
+
+/// What a unit's header says; the payload follows it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Header {
+    pub unit_format: u32,
+    /// `kivgraph-compile <version>`.
+    pub compiler: String,
+    /// The digest of the compiler's sources the extractions were made by.
+    pub build: String,
+    pub repository: String,
+    pub derived: bool,
+    pub payload_bytes: u64,
+    /// Lowercase hexadecimal SHA-256 of the payload.
+    pub payload_sha256: String,
+}
+
+/// One file's extraction as a unit holds it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) enum Extraction {
+    /// The postcard encoding of the front end's kept extraction.
+    Kept(Vec<u8>),
+    /// The extraction failed (a panic in the front end): why, and the names written in the file.
+    Failed {
+        why: String,
+        unread: Vec<(String, u32, u32)>,
+    },
+}
+
+/// One source file handed to a front end, as a unit keeps it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Source {
+    /// Its position among the unit's files.
+    file: u32,
+    language: Language,
+    path: String,
+    /// What admission reads of its text ([`lang::admission_text`]).
+    header: String,
+}
+
+/// The payload of a unit.
+#[derive(Debug, Serialize, Deserialize)]
+struct Body {
+    repo: Repo,
+    /// Discovered files, in discovery's order; repository and ids relative to the unit.
+    files: Vec<SourceFile>,
+    /// What discovery recorded (names in files that are not UTF-8).
+    unresolved: Vec<Unresolved>,
+    diagnostics: Vec<Diagnostic>,
+    /// Project files: (repository-relative path, text).
+    configs: Vec<(String, String)>,
+    sources: Vec<Source>,
+    /// By the extraction's cache digest ([`crate::cache::Key::digest`]), ascending.
+    extractions: Vec<([u8; 16], Extraction)>,
+}
+
+/// Every extraction a unit's compile made or read, by digest.
+#[derive(Default)]
+pub(crate) struct Recorder(Mutex<BTreeMap<u128, Extraction>>);
+
+impl Recorder {
+    /// Keeps one file's extraction, or why it has none.
+    pub(crate) fn put<P: Serialize>(&self, digest: u128, kept: &Result<P, Failed>) {
+        let e = match kept {
+            Ok(k) => match postcard::to_allocvec(k) {
+                Ok(bytes) => Extraction::Kept(bytes),
+                Err(e) => Extraction::Failed {
+                    why: format!("its extraction could not be encoded: {e}"),
+                    unread: Vec::new(),
+                },
+            },
+            Err(f) => Extraction::Failed {
+                why: f.why.clone(),
+                unread: f.unread.clone().unwrap_or_default(),
+            },
+        };
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(digest, e);
+    }
+}
+
+/// The extractions of the units being linked, by digest.
+#[derive(Default)]
+pub(crate) struct Extractions(FxHashMap<u128, Extraction>);
+
+impl Extractions {
+    /// The extraction kept under `digest`; a file no unit holds (never the case for units of
+    /// one build) or one that does not decode has none, with the reason.
+    pub(crate) fn get<P: DeserializeOwned>(&self, digest: u128) -> Result<P, Failed> {
+        match self.0.get(&digest) {
+            Some(Extraction::Kept(bytes)) => postcard::from_bytes(bytes).map_err(|e| Failed {
+                why: format!("its extraction in the unit does not decode: {e}"),
+                unread: Some(Vec::new()),
+            }),
+            Some(Extraction::Failed { why, unread }) => Err(Failed {
+                why: why.clone(),
+                unread: Some(unread.clone()),
+            }),
+            None => Err(Failed {
+                why: "no unit holds its extraction".into(),
+                unread: Some(Vec::new()),
+            }),
+        }
+    }
+}
+
+/// What `unit` wrote; printed by `--json`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct UnitSummary {
+    pub path: String,
+    pub header: Header,
+    /// Discovered files, and those handed to the front ends.
+    pub files: u64,
+    pub sources: u64,
+    pub source_lines: u64,
+    /// Extractions the unit holds (failed ones included).
+    pub extractions: u64,
+    pub failed_extractions: u64,
+    pub bytes: u64,
+    /// Discovery's diagnostics (the front ends' come with the link).
+    pub diagnostics: Vec<Diagnostic>,
+    pub cache: Option<disk_cache::CacheStats>,
+    pub elapsed_ms: u64,
+}
+
+/// How `unit` compiles.
+#[derive(Debug, Clone)]
+pub struct UnitOptions {
+    pub repo: RepoSpec,
+    /// The file to write.
+    pub output: PathBuf,
+    /// The extraction cache to read and fill, and its bound in bytes.
+    pub cache: Option<(PathBuf, u64)>,
+    pub progress: bool,
+}
+
+/// Compiles one repository into a unit at `opts.output` (written aside, then renamed).
+pub fn build(opts: &UnitOptions) -> Result<UnitSummary, CompileError> {
+    let t0 = Instant::now();
+    crate::validate_names(std::iter::once((
+        opts.repo.name.as_str(),
+        opts.repo.derived,
+    )))?;
+    let progress = Progress::new(opts.progress);
+    let mut facts = FactSet::default();
+    let mut inputs = Inputs::default();
+    crate::add_repository(&mut facts, &mut inputs, &opts.repo, &progress);
+    let mut repo = facts.repos[0].clone();
+    // The root stays in the unit (Dart's package_config.json names directories by absolute
+    // path); the generation never records it.
+    repo.root = opts.repo.root.to_string_lossy().into_owned();
+    let sources: Vec<Source> = inputs
+        .sources
+        .iter()
+        .map(|s| Source {
+            file: s.meta.file.index() as u32,
+            language: s.meta.language,
+            path: s.meta.path.clone(),
+            header: lang::admission_text(s.meta.language, s.text.as_str()).to_string(),
+        })
+        .collect();
+    let mut body = Body {
+        repo,
+        files: facts.files.clone(),
+        unresolved: facts.unresolved.clone(),
+        diagnostics: facts.diagnostics.clone(),
+        configs: inputs
+            .configs
+            .iter()
+            .map(|c| (c.path.clone(), c.text.clone()))
+            .collect(),
+        sources,
+        extractions: Vec::new(),
+    };
+    let disk = opts
+        .cache
+        .as_ref()
+        .map(|(dir, limit)| disk_cache::DiskCache::new(dir.clone(), *limit));
+    let recorder = Recorder::default();
+    let phases = pipeline::Phases::default();
+    let project = pipeline::Project {
+        configs: &inputs.configs,
+        sysroot_missing: "",
+        cache: disk.as_ref(),
+        phases: &phases,
+        units: None,
+        record: Some(&recorder),
+        extract_only: true,
+    };
+    pipeline::compile_all(&mut facts, inputs.sources, &project, &progress);
+    body.extractions = recorder
+        .0
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_iter()
+        .map(|(d, e)| (d.to_le_bytes(), e))
+        .collect();
+    progress.phase("writing the unit");
+    let header_base = Header {
+        unit_format: UNIT_FORMAT,
+        compiler: format!("kivgraph-compile {}", env!("CARGO_PKG_VERSION")),
+        build: disk_cache::frontend_digest().to_string(),
+        repository: opts.repo.name.clone(),
+        derived: opts.repo.derived,
+        payload_bytes: 0,
+        payload_sha256: String::new(),
+    };
+    let (header, bytes) = write(&opts.output, header_base, &body)?;
+    progress.finish();
+    Ok(UnitSummary {
+        path: opts.output.to_string_lossy().into_owned(),
+        header,
+        files: body.files.len() as u64,
+        sources: body.sources.len() as u64,
+        source_lines: body.files.iter().map(|f| f.lines as u64).sum(),
+        extractions: body.extractions.len() as u64,
+        failed_extractions: body
+            .extractions
+            .iter()
+            .filter(|(_, e)| matches!(e, Extraction::Failed { .. }))
+            .count() as u64,
+        bytes,
+        diagnostics: body.diagnostics,
+        cache: disk.map(|d| d.finish()),
+        elapsed_ms: t0.elapsed().as_millis() as u64,
+    })
+}
+
+/// Encodes `body` and writes the unit file; its header and size.
+fn write(path: &Path, mut header: Header, body: &Body) -> Result<(Header, u64), UnitError> {
+    let io = |source: std::io::Error| UnitError::Io {
+        path: path.display().to_string(),
+        source,
+    };
+    let encoded = postcard::to_allocvec(body).map_err(|e| UnitError::Corrupt {
+        path: path.display().to_string(),
+        what: format!("could not be encoded: {e}"),
+    })?;
+    let payload = zstd::bulk::compress(&encoded, 3).map_err(io)?;
+    drop(encoded);
+    header.payload_bytes = payload.len() as u64;
+    header.payload_sha256 = hex(&Sha256::digest(&payload));
+    let json = serde_json::to_vec(&header).map_err(|e| io(std::io::Error::other(e)))?;
+    let tmp = path.with_file_name(format!(
+        ".{}.{}.tmp",
+        path.file_name()
+            .map_or("unit".into(), |n| n.to_string_lossy()),
+        std::process::id()
+    ));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(MAGIC)?;
+        f.write_all(&(json.len() as u32).to_le_bytes())?;
+        f.write_all(&json)?;
+        f.write_all(&payload)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io(e));
+    }
+    let bytes = (MAGIC.len() + 4 + json.len() + payload.len()) as u64;
+    Ok((header, bytes))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    bytes.iter().fold(String::new(), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}
+
+/// Reads and checks a unit's header: magic, layout version, length, and the compiler build
+/// (`UNIT_INCOMPATIBLE` when another build made it). The payload is not read.
+pub fn read_header(path: &Path) -> Result<Header, UnitError> {
+    let bytes = std::fs::read(path).map_err(|source| UnitError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    split(path, &bytes).map(|(h, _)| h)
+}
+
+/// The header and payload of a unit file's bytes, checked.
+fn split<'a>(path: &Path, bytes: &'a [u8]) -> Result<(Header, &'a [u8]), UnitError> {
+    let name = path.display().to_string();
+    let corrupt = |what: String| UnitError::Corrupt {
+        path: name.clone(),
+        what,
+    };
+    if bytes.len() < MAGIC.len() + 4 || &bytes[..MAGIC.len()] != MAGIC {
+        return Err(corrupt(
+            "not a kivgraph compile unit (no KGUNIT magic)".into(),
+        ));
+    }
+    let len = u32::from_le_bytes(bytes[8..12].try_into().unwrap_or([0; 4]));
+    if len > MAX_HEADER || bytes.len() < 12 + len as usize {
+        return Err(corrupt(format!(
+            "a header of {len} bytes does not fit (the file is cut short or damaged)"
+        )));
+    }
+    let header: Header = serde_json::from_slice(&bytes[12..12 + len as usize])
+        .map_err(|e| corrupt(format!("the header does not read: {e}")))?;
+    if header.unit_format != UNIT_FORMAT {
+        return Err(UnitError::Incompatible {
+            path: name,
+            what: format!(
+                "unit layout {}, this build reads {UNIT_FORMAT}",
+                header.unit_format
+            ),
+        });
+    }
+    if header.build != disk_cache::frontend_digest() {
+        return Err(UnitError::Incompatible {
+            path: name,
+            what: format!(
+                "made by another build of the compiler ({}, build {}); this is build {}",
+                header.compiler,
+                header.build,
+                disk_cache::frontend_digest()
+            ),
+        });
+    }
+    let payload = &bytes[12 + len as usize..];
+    if payload.len() as u64 != header.payload_bytes {
+        return Err(corrupt(format!(
+            "the payload is {} bytes, the header says {} (cut short or extended)",
+            payload.len(),
+            header.payload_bytes
+        )));
+    }
+    if hex(&Sha256::digest(payload)) != header.payload_sha256 {
+        return Err(corrupt(
+            "the payload's SHA-256 is not the header's (damaged)".into(),
+        ));
+    }
+    Ok((header, payload))
+}
+
+/// Reads a unit: checked, then decoded.
+fn read(path: &Path) -> Result<(Header, Body), UnitError> {
+    let bytes = std::fs::read(path).map_err(|source| UnitError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    let (header, payload) = split(path, &bytes)?;
+    let corrupt = |what: String| UnitError::Corrupt {
+        path: path.display().to_string(),
+        what,
+    };
+    // The digest held: what does not decode was written by a faulty or hostile producer.
+    let encoded = zstd::stream::decode_all(payload)
+        .map_err(|e| corrupt(format!("the payload does not decompress: {e}")))?;
+    let body: Body = postcard::from_bytes(&encoded)
+        .map_err(|e| corrupt(format!("the payload does not decode: {e}")))?;
+    check(&header, &body).map_err(corrupt)?;
+    Ok((header, body))
+}
+
+/// What a decoded unit must hold to be linked without indexing out of range.
+fn check(header: &Header, body: &Body) -> Result<(), String> {
+    if body.repo.name != header.repository || body.repo.derived != header.derived {
+        return Err("the payload's repository is not the header's".into());
+    }
+    let n = body.files.len();
+    if body.files.iter().any(|f| f.repo.index() != 0) {
+        return Err("a file names another repository".into());
+    }
+    if let Some(s) = body.sources.iter().find(|s| s.file as usize >= n) {
+        return Err(format!("source {} names file {} of {n}", s.path, s.file));
+    }
+    if body.unresolved.iter().any(|u| {
+        u.repo.index() != 0 || u.file.is_some_and(|f| f.index() >= n) || u.source.is_some()
+    }) {
+        return Err("a record names a file or symbol the unit does not hold".into());
+    }
+    Ok(())
+}
+
+/// How `link` publishes.
+#[derive(Debug, Clone)]
+pub struct LinkOptions {
+    /// The index directory that receives the generation.
+    pub out: PathBuf,
+    /// The units, in the order their repositories are registered.
+    pub units: Vec<PathBuf>,
+    /// How many generations a publish keeps (SPEC section 1.8).
+    pub keep: usize,
+    pub progress: bool,
+}
+
+/// Publishes a generation from units, reading no source: the generation a compile of the
+/// units' sources, in the same order and with `--rust-sysroot off`, publishes.
+pub fn link(opts: &LinkOptions) -> Result<Summary, CompileError> {
+    let t0 = Instant::now();
+    if opts.units.is_empty() {
+        return Err(UnitError::NoneGiven.into());
+    }
+    let index = kivgraph_format::IndexDir::new(&opts.out);
+    let lock = index.lock()?.keep(opts.keep);
+    let progress = Progress::new(opts.progress);
+    let mut facts = FactSet::default();
+    let mut inputs = Inputs::default();
+    let mut extractions = Extractions::default();
+    let mut seen: BTreeMap<String, String> = BTreeMap::new();
+    for path in &opts.units {
+        progress.phase(&format!("reading {}", path.display()));
+        let (_, body) = read(path)?;
+        if let Some(first) = seen.insert(body.repo.name.clone(), path.display().to_string()) {
+            return Err(UnitError::Duplicate {
+                name: body.repo.name,
+                first,
+                second: path.display().to_string(),
+            }
+            .into());
+        }
+        add_unit(&mut facts, &mut inputs, &mut extractions, body);
+    }
+    crate::validate_names(facts.repos.iter().map(|r| (r.name.as_str(), r.derived)))?;
+    if inputs
+        .sources
+        .iter()
+        .any(|s| s.meta.language == Language::Rust)
+    {
+        inputs.sysroot_missing = Some(SYSROOT_NOT_GIVEN.into());
+    }
+    let t_discover = t0.elapsed();
+    crate::resolve_and_publish(
+        &lock,
+        Gathered {
+            facts,
+            inputs,
+            disk: None,
+            units: Some(extractions),
+        },
+        None,
+        &progress,
+        t0,
+        t_discover,
+    )
+}
+
+/// Registers one unit's repository, files, records and inputs, as discovery would have.
+fn add_unit(facts: &mut FactSet, inputs: &mut Inputs, extractions: &mut Extractions, body: Body) {
+    // The root as the unit's machine had it: Dart's package_config.json may name directories
+    // by absolute path. Only a checkout this machine has is recorded beside the index.
+    let repo = facts.push_repo(body.repo);
+    let base = facts.files.len();
+    for mut f in body.files {
+        f.repo = repo;
+        facts.files.push(f);
+    }
+    for mut u in body.unresolved {
+        u.repo = repo;
+        u.file = u.file.map(|f| FileId(base + f.index()));
+        facts.unresolved.push(u);
+    }
+    facts.diagnostics.extend(body.diagnostics);
+    for (path, text) in body.configs {
+        inputs.configs.push(lang::ConfigFile { repo, path, text });
+    }
+    for s in body.sources {
+        inputs.sources.push(SourceInput {
+            meta: FileMeta {
+                repo,
+                file: FileId(base + s.file as usize),
+                path: s.path,
+                language: s.language,
+            },
+            text: SourceText::from_string(s.header),
+            features: None,
+        });
+    }
+    for (d, e) in body.extractions {
+        extractions.0.insert(u128::from_le_bytes(d), e);
+    }
+}

@@ -1,0 +1,393 @@
+//! Compile units and the link: every fixture repository compiled alone into a unit, the units
+//! linked into a generation without their sources, and that generation compared byte for byte
+//! with a compile of the same sources in the same order; units are deterministic, and a damaged,
+//! hostile, foreign or repeated unit is refused with its code, leaving the index as it was.
+
+mod shared;
+
+use std::path::{Path, PathBuf};
+
+use kivgraph_compile::unit::{self, LinkOptions, UnitOptions};
+use kivgraph_compile::{CacheOptions, CompileError, CompileOptions, RepoSpec, RustSysroot};
+use kivgraph_format::IndexDir;
+use shared::{REPOS, generation_files};
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
+}
+
+/// Every fixture repository, then the stand-in standard library, as a compile takes them.
+fn specs(root: &Path) -> Vec<RepoSpec> {
+    let mut repos: Vec<RepoSpec> = REPOS
+        .iter()
+        .map(|r| {
+            RepoSpec::parse(&format!(
+                "{}={}",
+                r.replace('/', "-"),
+                root.join(r).display()
+            ))
+            .unwrap()
+        })
+        .collect();
+    repos.push(
+        RepoSpec::parse_derived(&format!(
+            "rust:1.0.0={}",
+            root.join("rust/sysroot/library").display()
+        ))
+        .unwrap(),
+    );
+    repos
+}
+
+fn build_unit(spec: &RepoSpec, dir: &Path, cache: Option<&Path>) -> PathBuf {
+    let output = dir.join(format!("{}.kgunit", spec.name.replace(':', "-")));
+    unit::build(&UnitOptions {
+        repo: spec.clone(),
+        output: output.clone(),
+        cache: cache.map(|c| (c.to_path_buf(), 1 << 30)),
+        progress: false,
+    })
+    .unwrap();
+    output
+}
+
+fn link(out: &Path, units: Vec<PathBuf>) -> Result<kivgraph_compile::Summary, CompileError> {
+    unit::link(&LinkOptions {
+        out: out.into(),
+        units,
+        keep: kivgraph_format::layout::DEFAULT_KEEP,
+        progress: false,
+    })
+}
+
+/// The manifest without the time it was written.
+fn manifest(dir: &str) -> serde_json::Value {
+    let mut m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(Path::new(dir).join("manifest.json")).unwrap())
+            .unwrap();
+    let o = m.as_object_mut().unwrap();
+    o.remove("created_at");
+    o.remove("created_at_ms");
+    m
+}
+
+/// A repository whose files cannot all be read: a syntax error, bytes that are not UTF-8, a
+/// Go file excluded by its build constraint in a package no file of which is built, and one
+/// that is built.
+fn awkward(root: &Path) -> RepoSpec {
+    let dir = root.join("awkward");
+    std::fs::create_dir_all(dir.join("winonly")).unwrap();
+    std::fs::write(
+        dir.join("go.mod"),
+        "module example.com/awkward\n\ngo 1.21\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("main.go"),
+        "package main\n\nimport \"example.com/awkward/winonly\"\n\nfunc main() { winonly.Run(); broken( }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("winonly/run.go"),
+        "//go:build windows\n\npackage winonly\n\nfunc Run() {}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("latin1.py"),
+        b"def caf\xe9():\n    return helper()\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("ok.py"), "def helper():\n    return 1\n").unwrap();
+    RepoSpec::parse(&format!("awkward={}", dir.display())).unwrap()
+}
+
+#[test]
+fn linked_units_give_the_generation_a_compile_gives() {
+    let scratch = tempfile::tempdir().unwrap();
+    let mut repos = specs(&fixtures());
+    repos.insert(0, awkward(scratch.path()));
+    let whole = tempfile::tempdir().unwrap();
+    let compiled = kivgraph_compile::compile(&CompileOptions {
+        out: whole.path().into(),
+        repos: repos.clone(),
+        fault: None,
+        progress: false,
+        rust_sysroot: RustSysroot::Off,
+        keep: kivgraph_format::layout::DEFAULT_KEEP,
+        cache: CacheOptions::off(),
+    })
+    .unwrap();
+
+    let units_dir = tempfile::tempdir().unwrap();
+    let units: Vec<PathBuf> = repos
+        .iter()
+        .map(|r| build_unit(r, units_dir.path(), None))
+        .collect();
+    let linked_dir = tempfile::tempdir().unwrap();
+    let linked = link(linked_dir.path(), units.clone()).unwrap();
+
+    assert!(compiled.rows.edges > 1000 && compiled.rows.unresolved > 0);
+    assert_eq!(compiled.rows, linked.rows);
+    let (a, b) = (
+        generation_files(&compiled.generation_dir),
+        generation_files(&linked.generation_dir),
+    );
+    assert_eq!(a.len(), b.len());
+    for ((name_a, bytes_a), (name_b, bytes_b)) in a.iter().zip(&b) {
+        assert_eq!(name_a, name_b);
+        assert!(
+            bytes_a == bytes_b,
+            "{name_a} differs between compile and link"
+        );
+    }
+    assert_eq!(
+        manifest(&compiled.generation_dir),
+        manifest(&linked.generation_dir)
+    );
+    // The front ends' diagnostics come with the link, as with the compile.
+    assert_eq!(compiled.diagnostic_sample, linked.diagnostic_sample);
+    assert!(
+        linked
+            .diagnostic_sample
+            .iter()
+            .any(|d| d.repository == "awkward" && d.path == "main.go")
+    );
+
+    // Linking reads no source: the same generation once the checkouts are gone (the awkward
+    // repository's is removed; the fixtures stay for the other tests).
+    std::fs::remove_dir_all(scratch.path().join("awkward")).unwrap();
+    let relinked = link(linked_dir.path(), units).unwrap();
+    assert_eq!(
+        generation_files(&relinked.generation_dir),
+        generation_files(&compiled.generation_dir)
+    );
+}
+
+#[test]
+fn a_unit_is_the_same_bytes_whether_made_from_sources_or_from_the_cache_or_another_checkout() {
+    let scratch = tempfile::tempdir().unwrap();
+    let cache = scratch.path().join("cache");
+    let (one, two, three) = (
+        scratch.path().join("one"),
+        scratch.path().join("two"),
+        scratch.path().join("three"),
+    );
+    for d in [&one, &two, &three] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    for r in [
+        "go/shapes",
+        "ts/shop",
+        "python/shop",
+        "rust/geo",
+        "dart/shop",
+    ] {
+        let spec = RepoSpec::parse(&format!(
+            "{}={}",
+            r.replace('/', "-"),
+            fixtures().join(r).display()
+        ))
+        .unwrap();
+        let first = std::fs::read(build_unit(&spec, &one, Some(&cache))).unwrap();
+        let cached = std::fs::read(build_unit(&spec, &two, Some(&cache))).unwrap();
+        let uncached = std::fs::read(build_unit(&spec, &three, None)).unwrap();
+        assert!(first == cached, "{r}: the unit made from the cache differs");
+        assert!(
+            first == uncached,
+            "{r}: the unit made without the cache differs"
+        );
+        let header = unit::read_header(&one.join(format!("{}.kgunit", spec.name))).unwrap();
+        assert_eq!(header.repository, spec.name);
+    }
+}
+
+/// The error a link of `units` gives, and whether the index still has its generation.
+fn refused(units: Vec<PathBuf>) -> (String, String) {
+    let out = tempfile::tempdir().unwrap();
+    let good = build_unit(
+        &RepoSpec::parse(&format!(
+            "shapes={}",
+            fixtures().join("go/shapes").display()
+        ))
+        .unwrap(),
+        out.path(),
+        None,
+    );
+    let first = link(out.path(), vec![good]).unwrap();
+    // A child process that another test thread forks may hold a copy of the lock's descriptor
+    // until it execs; a busy index is not what this test is about.
+    let mut e = link(out.path(), units.clone()).unwrap_err();
+    for _ in 0..20 {
+        if !matches!(
+            e,
+            CompileError::Format(kivgraph_format::FormatError::Busy { .. })
+        ) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        e = link(out.path(), units.clone()).unwrap_err();
+    }
+    let code = match &e {
+        CompileError::Unit(u) => u.code().to_string(),
+        other => panic!("not a unit error: {other}"),
+    };
+    assert_eq!(
+        IndexDir::new(out.path()).current().unwrap(),
+        Some(first.generation_id),
+        "a refused link changed the index"
+    );
+    (code, e.to_string())
+}
+
+#[test]
+fn damaged_hostile_foreign_and_repeated_units_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = RepoSpec::parse(&format!(
+        "inventory={}",
+        fixtures().join("go/inventory").display()
+    ))
+    .unwrap();
+    let good = build_unit(&spec, dir.path(), None);
+    let bytes = std::fs::read(&good).unwrap();
+    let header_len = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
+    let header: serde_json::Value = serde_json::from_slice(&bytes[12..12 + header_len]).unwrap();
+    let write = |name: &str, b: &[u8]| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, b).unwrap();
+        p
+    };
+    // A unit file with `header` and `payload`, the payload's length and digest set to match.
+    let forge = |name: &str, mut header: serde_json::Value, payload: &[u8]| {
+        use sha2::Digest;
+        header["payload_bytes"] = payload.len().into();
+        header["payload_sha256"] = sha2::Sha256::digest(payload)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
+            .into();
+        let json = serde_json::to_vec(&header).unwrap();
+        let mut b = unit::MAGIC.to_vec();
+        b.extend((json.len() as u32).to_le_bytes());
+        b.extend(json);
+        b.extend(payload);
+        write(name, &b)
+    };
+
+    let truncated = write("truncated.kgunit", &bytes[..bytes.len() - 100]);
+    let (code, msg) = refused(vec![truncated]);
+    assert_eq!(code, "UNIT_CORRUPT", "{msg}");
+    assert!(msg.contains("cut short"), "{msg}");
+
+    let mut flipped = bytes.clone();
+    let at = flipped.len() - 50;
+    flipped[at] ^= 0x20;
+    let (code, msg) = refused(vec![write("flipped.kgunit", &flipped)]);
+    assert_eq!(code, "UNIT_CORRUPT", "{msg}");
+    assert!(msg.contains("SHA-256"), "{msg}");
+
+    let (code, _) = refused(vec![write("text.kgunit", b"not a unit at all\n")]);
+    assert_eq!(code, "UNIT_CORRUPT");
+
+    let (code, _) = refused(vec![write("huge-header.kgunit", &{
+        let mut b = unit::MAGIC.to_vec();
+        b.extend(u32::MAX.to_le_bytes());
+        b
+    })]);
+    assert_eq!(code, "UNIT_CORRUPT");
+
+    // Digest right, payload garbage: a faulty or hostile producer.
+    let garbage = zstd::bulk::compress(&[0xff; 64], 1).unwrap();
+    let (code, msg) = refused(vec![forge("garbage.kgunit", header.clone(), &garbage)]);
+    assert_eq!(code, "UNIT_CORRUPT", "{msg}");
+    assert!(msg.contains("does not decode"), "{msg}");
+    let (code, msg) = refused(vec![forge("not-zstd.kgunit", header.clone(), b"plain")]);
+    assert_eq!(code, "UNIT_CORRUPT", "{msg}");
+
+    // Another build of the compiler made it.
+    let mut foreign = header.clone();
+    foreign["build"] = "0123456789abcdef".into();
+    let payload = &bytes[12 + header_len..];
+    let (code, msg) = refused(vec![forge("foreign.kgunit", foreign, payload)]);
+    assert_eq!(code, "UNIT_INCOMPATIBLE", "{msg}");
+    let mut newer = header.clone();
+    newer["unit_format"] = 99.into();
+    let (code, _) = refused(vec![forge("newer.kgunit", newer, payload)]);
+    assert_eq!(code, "UNIT_INCOMPATIBLE");
+
+    // A header that names another repository than its payload.
+    let mut renamed = header.clone();
+    renamed["repository"] = "elsewhere".into();
+    let (code, msg) = refused(vec![forge("renamed.kgunit", renamed, payload)]);
+    assert_eq!(code, "UNIT_CORRUPT", "{msg}");
+
+    let copy = write("again.kgunit", &bytes);
+    let (code, msg) = refused(vec![good.clone(), copy]);
+    assert_eq!(code, "UNIT_DUPLICATE", "{msg}");
+
+    let (code, _) = refused(vec![dir.path().join("missing.kgunit")]);
+    assert_eq!(code, "UNIT_UNREADABLE");
+    let (code, _) = refused(Vec::new());
+    assert_eq!(code, "UNIT_NONE_GIVEN");
+}
+
+#[test]
+fn units_are_made_and_linked_by_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_kivgraph-compile");
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(bin)
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let app = format!("app={}", fixtures().join("go/pair/app").display());
+    let lib = format!("mathlib={}", fixtures().join("go/pair/mathlib").display());
+    let (ok, stdout, stderr) = run(&["unit", "--json", &app]);
+    assert!(ok, "{stderr}");
+    let s: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(s["header"]["repository"], "app");
+    assert!(dir.path().join("app.kgunit").is_file());
+    let (ok, stdout, stderr) = run(&["unit", "-o", "lib.kgunit", &lib]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("unit of mathlib written to lib.kgunit"),
+        "{stdout}"
+    );
+    let (ok, stdout, stderr) = run(&["link", "--out", "idx", "app.kgunit", "lib.kgunit"]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("generation 000001 published"), "{stdout}");
+
+    let whole = tempfile::tempdir().unwrap();
+    let (ok, _, stderr) = run(&[
+        "--out",
+        whole.path().to_str().unwrap(),
+        "--rust-sysroot",
+        "off",
+        "--no-cache",
+        &app,
+        &lib,
+    ]);
+    assert!(ok, "{stderr}");
+    let current = |d: &Path| {
+        let idx = IndexDir::new(d);
+        idx.generation_dir(idx.current().unwrap().unwrap())
+    };
+    assert_eq!(
+        generation_files(current(&dir.path().join("idx"))),
+        generation_files(current(whole.path()))
+    );
+
+    std::fs::write(dir.path().join("bad.kgunit"), b"KGUNIT").unwrap();
+    let (ok, _, stderr) = run(&["link", "--out", "idx", "bad.kgunit"]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("error: UNIT_CORRUPT: bad.kgunit"),
+        "{stderr}"
+    );
+}
