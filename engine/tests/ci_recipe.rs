@@ -1,6 +1,7 @@
 //! The CI recipe of `examples/ci/`: the script its workflow's steps call is run here as the
-//! workflow runs it (build with a kept extraction cache, tables, install elsewhere), and every
-//! step of the workflow names a command the script has.
+//! workflow runs it (a unit per repository in its own runner directory with a kept extraction
+//! cache, the link elsewhere from the units alone, tables, install elsewhere), against the
+//! one-job build, and every step of the workflow names a command the script has.
 
 mod common;
 use common::{compiler, generation_dir_files, workspace};
@@ -71,6 +72,39 @@ fn the_ci_script_builds_installs_and_exports_a_graph() {
         "a second run packed other tables or blobs"
     );
 
+    // The workflow: each repository's unit made in a runner of its own, the link in another
+    // runner that has the units and no checkout; the artifact holds the same generation.
+    let linker = tempfile::tempdir().unwrap();
+    let mut units = Vec::new();
+    for repo in &repos {
+        let name = repo.split_once('=').unwrap().0;
+        let pipeline = tempfile::tempdir().unwrap();
+        let unit = format!("{name}.kgunit");
+        let o = script(pipeline.path(), &["unit", &unit, repo]);
+        assert!(o.status.success(), "{}", said(&o));
+        assert!(pipeline.path().join("cache").is_dir(), "the cache is kept");
+        std::fs::copy(pipeline.path().join(&unit), linker.path().join(&unit)).unwrap();
+        units.push(unit);
+    }
+    let mut args = vec!["link", "linked.kgpack"];
+    args.extend(units.iter().map(String::as_str));
+    let o = script(linker.path(), &args);
+    assert!(o.status.success(), "{}", said(&o));
+    assert!(
+        said(&o).contains("packed generation 000001 into linked.kgpack"),
+        "{}",
+        said(&o)
+    );
+    std::fs::copy(
+        linker.path().join("linked.kgpack"),
+        runner.path().join("linked.kgpack"),
+    )
+    .unwrap();
+    assert!(
+        first_files == unpacked("linked.kgpack"),
+        "the linked artifact holds another generation than the one-job build"
+    );
+
     // The serving machine installs it, and answers from it.
     let server = tempfile::tempdir().unwrap();
     for f in ["graph.kgpack", "graph.kgpack.sha256"] {
@@ -133,5 +167,5 @@ fn every_step_of_the_workflow_calls_a_command_of_the_script() {
         );
         steps += 1;
     }
-    assert_eq!(steps, 3, "{workflow}");
+    assert_eq!(steps, 4, "{workflow}");
 }

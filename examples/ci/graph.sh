@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
 # The one script the CI recipe's steps call (examples/ci/kivgraph.yml). Each command is a step:
 #
+#   graph.sh unit UNIT NAME=PATH
+#       Compiles one checked-out repository alone into the compile unit UNIT (the extraction
+#       cache in $KIVGRAPH_CACHE when set, so a cached CI directory makes later runs parse only
+#       what changed). Run in each repository's own pipeline; it reads no other repository.
+#   graph.sh link ARTIFACT UNIT...
+#       Links the units (made by the same kivgraph-compile build) into a fresh index without any
+#       checkout, verifies the generation and packs it into ARTIFACT with ARTIFACT.sha256 beside
+#       it. The units are registered in the order given.
 #   graph.sh build ARTIFACT NAME=PATH...
-#       Compiles the checked-out repositories into a fresh index (the extraction cache in
-#       $KIVGRAPH_CACHE when set, so a cached CI directory makes later runs parse only what
-#       changed), verifies the generation and packs it into ARTIFACT with ARTIFACT.sha256 beside
-#       it. The artifact holds no path of the runner.
+#       The same in one job: compiles the checked-out repositories together into a fresh index,
+#       verifies and packs it. The artifact holds no path of the runner.
 #   graph.sh tables ARTIFACT OUT
 #       Installs ARTIFACT into a scratch index and exports its tables partitioned by repository
 #       (Hive layout) into OUT, for Spark, Trino or DuckDB.
@@ -21,24 +27,38 @@ compile=${KIVGRAPH_COMPILE:-kivgraph-compile}
 kivgraph=${KIVGRAPH:-kivgraph}
 
 usage() {
-  sed -n '2,18p' "$0" >&2
+  sed -n '2,25p' "$0" >&2
   exit 2
 }
 
 [ $# -ge 1 ] || usage
 command=$1
 shift
+cache=()
+if [ -n "${KIVGRAPH_CACHE:-}" ]; then
+  cache=(--cache-dir "$KIVGRAPH_CACHE")
+fi
 case "$command" in
+  unit)
+    [ $# -eq 2 ] || usage
+    "$compile" unit -o "$1" "${cache[@]}" -- "$2"
+    ;;
+  link)
+    [ $# -ge 2 ] || usage
+    artifact=$1
+    shift
+    index=$(mktemp -d)
+    trap 'rm -rf "$index"' EXIT
+    "$compile" link --out "$index" "$@"
+    "$compile" verify "$index" >/dev/null
+    "$compile" pack "$index" -o "$artifact"
+    ;;
   build)
     [ $# -ge 2 ] || usage
     artifact=$1
     shift
     index=$(mktemp -d)
     trap 'rm -rf "$index"' EXIT
-    cache=()
-    if [ -n "${KIVGRAPH_CACHE:-}" ]; then
-      cache=(--cache-dir "$KIVGRAPH_CACHE")
-    fi
     "$compile" --out "$index" "${cache[@]}" --rust-sysroot off -- "$@"
     "$compile" verify "$index" >/dev/null
     "$compile" pack "$index" -o "$artifact"
