@@ -164,22 +164,28 @@ impl Recorder {
     }
 }
 
-/// The extractions of the units being linked, by digest.
+/// The extractions of the units being linked, by digest. Each is taken out when it is read
+/// (a link reads each file's once), so that its encoding is freed as it is decoded.
 #[derive(Default)]
-pub(crate) struct Extractions(FxHashMap<u128, Extraction>);
+pub(crate) struct Extractions(Mutex<FxHashMap<u128, Extraction>>);
 
 impl Extractions {
     /// The extraction kept under `digest`; a file no unit holds (never the case for units of
-    /// one build) or one that does not decode has none, with the reason.
+    /// one build), one already taken, or one that does not decode has none, with the reason.
     pub(crate) fn get<P: DeserializeOwned>(&self, digest: u128) -> Result<P, Failed> {
-        match self.0.get(&digest) {
-            Some(Extraction::Kept(bytes)) => postcard::from_bytes(bytes).map_err(|e| Failed {
+        let taken = self
+            .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&digest);
+        match taken {
+            Some(Extraction::Kept(bytes)) => postcard::from_bytes(&bytes).map_err(|e| Failed {
                 why: format!("its extraction in the unit does not decode: {e}"),
                 unread: Some(Vec::new()),
             }),
             Some(Extraction::Failed { why, unread }) => Err(Failed {
-                why: why.clone(),
-                unread: Some(unread.clone()),
+                why,
+                unread: Some(unread),
             }),
             None => Err(Failed {
                 why: "no unit holds its extraction".into(),
@@ -557,7 +563,8 @@ fn add_unit(facts: &mut FactSet, inputs: &mut Inputs, extractions: &mut Extracti
             features: None,
         });
     }
+    let map = extractions.0.get_mut().unwrap_or_else(|e| e.into_inner());
     for (d, e) in body.extractions {
-        extractions.0.insert(u128::from_le_bytes(d), e);
+        map.insert(u128::from_le_bytes(d), e);
     }
 }
