@@ -542,6 +542,7 @@ fn resolve_and_publish(
         disk,
         units,
     } = gathered;
+    let linked = units.is_some();
     let phases = pipeline::Phases::default();
     resolve_all(
         &mut facts,
@@ -551,6 +552,13 @@ fn resolve_and_publish(
         progress,
         &phases,
     );
+    if let Some(what) = units.as_ref().and_then(unit::Extractions::problem) {
+        return Err(unit::UnitError::Corrupt {
+            path: "the units linked".into(),
+            what,
+        }
+        .into());
+    }
     drop(units);
     progress.phase("ordering the facts");
     let t_order = Instant::now();
@@ -558,7 +566,13 @@ fn resolve_and_publish(
     let order = t_order.elapsed();
     let t_resolve = t0.elapsed();
 
-    let published = write_generation(lock, &finished, fault, progress);
+    // A linked unit's checkout may be another machine's: only one this machine has is recorded.
+    let roots = if linked {
+        Roots::Existing
+    } else {
+        Roots::AsGiven
+    };
+    let published = write_generation(lock, &finished, fault, progress, roots);
     progress.finish();
     let published = published?;
     let (id, dir) = (published.generation_id, published.generation_dir);
@@ -736,10 +750,30 @@ fn gather(repos: &[RepoSpec], rust_sysroot: RustSysroot, progress: &Progress) ->
             Ok(spec) => add_repository(&mut facts, &mut inputs, &spec, progress),
             Err(why) => inputs.sysroot_missing = Some(why),
         }
-    } else if rust_sysroot == RustSysroot::Off {
-        inputs.sysroot_missing = Some(SYSROOT_NOT_GIVEN.into());
+    } else {
+        inputs.sysroot_missing = sysroot_missing(&facts, rust_sysroot == RustSysroot::Off);
     }
     (facts, inputs)
+}
+
+/// Why a crate of the standard library is missing when the toolchain is not looked for: the
+/// derived repositories given do not hold it, or none was given (`--rust-sysroot off`, or a
+/// link without a unit of it). `None` when the toolchain is looked for (`off` false, none given).
+fn sysroot_missing(facts: &FactSet, off: bool) -> Option<String> {
+    let derived: Vec<&str> = facts
+        .repos
+        .iter()
+        .filter(|r| r.derived)
+        .map(|r| r.name.as_str())
+        .collect();
+    if !derived.is_empty() {
+        Some(format!(
+            "the standard library given ({}) does not hold this crate",
+            derived.join(", ")
+        ))
+    } else {
+        off.then(|| SYSROOT_NOT_GIVEN.into())
+    }
 }
 
 /// Runs every front end over the discovered inputs.
@@ -800,7 +834,21 @@ pub fn publish(out: &Path, facts: FactSet) -> Result<Published, CompileError> {
     facts.check()?;
     let lock = IndexDir::new(out).lock()?;
     let finished = facts.finish()?;
-    write_generation(&lock, &finished, None, &Progress::new(false))
+    write_generation(
+        &lock,
+        &finished,
+        None,
+        &Progress::new(false),
+        Roots::AsGiven,
+    )
+}
+
+/// Which repository roots `checkouts.json` records.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Roots {
+    AsGiven,
+    /// Only directories that exist here.
+    Existing,
 }
 
 /// Encodes a canonical fact set, stages its files and publishes them under the held lock.
@@ -809,6 +857,7 @@ fn write_generation(
     finished: &facts::Finished,
     fault: Option<FaultPoint>,
     progress: &Progress,
+    roots: Roots,
 ) -> Result<Published, CompileError> {
     progress.phase(&format!(
         "writing {} symbols, {} edges",
@@ -870,8 +919,7 @@ fn write_generation(
         finished
             .repos
             .iter()
-            // A linked unit's checkout may be another machine's.
-            .filter(|r| Path::new(&r.root).is_dir())
+            .filter(|r| roots == Roots::AsGiven || Path::new(&r.root).is_dir())
             .map(|r| (r.name.as_str(), r.root.as_str())),
     ) {
         index_notes.push(format!(

@@ -306,7 +306,7 @@ pub(crate) fn extract_cached<F: FrontEnd>(
     let named = project.cache.is_some() || project.units.is_some() || project.record.is_some();
     let digest = named.then(|| key.digest::<Kept<F::Parsed>>());
     if let (Some(units), Some(d)) = (project.units, digest) {
-        return units.get::<Kept<F::Parsed>>(d);
+        return units.get::<Kept<F::Parsed>>(d, &key.repo, &key.path);
     }
     let kept = extract_kept::<F>(facts, input, project, key, digest);
     if let (Some(record), Some(d)) = (project.record, digest) {

@@ -1,4 +1,4 @@
-//! Compile units (SPEC section 15): one repository compiled alone into one file, and the link
+//! Compile units (SPEC section 16): one repository compiled alone into one file, and the link
 //! that publishes a generation from units without reading any source.
 //!
 //! A unit holds what a compile of its repository gathers before resolution: the repository's
@@ -34,9 +34,7 @@ use crate::discover::SourceText;
 use crate::facts::{Diagnostic, FactSet, FileId, Repo, SourceFile, Unresolved};
 use crate::pipeline::{self, Failed, FileMeta, SourceInput};
 use crate::progress::Progress;
-use crate::{
-    CompileError, Gathered, Inputs, RepoSpec, SYSROOT_NOT_GIVEN, Summary, disk_cache, lang,
-};
+use crate::{CompileError, Gathered, Inputs, RepoSpec, Summary, disk_cache, lang};
 
 /// The first bytes of every unit file.
 pub const MAGIC: &[u8; 8] = b"KGUNIT\0\x01";
@@ -44,8 +42,12 @@ pub const MAGIC: &[u8; 8] = b"KGUNIT\0\x01";
 pub const UNIT_FORMAT: u32 = 1;
 /// The extension `unit` gives the file it writes by default.
 pub const EXTENSION: &str = "kgunit";
-/// Bounds on what a header may claim, so that a hostile file cannot make a reader allocate.
+/// Bounds on what a header may claim, so that a damaged or hostile file cannot make a reader
+/// allocate without limit: the header's length, and the decoded payload's (absolute, and
+/// relative to the compressed payload; units compress about tenfold).
 const MAX_HEADER: u32 = 1 << 16;
+const MAX_DECODED: u64 = 16 << 30;
+const MAX_RATIO: u64 = 1024;
 
 /// Why a unit cannot be written, read or linked; each has a code (`code`), which the
 /// command line prints first.
@@ -71,7 +73,7 @@ pub enum UnitError {
 }
 
 impl UnitError {
-    /// The error's code, as documented in SPEC section 15.4.
+    /// The error's code, as documented in SPEC section 16.4.
     pub fn code(&self) -> &'static str {
         match self {
             UnitError::Io { .. } => "UNIT_UNREADABLE",
@@ -96,6 +98,8 @@ pub struct Header {
     pub payload_bytes: u64,
     /// Lowercase hexadecimal SHA-256 of the payload.
     pub payload_sha256: String,
+    /// The length of the payload once decompressed.
+    pub decoded_bytes: u64,
 }
 
 /// One file's extraction as a unit holds it.
@@ -167,31 +171,54 @@ impl Recorder {
 /// The extractions of the units being linked, by digest. Each is taken out when it is read
 /// (a link reads each file's once), so that its encoding is freed as it is decoded.
 #[derive(Default)]
-pub(crate) struct Extractions(Mutex<FxHashMap<u128, Extraction>>);
+pub(crate) struct Extractions {
+    map: Mutex<FxHashMap<u128, Extraction>>,
+    /// The first file whose extraction was missing or did not decode: the link then fails.
+    problem: Mutex<Option<String>>,
+}
 
 impl Extractions {
-    /// The extraction kept under `digest`; a file no unit holds (never the case for units of
-    /// one build), one already taken, or one that does not decode has none, with the reason.
-    pub(crate) fn get<P: DeserializeOwned>(&self, digest: u128) -> Result<P, Failed> {
+    /// The extraction kept under `digest` for the file `path` of `repo`. One that no unit
+    /// holds, was already taken, or does not decode is a damaged unit: it is noted
+    /// ([`Extractions::problem`]) and the file gets none.
+    pub(crate) fn get<P: DeserializeOwned>(
+        &self,
+        digest: u128,
+        repo: &str,
+        path: &str,
+    ) -> Result<P, Failed> {
         let taken = self
-            .0
+            .map
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .remove(&digest);
-        match taken {
-            Some(Extraction::Kept(bytes)) => postcard::from_bytes(&bytes).map_err(|e| Failed {
-                why: format!("its extraction in the unit does not decode: {e}"),
-                unread: Some(Vec::new()),
-            }),
-            Some(Extraction::Failed { why, unread }) => Err(Failed {
-                why,
-                unread: Some(unread),
-            }),
-            None => Err(Failed {
-                why: "no unit holds its extraction".into(),
-                unread: Some(Vec::new()),
-            }),
-        }
+        let why = match taken {
+            Some(Extraction::Kept(bytes)) => match postcard::from_bytes(&bytes) {
+                Ok(k) => return Ok(k),
+                Err(e) => format!("its extraction does not decode ({e})"),
+            },
+            Some(Extraction::Failed { why, unread }) => {
+                return Err(Failed {
+                    why,
+                    unread: Some(unread),
+                });
+            }
+            None => "the unit holds no extraction of it".to_string(),
+        };
+        let mut problem = self.problem.lock().unwrap_or_else(|e| e.into_inner());
+        problem.get_or_insert_with(|| format!("repository {repo:?}, file {path}: {why}"));
+        Err(Failed {
+            why,
+            unread: Some(Vec::new()),
+        })
+    }
+
+    /// What made a unit unusable during resolution, if anything did.
+    pub(crate) fn problem(&self) -> Option<String> {
+        self.problem
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 }
 
@@ -236,10 +263,9 @@ pub fn build(opts: &UnitOptions) -> Result<UnitSummary, CompileError> {
     let mut facts = FactSet::default();
     let mut inputs = Inputs::default();
     crate::add_repository(&mut facts, &mut inputs, &opts.repo, &progress);
-    let mut repo = facts.repos[0].clone();
-    // The root stays in the unit (Dart's package_config.json names directories by absolute
-    // path); the generation never records it.
-    repo.root = opts.repo.root.to_string_lossy().into_owned();
+    // The root stays in the unit (a Dart package_config.json may name directories by absolute
+    // path, or relative to its own); the generation never records it.
+    let repo = facts.repos[0].clone();
     let sources: Vec<Source> = inputs
         .sources
         .iter()
@@ -295,6 +321,7 @@ pub fn build(opts: &UnitOptions) -> Result<UnitSummary, CompileError> {
         derived: opts.repo.derived,
         payload_bytes: 0,
         payload_sha256: String::new(),
+        decoded_bytes: 0,
     };
     let (header, bytes) = write(&opts.output, header_base, &body)?;
     progress.finish();
@@ -328,6 +355,7 @@ fn write(path: &Path, mut header: Header, body: &Body) -> Result<(Header, u64), 
         what: format!("could not be encoded: {e}"),
     })?;
     let payload = zstd::bulk::compress(&encoded, 3).map_err(io)?;
+    header.decoded_bytes = encoded.len() as u64;
     drop(encoded);
     header.payload_bytes = payload.len() as u64;
     header.payload_sha256 = hex(&Sha256::digest(&payload));
@@ -363,14 +391,28 @@ fn hex(bytes: &[u8]) -> String {
     })
 }
 
-/// Reads and checks a unit's header: magic, layout version, length, and the compiler build
-/// (`UNIT_INCOMPATIBLE` when another build made it). The payload is not read.
+/// Reads a unit's header and checks the file: magic, layout version, the compiler build
+/// (`UNIT_INCOMPATIBLE` when another build made it), and the payload's length and digest. The
+/// payload is not decoded.
 pub fn read_header(path: &Path) -> Result<Header, UnitError> {
-    let bytes = std::fs::read(path).map_err(|source| UnitError::Io {
+    let bytes = read_file(path)?;
+    split(path, &bytes).map(|(h, _)| h)
+}
+
+/// The bytes of a unit file: a regular file only (not a FIFO or a device).
+fn read_file(path: &Path) -> Result<Vec<u8>, UnitError> {
+    let io = |source: std::io::Error| UnitError::Io {
         path: path.display().to_string(),
         source,
-    })?;
-    split(path, &bytes).map(|(h, _)| h)
+    };
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if !meta.is_file() {
+        return Err(io(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        )));
+    }
+    std::fs::read(path).map_err(io)
 }
 
 /// The header and payload of a unit file's bytes, checked.
@@ -426,23 +468,36 @@ fn split<'a>(path: &Path, bytes: &'a [u8]) -> Result<(Header, &'a [u8]), UnitErr
             "the payload's SHA-256 is not the header's (damaged)".into(),
         ));
     }
+    if header.decoded_bytes > MAX_DECODED
+        || header.decoded_bytes > header.payload_bytes.saturating_mul(MAX_RATIO) + (1 << 20)
+    {
+        return Err(corrupt(format!(
+            "a payload of {} bytes that decodes to {} is not a unit",
+            header.payload_bytes, header.decoded_bytes
+        )));
+    }
     Ok((header, payload))
 }
 
 /// Reads a unit: checked, then decoded.
 fn read(path: &Path) -> Result<(Header, Body), UnitError> {
-    let bytes = std::fs::read(path).map_err(|source| UnitError::Io {
-        path: path.display().to_string(),
-        source,
-    })?;
+    let bytes = read_file(path)?;
     let (header, payload) = split(path, &bytes)?;
     let corrupt = |what: String| UnitError::Corrupt {
         path: path.display().to_string(),
         what,
     };
     // The digest held: what does not decode was written by a faulty or hostile producer.
-    let encoded = zstd::stream::decode_all(payload)
+    // Never more than the header says, which is bounded (`split`).
+    let encoded = zstd::bulk::decompress(payload, header.decoded_bytes as usize)
         .map_err(|e| corrupt(format!("the payload does not decompress: {e}")))?;
+    if encoded.len() as u64 != header.decoded_bytes {
+        return Err(corrupt(format!(
+            "the payload decodes to {} bytes, the header says {}",
+            encoded.len(),
+            header.decoded_bytes
+        )));
+    }
     let body: Body = postcard::from_bytes(&encoded)
         .map_err(|e| corrupt(format!("the payload does not decode: {e}")))?;
     check(&header, &body).map_err(corrupt)?;
@@ -455,11 +510,38 @@ fn check(header: &Header, body: &Body) -> Result<(), String> {
         return Err("the payload's repository is not the header's".into());
     }
     let n = body.files.len();
-    if body.files.iter().any(|f| f.repo.index() != 0) {
-        return Err("a file names another repository".into());
+    if body
+        .files
+        .iter()
+        .any(|f| f.repo.index() != 0 || f.package.is_some())
+    {
+        return Err("a file names another repository, or a package".into());
     }
-    if let Some(s) = body.sources.iter().find(|s| s.file as usize >= n) {
-        return Err(format!("source {} names file {} of {n}", s.path, s.file));
+    let mut last = None;
+    for s in &body.sources {
+        let Some(f) = body.files.get(s.file as usize) else {
+            return Err(format!("source {} names file {} of {n}", s.path, s.file));
+        };
+        if last.is_some_and(|l| l >= s.file) || f.path != s.path || f.language != Some(s.language) {
+            return Err(format!(
+                "source {} is not its file's, or not in file order",
+                s.path
+            ));
+        }
+        last = Some(s.file);
+    }
+    let mut digests = body
+        .extractions
+        .iter()
+        .map(|(d, _)| u128::from_le_bytes(*d));
+    if let Some(first) = digests.next() {
+        let mut prev = first;
+        for d in digests {
+            if d <= prev {
+                return Err("extractions are not in ascending digest order".into());
+            }
+            prev = d;
+        }
     }
     if body.unresolved.iter().any(|u| {
         u.repo.index() != 0 || u.file.is_some_and(|f| f.index() >= n) || u.source.is_some()
@@ -506,16 +588,16 @@ pub fn link(opts: &LinkOptions) -> Result<Summary, CompileError> {
             }
             .into());
         }
-        add_unit(&mut facts, &mut inputs, &mut extractions, body);
+        add_unit(&mut facts, &mut inputs, &mut extractions, body).map_err(|what| {
+            UnitError::Corrupt {
+                path: path.display().to_string(),
+                what,
+            }
+        })?;
     }
     crate::validate_names(facts.repos.iter().map(|r| (r.name.as_str(), r.derived)))?;
-    if inputs
-        .sources
-        .iter()
-        .any(|s| s.meta.language == Language::Rust)
-    {
-        inputs.sysroot_missing = Some(SYSROOT_NOT_GIVEN.into());
-    }
+    // As a compile with --rust-sysroot off: a link reads no toolchain.
+    inputs.sysroot_missing = crate::sysroot_missing(&facts, true);
     let t_discover = t0.elapsed();
     crate::resolve_and_publish(
         &lock,
@@ -532,8 +614,26 @@ pub fn link(opts: &LinkOptions) -> Result<Summary, CompileError> {
     )
 }
 
-/// Registers one unit's repository, files, records and inputs, as discovery would have.
-fn add_unit(facts: &mut FactSet, inputs: &mut Inputs, extractions: &mut Extractions, body: Body) {
+/// Registers one unit's repository, files, records and inputs, as discovery would have. An
+/// extraction under a digest an earlier unit holds is refused (digests name the repository,
+/// and repositories are distinct).
+fn add_unit(
+    facts: &mut FactSet,
+    inputs: &mut Inputs,
+    extractions: &mut Extractions,
+    body: Body,
+) -> Result<(), String> {
+    let map = extractions.map.get_mut().unwrap_or_else(|e| e.into_inner());
+    if let Some((d, _)) = body
+        .extractions
+        .iter()
+        .find(|(d, _)| map.contains_key(&u128::from_le_bytes(*d)))
+    {
+        return Err(format!(
+            "it holds extraction {:032x}, which an earlier unit holds",
+            u128::from_le_bytes(*d)
+        ));
+    }
     // The root as the unit's machine had it: Dart's package_config.json may name directories
     // by absolute path. Only a checkout this machine has is recorded beside the index.
     let repo = facts.push_repo(body.repo);
@@ -563,8 +663,160 @@ fn add_unit(facts: &mut FactSet, inputs: &mut Inputs, extractions: &mut Extracti
             features: None,
         });
     }
-    let map = extractions.0.get_mut().unwrap_or_else(|e| e.into_inner());
     for (d, e) in body.extractions {
         map.insert(u128::from_le_bytes(d), e);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A Go module of two files, its unit, and a scratch directory.
+    fn made() -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("repo");
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::write(root.join("go.mod"), "module example.com/m\n").unwrap();
+        std::fs::write(
+            root.join("a.go"),
+            "package m\n\nfunc A() int { return B() }\n",
+        )
+        .unwrap();
+        std::fs::write(
+            root.join("b.go"),
+            "package m\n\nfunc B() int { return 1 }\n",
+        )
+        .unwrap();
+        let output = dir.path().join("m.kgunit");
+        build(&UnitOptions {
+            repo: RepoSpec::parse(&format!("m={}", root.display())).unwrap(),
+            output: output.clone(),
+            cache: None,
+            progress: false,
+        })
+        .unwrap();
+        (dir, output)
+    }
+
+    /// The unit at `path` with its body changed by `change`, written as a well-formed file.
+    fn rewritten(path: &Path, name: &str, change: impl FnOnce(&mut Body)) -> PathBuf {
+        let (header, mut body) = read(path).unwrap();
+        change(&mut body);
+        let out = path.with_file_name(name);
+        write(&out, header, &body).unwrap();
+        out
+    }
+
+    /// The code and message of the link of `units`, which must fail and publish nothing.
+    fn refused(units: Vec<PathBuf>) -> (&'static str, String) {
+        let out = tempfile::tempdir().unwrap();
+        let e = link(&LinkOptions {
+            out: out.path().into(),
+            units,
+            keep: 2,
+            progress: false,
+        })
+        .unwrap_err();
+        assert_eq!(
+            kivgraph_format::IndexDir::new(out.path())
+                .current()
+                .unwrap(),
+            None
+        );
+        match e {
+            CompileError::Unit(u) => (u.code(), u.to_string()),
+            other => panic!("not a unit error: {other}"),
+        }
+    }
+
+    #[test]
+    fn a_well_formed_unit_that_does_not_hold_together_is_refused() {
+        let (_dir, unit) = made();
+        let (_, body) = read(&unit).unwrap();
+        assert_eq!(body.sources.len(), 2);
+        assert_eq!(body.extractions.len(), 2);
+        type Change = Box<dyn FnOnce(&mut Body)>;
+        let cases: Vec<(&str, Change, &str)> = vec![
+            (
+                "past.kgunit",
+                Box::new(|b| b.sources[0].file = 99),
+                "names file 99",
+            ),
+            (
+                "moved.kgunit",
+                Box::new(|b| b.sources[0].path = "elsewhere.go".into()),
+                "not its file's",
+            ),
+            (
+                "order.kgunit",
+                Box::new(|b| b.sources.swap(0, 1)),
+                "not in file order",
+            ),
+            (
+                "package.kgunit",
+                Box::new(|b| b.files[0].package = Some(crate::facts::PackageId(7))),
+                "a package",
+            ),
+            (
+                "record.kgunit",
+                Box::new(|b| {
+                    b.unresolved.push(Unresolved {
+                        repo: crate::facts::RepoId(0),
+                        file: Some(FileId(40)),
+                        line: 1,
+                        column: 0,
+                        language: Language::Go,
+                        reason: "X".into(),
+                        requested_package: String::new(),
+                        requested_symbol: None,
+                        detail: None,
+                        source: None,
+                        reach: None,
+                    })
+                }),
+                "does not hold",
+            ),
+            (
+                "digests.kgunit",
+                Box::new(|b| b.extractions.reverse()),
+                "ascending digest order",
+            ),
+        ];
+        for (name, change, says) in cases {
+            let (code, msg) = refused(vec![rewritten(&unit, name, change)]);
+            assert_eq!(code, "UNIT_CORRUPT", "{name}: {msg}");
+            assert!(msg.contains(says), "{name}: {msg}");
+        }
+    }
+
+    #[test]
+    fn a_unit_missing_an_extraction_or_holding_one_that_does_not_decode_publishes_nothing() {
+        let (_dir, unit) = made();
+        let (code, msg) = refused(vec![rewritten(&unit, "none.kgunit", |b| {
+            b.extractions.pop();
+        })]);
+        assert_eq!(code, "UNIT_CORRUPT", "{msg}");
+        assert!(msg.contains("holds no extraction"), "{msg}");
+        let (code, msg) = refused(vec![rewritten(&unit, "bad.kgunit", |b| {
+            b.extractions[0].1 = Extraction::Kept(vec![0xff; 3]);
+        })]);
+        assert_eq!(code, "UNIT_CORRUPT", "{msg}");
+        assert!(msg.contains("does not decode"), "{msg}");
+    }
+
+    #[test]
+    fn a_unit_cannot_replace_the_extractions_of_another() {
+        let (_dir, unit) = made();
+        // Another repository's unit that carries the first one's extractions.
+        let (mut header, mut body) = read(&unit).unwrap();
+        header.repository = "other".into();
+        body.repo.name = "other".into();
+        let other = unit.with_file_name("other.kgunit");
+        write(&other, header, &body).unwrap();
+        let (code, msg) = refused(vec![unit, other]);
+        assert_eq!(code, "UNIT_CORRUPT", "{msg}");
+        assert!(msg.contains("which an earlier unit holds"), "{msg}");
     }
 }

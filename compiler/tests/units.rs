@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use kivgraph_compile::unit::{self, LinkOptions, UnitOptions};
 use kivgraph_compile::{CacheOptions, CompileError, CompileOptions, RepoSpec, RustSysroot};
 use kivgraph_format::IndexDir;
-use shared::{REPOS, generation_files};
+use shared::{REPOS, copy_dir, generation_files};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
@@ -103,9 +103,12 @@ fn awkward(root: &Path) -> RepoSpec {
 
 #[test]
 fn linked_units_give_the_generation_a_compile_gives() {
-    let scratch = tempfile::tempdir().unwrap();
-    let mut repos = specs(&fixtures());
-    repos.insert(0, awkward(scratch.path()));
+    // A checkout of every fixture repository, and of one whose files cannot all be read; a
+    // copy, so that it holds no git head (the fixtures' is this repository's, and moves).
+    let checkout = tempfile::tempdir().unwrap();
+    copy_dir(&fixtures(), &checkout.path().join("fixtures"));
+    let mut repos = specs(&checkout.path().join("fixtures"));
+    repos.insert(0, awkward(checkout.path()));
     let whole = tempfile::tempdir().unwrap();
     let compiled = kivgraph_compile::compile(&CompileOptions {
         out: whole.path().into(),
@@ -118,11 +121,13 @@ fn linked_units_give_the_generation_a_compile_gives() {
     })
     .unwrap();
 
+    // The checkout is gone when the units are linked: the link reads no source.
     let units_dir = tempfile::tempdir().unwrap();
     let units: Vec<PathBuf> = repos
         .iter()
         .map(|r| build_unit(r, units_dir.path(), None))
         .collect();
+    drop(checkout);
     let linked_dir = tempfile::tempdir().unwrap();
     let linked = link(linked_dir.path(), units.clone()).unwrap();
 
@@ -145,6 +150,7 @@ fn linked_units_give_the_generation_a_compile_gives() {
         manifest(&linked.generation_dir)
     );
     // The front ends' diagnostics come with the link, as with the compile.
+    assert_eq!(compiled.diagnostics, linked.diagnostics);
     assert_eq!(compiled.diagnostic_sample, linked.diagnostic_sample);
     assert!(
         linked
@@ -153,18 +159,30 @@ fn linked_units_give_the_generation_a_compile_gives() {
             .any(|d| d.repository == "awkward" && d.path == "main.go")
     );
 
-    // Linking reads no source: the same generation once the checkouts are gone (the awkward
-    // repository's is removed; the fixtures stay for the other tests).
-    std::fs::remove_dir_all(scratch.path().join("awkward")).unwrap();
-    let relinked = link(linked_dir.path(), units).unwrap();
-    assert_eq!(
-        generation_files(&relinked.generation_dir),
-        generation_files(&compiled.generation_dir)
+    // The units' checkouts are gone: none is recorded beside the index.
+    let recorded =
+        kivgraph_format::checkouts::Checkouts::read(&IndexDir::new(linked_dir.path())).repositories;
+    assert!(recorded.is_empty(), "{recorded:?}");
+    // Where a unit's checkout is on this machine, it is.
+    let here = tempfile::tempdir().unwrap();
+    let shapes = build_unit(
+        &RepoSpec::parse(&format!(
+            "go-shapes={}",
+            fixtures().join("go/shapes").display()
+        ))
+        .unwrap(),
+        units_dir.path(),
+        None,
     );
+    link(here.path(), vec![shapes]).unwrap();
+    let recorded =
+        kivgraph_format::checkouts::Checkouts::read(&IndexDir::new(here.path())).repositories;
+    assert_eq!(recorded.len(), 1, "{recorded:?}");
+    assert!(recorded.contains_key("go-shapes"), "{recorded:?}");
 }
 
 #[test]
-fn a_unit_is_the_same_bytes_whether_made_from_sources_or_from_the_cache_or_another_checkout() {
+fn a_unit_is_the_same_bytes_whether_its_extractions_were_made_or_read_from_the_cache() {
     let scratch = tempfile::tempdir().unwrap();
     let cache = scratch.path().join("cache");
     let (one, two, three) = (
@@ -199,6 +217,44 @@ fn a_unit_is_the_same_bytes_whether_made_from_sources_or_from_the_cache_or_anoth
         let header = unit::read_header(&one.join(format!("{}.kgunit", spec.name))).unwrap();
         assert_eq!(header.repository, spec.name);
     }
+}
+
+#[test]
+fn units_made_in_checkouts_of_different_layouts_link_as_a_compile() {
+    // Each repository in a pipeline of its own: the Dart app's package_config.json names its
+    // dependency by a relative directory that is not where that dependency's unit was made;
+    // the dependency's pubspec.yaml names the package, so it binds as in a compile.
+    // (A compile of these copies, which hold no git head; whole compiles from any two layouts
+    // give the same edges.)
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let app = a.path().join("work/app/app");
+    let corelib = b.path().join("elsewhere/corelib");
+    copy_dir(&fixtures().join("dart/pair/app"), &app);
+    copy_dir(&fixtures().join("dart/pair/corelib"), &corelib);
+    let spec = |name: &str, p: &Path| RepoSpec::parse(&format!("{name}={}", p.display())).unwrap();
+    let units_dir = tempfile::tempdir().unwrap();
+    let units = vec![
+        build_unit(&spec("app", &app), units_dir.path(), None),
+        build_unit(&spec("corelib", &corelib), units_dir.path(), None),
+    ];
+    let linked_dir = tempfile::tempdir().unwrap();
+    let linked = link(linked_dir.path(), units).unwrap();
+    let whole = tempfile::tempdir().unwrap();
+    let compiled = kivgraph_compile::compile(&CompileOptions {
+        out: whole.path().into(),
+        repos: vec![spec("app", &app), spec("corelib", &corelib)],
+        fault: None,
+        progress: false,
+        rust_sysroot: RustSysroot::Off,
+        keep: kivgraph_format::layout::DEFAULT_KEEP,
+        cache: CacheOptions::off(),
+    })
+    .unwrap();
+    assert!(compiled.rows.edges > 50);
+    assert!(
+        generation_files(&linked.generation_dir) == generation_files(&compiled.generation_dir),
+        "the link of units made apart differs from the compile"
+    );
 }
 
 /// The error a link of `units` gives, and whether the index still has its generation.
@@ -257,9 +313,10 @@ fn damaged_hostile_foreign_and_repeated_units_are_refused() {
         p
     };
     // A unit file with `header` and `payload`, the payload's length and digest set to match.
-    let forge = |name: &str, mut header: serde_json::Value, payload: &[u8]| {
+    let forge = |name: &str, mut header: serde_json::Value, payload: &[u8], decoded: usize| {
         use sha2::Digest;
         header["payload_bytes"] = payload.len().into();
+        header["decoded_bytes"] = decoded.into();
         header["payload_sha256"] = sha2::Sha256::digest(payload)
             .iter()
             .map(|b| format!("{b:02x}"))
@@ -297,27 +354,37 @@ fn damaged_hostile_foreign_and_repeated_units_are_refused() {
 
     // Digest right, payload garbage: a faulty or hostile producer.
     let garbage = zstd::bulk::compress(&[0xff; 64], 1).unwrap();
-    let (code, msg) = refused(vec![forge("garbage.kgunit", header.clone(), &garbage)]);
+    let (code, msg) = refused(vec![forge("garbage.kgunit", header.clone(), &garbage, 64)]);
     assert_eq!(code, "UNIT_CORRUPT", "{msg}");
     assert!(msg.contains("does not decode"), "{msg}");
-    let (code, msg) = refused(vec![forge("not-zstd.kgunit", header.clone(), b"plain")]);
+    let (code, msg) = refused(vec![forge("not-zstd.kgunit", header.clone(), b"plain", 5)]);
     assert_eq!(code, "UNIT_CORRUPT", "{msg}");
+
+    // A bomb: a few KiB that decompress to 256 MiB, whatever the header claims.
+    let bomb = zstd::bulk::compress(&vec![0u8; 256 << 20], 19).unwrap();
+    assert!(bomb.len() < 64 << 10);
+    let (code, msg) = refused(vec![forge("bomb.kgunit", header.clone(), &bomb, 4096)]);
+    assert_eq!(code, "UNIT_CORRUPT", "{msg}");
+    let (code, msg) = refused(vec![forge("claims.kgunit", header.clone(), &bomb, 1 << 40)]);
+    assert_eq!(code, "UNIT_CORRUPT", "{msg}");
+    assert!(msg.contains("is not a unit"), "{msg}");
 
     // Another build of the compiler made it.
     let mut foreign = header.clone();
     foreign["build"] = "0123456789abcdef".into();
     let payload = &bytes[12 + header_len..];
-    let (code, msg) = refused(vec![forge("foreign.kgunit", foreign, payload)]);
+    let decoded = header["decoded_bytes"].as_u64().unwrap() as usize;
+    let (code, msg) = refused(vec![forge("foreign.kgunit", foreign, payload, decoded)]);
     assert_eq!(code, "UNIT_INCOMPATIBLE", "{msg}");
     let mut newer = header.clone();
     newer["unit_format"] = 99.into();
-    let (code, _) = refused(vec![forge("newer.kgunit", newer, payload)]);
+    let (code, _) = refused(vec![forge("newer.kgunit", newer, payload, decoded)]);
     assert_eq!(code, "UNIT_INCOMPATIBLE");
 
     // A header that names another repository than its payload.
     let mut renamed = header.clone();
     renamed["repository"] = "elsewhere".into();
-    let (code, msg) = refused(vec![forge("renamed.kgunit", renamed, payload)]);
+    let (code, msg) = refused(vec![forge("renamed.kgunit", renamed, payload, decoded)]);
     assert_eq!(code, "UNIT_CORRUPT", "{msg}");
 
     let copy = write("again.kgunit", &bytes);
