@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
 use crate::facts::{Diagnostic, FactSet, FileId, RepoId, SourceFile};
+use crate::stat_cache::{Entry, Stat, StatCache};
 
 /// Files larger than this are skipped as oversized.
 pub const MAX_FILE_BYTES: u64 = 4 << 20;
@@ -21,18 +22,67 @@ pub const MAX_WALK_ENTRIES: usize = 1_000_000;
 /// Directories that are never walked: the kernel's virtual filesystems.
 const VIRTUAL_ROOTS: &[&str] = &["/proc", "/sys", "/dev"];
 
-/// Source text that is known to be valid UTF-8.
-#[derive(Debug, Clone)]
-pub struct SourceText(String);
+/// Source text that is known to be valid UTF-8: read by discovery, or read when first needed
+/// from a file that discovery's records ([`crate::stat_cache`]) say did not change.
+#[derive(Debug)]
+pub struct SourceText(Repr);
+
+#[derive(Debug)]
+enum Repr {
+    Text(String),
+    Later(Box<Later>),
+}
+
+/// A file discovery did not read: where it is, what its bytes must digest to, and what
+/// admission reads of it (recorded when it was last read).
+#[derive(Debug)]
+struct Later {
+    path: PathBuf,
+    sha256: [u8; 32],
+    admission: String,
+    text: std::sync::OnceLock<Result<String, String>>,
+}
 
 impl SourceText {
+    /// The text, read now if discovery did not; an error when it cannot be read or its bytes
+    /// are no longer the ones discovery recorded.
+    pub fn get(&self) -> Result<&str, &str> {
+        match &self.0 {
+            Repr::Text(t) => Ok(t),
+            Repr::Later(l) => l
+                .text
+                .get_or_init(|| {
+                    let bytes = std::fs::read(&l.path).map_err(|e| format!("unreadable: {e}"))?;
+                    if <[u8; 32]>::from(Sha256::digest(&bytes)) != l.sha256 {
+                        return Err(
+                            "its bytes changed since discovery recorded them; compile again".into(),
+                        );
+                    }
+                    String::from_utf8(bytes).map_err(|e| format!("not UTF-8 any more: {e}"))
+                })
+                .as_deref()
+                .map_err(String::as_str),
+        }
+    }
+
+    /// The text; empty when it could not be read ([`SourceText::get`] says why). The driver
+    /// reads it with `get` before a front end extracts the file.
     pub fn as_str(&self) -> &str {
-        &self.0
+        self.get().unwrap_or("")
+    }
+
+    /// What admission reads of the text ([`crate::lang::admission_text`]), without reading a
+    /// file discovery did not.
+    pub(crate) fn admission(&self, language: Language) -> &str {
+        match &self.0 {
+            Repr::Text(t) => crate::lang::admission_text(language, t),
+            Repr::Later(l) => &l.admission,
+        }
     }
 
     /// Text handed over without reading a file (a compile unit's, the driver's own tests).
     pub(crate) fn from_string(text: String) -> SourceText {
-        SourceText(text)
+        SourceText(Repr::Text(text))
     }
 }
 
@@ -45,6 +95,8 @@ pub struct Discovered {
     /// `jsconfig*.json`, `pyproject.toml`, `setup.cfg`, `Cargo.toml`, `pubspec.yaml`, and the
     /// `.dart_tool/package_config.json` beside a `pubspec.yaml`): (path, text).
     pub configs: Vec<(String, String)>,
+    /// Source files not read because discovery's records say they did not change.
+    pub recorded: u64,
 }
 
 fn is_config(name: &str) -> bool {
@@ -60,14 +112,16 @@ struct Found {
     language: Language,
 }
 
-/// Walks `root` and records its files under `repo`, of the languages `only` when given.
+/// Walks `root` and records its files under `repo`, of the languages `only` when given; with
+/// discovery's records (`stat`), a file they say did not change is not read.
 pub fn discover(
     facts: &mut FactSet,
     repo: RepoId,
     root: &Path,
     only: Option<&[Language]>,
+    stat: Option<&StatCache>,
 ) -> Discovered {
-    discover_bounded(facts, repo, root, only, MAX_WALK_ENTRIES)
+    discover_bounded(facts, repo, root, only, MAX_WALK_ENTRIES, stat)
 }
 
 /// [`discover`] with the languages to compile (`None`: all) and the walk's bound given.
@@ -77,6 +131,7 @@ fn discover_bounded(
     root: &Path,
     only: Option<&[Language]>,
     max_entries: usize,
+    stat: Option<&StatCache>,
 ) -> Discovered {
     let repo_name = facts.repos[repo].name.clone();
     let mut found = Vec::new();
@@ -247,7 +302,8 @@ fn discover_bounded(
     }
 
     // Read, digested, counted and decoded on every thread; recorded below in the walk's order.
-    let read: Vec<(Found, Result<Read, String>)> = found
+    // A file the records say did not change is not read (`Got::Recorded`).
+    let read: Vec<(Found, Result<Got, String>)> = found
         .into_par_iter()
         .map(|f| {
             let data = match std::fs::symlink_metadata(&f.abs) {
@@ -255,9 +311,15 @@ fn discover_bounded(
                     "oversized: {} bytes, limit {MAX_FILE_BYTES}",
                     m.len()
                 )),
-                Ok(_) => std::fs::read(&f.abs)
-                    .map(Read::of)
-                    .map_err(|e| format!("unreadable: {e}")),
+                Ok(m) => {
+                    let st = Stat::of(&m);
+                    match stat.and_then(|c| c.lookup(&f.rel, &st)) {
+                        Some(e) => Ok(Got::Recorded(e.clone())),
+                        None => std::fs::read(&f.abs)
+                            .map(|b| Got::Read(Read::of(b), st))
+                            .map_err(|e| format!("unreadable: {e}")),
+                    }
+                }
                 Err(e) => Err(format!("unreadable: {e}")),
             };
             (f, data)
@@ -294,10 +356,60 @@ fn discover_bounded(
                 }
                 facts.diagnostics.push(diag(format!("{msg}; skipped")));
             }
-            Ok(read) => {
+            Ok(Got::Recorded(e)) => {
+                out.recorded += 1;
+                file.size = e.stat.size;
+                file.sha256 = e.sha256;
+                file.lines = e.lines;
+                let text = (!e.binary).then(|| {
+                    SourceText(Repr::Later(Box::new(Later {
+                        path: f.abs.clone(),
+                        sha256: e.sha256,
+                        admission: e.admission.clone(),
+                        text: std::sync::OnceLock::new(),
+                    })))
+                });
+                if let Some(c) = stat {
+                    c.record(f.rel.clone(), e);
+                }
+                match text {
+                    None => {
+                        file.status = FileStatus::Binary;
+                        facts
+                            .diagnostics
+                            .push(diag("binary content (NUL bytes); skipped".into()));
+                    }
+                    Some(_) if f.language == Language::Go && go_tool_ignores(&f.rel) => {
+                        file.status = FileStatus::BuildExcluded;
+                    }
+                    Some(text) => out.sources.push((f.language, id, f.rel.clone(), text)),
+                }
+            }
+            Ok(Got::Read(read, st)) => {
                 file.size = read.size;
                 file.sha256 = read.sha256;
                 file.lines = read.lines;
+                // Kept for the next compile: the text's status and what admission reads of it
+                // (not for text that is not UTF-8, whose words are read off its bytes).
+                if let Some(c) = stat {
+                    let admission = match &read.text {
+                        Some(Ok(t)) => Some(crate::lang::admission_text(f.language, t)),
+                        Some(Err(_)) => None,
+                        None => Some(""),
+                    };
+                    if let Some(admission) = admission {
+                        c.record(
+                            f.rel.clone(),
+                            Entry {
+                                stat: st,
+                                sha256: read.sha256,
+                                lines: read.lines,
+                                binary: read.text.is_none(),
+                                admission: admission.to_string(),
+                            },
+                        );
+                    }
+                }
                 match read.text {
                     None => {
                         file.status = FileStatus::Binary;
@@ -345,13 +457,21 @@ fn discover_bounded(
                             if go_tool_ignores(&f.rel) {
                                 file.status = FileStatus::BuildExcluded;
                             } else {
-                                out.sources
-                                    .push((f.language, id, f.rel.clone(), SourceText(text)));
+                                out.sources.push((
+                                    f.language,
+                                    id,
+                                    f.rel.clone(),
+                                    SourceText::from_string(text),
+                                ));
                             }
                         }
                         Ok(text) => {
-                            out.sources
-                                .push((f.language, id, f.rel.clone(), SourceText(text)));
+                            out.sources.push((
+                                f.language,
+                                id,
+                                f.rel.clone(),
+                                SourceText::from_string(text),
+                            ));
                         }
                     },
                 }
@@ -360,6 +480,13 @@ fn discover_bounded(
         facts.files.push(file);
     }
     out
+}
+
+/// What discovery learned of a file: its bytes, read now, with its status; or the record of a
+/// former read that its status says still holds.
+enum Got {
+    Read(Read, Stat),
+    Recorded(Entry),
 }
 
 /// A file's bytes as discovery records them.
@@ -434,6 +561,35 @@ mod tests {
     use super::*;
     use crate::facts::Repo;
 
+    #[test]
+    fn text_read_later_must_be_the_bytes_discovery_recorded() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.go");
+        std::fs::write(&path, "package a\n").unwrap();
+        let later = |sha256: [u8; 32]| {
+            SourceText(Repr::Later(Box::new(Later {
+                path: path.clone(),
+                sha256,
+                admission: "// recorded\n".into(),
+                text: std::sync::OnceLock::new(),
+            })))
+        };
+        let right = later(Sha256::digest(b"package a\n").into());
+        assert_eq!(right.get(), Ok("package a\n"));
+        // Admission reads the record, not the file.
+        assert_eq!(right.admission(Language::Go), "// recorded\n");
+        let changed = later([0; 32]);
+        assert!(
+            changed
+                .get()
+                .unwrap_err()
+                .contains("changed since discovery")
+        );
+        assert_eq!(changed.as_str(), "");
+        std::fs::remove_file(&path).unwrap();
+        assert!(later([0; 32]).get().unwrap_err().contains("unreadable"));
+    }
+
     /// Discovers `root` as repository `r` with the given bounds; returns what was found and
     /// the diagnostics' messages as `path: message`.
     fn run(root: &Path, only: Option<&[Language]>, max: usize) -> (Discovered, Vec<String>) {
@@ -447,7 +603,7 @@ mod tests {
             languages: Default::default(),
             derived: false,
         });
-        let found = discover_bounded(&mut facts, repo, root, only, max);
+        let found = discover_bounded(&mut facts, repo, root, only, max, None);
         let diags = facts
             .diagnostics
             .iter()

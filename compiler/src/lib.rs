@@ -13,6 +13,7 @@ mod hash;
 mod lang;
 mod pipeline;
 mod progress;
+mod stat_cache;
 pub mod unit;
 
 use progress::Progress;
@@ -194,10 +195,19 @@ struct Inputs {
     configs: Vec<lang::ConfigFile>,
     /// Why the standard library is not in the graph, when Rust is compiled without it.
     sysroot_missing: Option<String>,
+    /// Source files discovery did not read: its records say they did not change.
+    not_read: u64,
 }
 
-/// Registers one repository in `facts` and discovers its files into `inputs`.
-fn add_repository(facts: &mut FactSet, inputs: &mut Inputs, spec: &RepoSpec, progress: &Progress) {
+/// Registers one repository in `facts` and discovers its files into `inputs`; with a cache
+/// directory, through discovery's records there ([`stat_cache`]), which it then writes again.
+fn add_repository(
+    facts: &mut FactSet,
+    inputs: &mut Inputs,
+    spec: &RepoSpec,
+    progress: &Progress,
+    stat_dir: Option<&Path>,
+) {
     // A derived repository has no commit, branch or dirty flag: nothing clones it.
     let head = if spec.derived {
         None
@@ -218,7 +228,19 @@ fn add_repository(facts: &mut FactSet, inputs: &mut Inputs, spec: &RepoSpec, pro
         languages: Default::default(),
     });
     progress.phase(&format!("discovering {}", spec.name));
-    let found = discover::discover(facts, repo, &spec.root, spec.languages.as_deref());
+    let stat = stat_dir.map(|d| stat_cache::StatCache::open(d, &spec.root));
+    let found = discover::discover(
+        facts,
+        repo,
+        &spec.root,
+        spec.languages.as_deref(),
+        stat.as_ref(),
+    );
+    inputs.not_read += found.recorded;
+    // Records that could not be written cost the next compile its reads, nothing else.
+    if let Some(stat) = stat {
+        let _ = stat.write();
+    }
     for (path, text) in found.configs {
         inputs.configs.push(lang::ConfigFile { repo, path, text });
     }
@@ -345,6 +367,10 @@ pub struct Summary {
     /// What the extraction cache did, when the compile kept one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cache: Option<CacheStats>,
+    /// Source files discovery did not read, because its records (kept with the extraction
+    /// cache) say they did not change since a compile read them.
+    #[serde(default)]
+    pub files_not_read: u64,
 }
 
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
@@ -471,7 +497,17 @@ fn compile_inner(opts: &CompileOptions, reuse: bool) -> Result<Summary, CompileE
     let lock = index.lock()?.keep(opts.keep);
 
     let progress = Progress::new(opts.progress);
-    let (facts, inputs) = gather(&opts.repos, opts.rust_sysroot, &progress);
+    let cache_dir = match &opts.cache.dir {
+        CacheDir::Off => None,
+        CacheDir::Beside => Some(index.root().join("cache")),
+        CacheDir::At(dir) => Some(dir.clone()),
+    };
+    let (facts, inputs) = gather(
+        &opts.repos,
+        opts.rust_sysroot,
+        &progress,
+        cache_dir.as_deref(),
+    );
     let t_discover = t0.elapsed();
     let digest = input_digest(&facts, &inputs, opts);
     if reuse
@@ -480,6 +516,7 @@ fn compile_inner(opts: &CompileOptions, reuse: bool) -> Result<Summary, CompileE
     {
         progress.finish();
         last.up_to_date = true;
+        last.files_not_read = inputs.not_read;
         last.index_notes = Vec::new();
         last.cache = None;
         let ms = t0.elapsed().as_millis() as u64;
@@ -490,12 +527,7 @@ fn compile_inner(opts: &CompileOptions, reuse: bool) -> Result<Summary, CompileE
         };
         return Ok(last);
     }
-    let disk = match &opts.cache.dir {
-        CacheDir::Off => None,
-        CacheDir::Beside => Some(index.root().join("cache")),
-        CacheDir::At(dir) => Some(dir.clone()),
-    }
-    .map(|dir| disk_cache::DiskCache::new(dir, opts.cache.limit));
+    let disk = cache_dir.map(|dir| disk_cache::DiskCache::new(dir, opts.cache.limit));
     let mut summary = resolve_and_publish(
         &lock,
         Gathered {
@@ -542,6 +574,7 @@ fn resolve_and_publish(
         disk,
         units,
     } = gathered;
+    let files_not_read = inputs.not_read;
     let linked = units.is_some();
     let phases = pipeline::Phases::default();
     resolve_all(
@@ -623,6 +656,7 @@ fn resolve_and_publish(
         diagnostic_sample: finished.diagnostics.iter().take(50).cloned().collect(),
         index_notes: published.index_notes,
         cache: disk.map(|d| d.finish()),
+        files_not_read,
     })
 }
 
@@ -715,7 +749,7 @@ fn gather_and_resolve(
     progress: &Progress,
 ) -> (FactSet, std::time::Duration) {
     let t0 = Instant::now();
-    let (mut facts, inputs) = gather(repos, rust_sysroot, progress);
+    let (mut facts, inputs) = gather(repos, rust_sysroot, progress, None);
     let t_discover = t0.elapsed();
     resolve_all(
         &mut facts,
@@ -733,11 +767,16 @@ fn gather_and_resolve(
 const SYSROOT_NOT_GIVEN: &str = "the standard library's sources were not given (--rust-sysroot off, or no unit of rust:<release> linked)";
 
 /// Registers and discovers every repository (the standard library's too, when it is located).
-fn gather(repos: &[RepoSpec], rust_sysroot: RustSysroot, progress: &Progress) -> (FactSet, Inputs) {
+fn gather(
+    repos: &[RepoSpec],
+    rust_sysroot: RustSysroot,
+    progress: &Progress,
+    stat_dir: Option<&Path>,
+) -> (FactSet, Inputs) {
     let mut facts = facts::FactSet::default();
     let mut inputs = Inputs::default();
     for spec in repos {
-        add_repository(&mut facts, &mut inputs, spec, progress);
+        add_repository(&mut facts, &mut inputs, spec, progress, stat_dir);
     }
     // The standard library enters as the derived repository `rust:<release>` when Rust is
     // compiled, none was given with --derived, and the toolchain has its sources.
@@ -747,7 +786,7 @@ fn gather(repos: &[RepoSpec], rust_sysroot: RustSysroot, progress: &Progress) ->
         .any(|s| s.meta.language == Language::Rust);
     if compiles_rust && rust_sysroot == RustSysroot::Auto && !repos.iter().any(|r| r.derived) {
         match locate_rust_sysroot() {
-            Ok(spec) => add_repository(&mut facts, &mut inputs, &spec, progress),
+            Ok(spec) => add_repository(&mut facts, &mut inputs, &spec, progress, stat_dir),
             Err(why) => inputs.sysroot_missing = Some(why),
         }
     } else {

@@ -342,6 +342,11 @@ fn extract_kept<F: FrontEnd>(
         cache::put(key, &k);
         return Ok(k);
     }
+    // A file discovery did not read is read now, and refused if it changed since.
+    input
+        .text
+        .get()
+        .map_err(|why| format!("its text could not be read: {why}"))?;
     let parsed = panic::catch_unwind(AssertUnwindSafe(|| F::extract(input)))
         .map_err(|payload| panic_message(payload.as_ref()))?;
     let unread = (F::partial(&parsed) && !facts.repos[input.meta.repo].derived)

@@ -262,7 +262,8 @@ pub fn build(opts: &UnitOptions) -> Result<UnitSummary, CompileError> {
     let progress = Progress::new(opts.progress);
     let mut facts = FactSet::default();
     let mut inputs = Inputs::default();
-    crate::add_repository(&mut facts, &mut inputs, &opts.repo, &progress);
+    let stat_dir = opts.cache.as_ref().map(|(dir, _)| dir.as_path());
+    crate::add_repository(&mut facts, &mut inputs, &opts.repo, &progress, stat_dir);
     // The root stays in the unit (a Dart package_config.json may name directories by absolute
     // path, or relative to its own); the generation never records it.
     let repo = facts.repos[0].clone();
@@ -273,7 +274,7 @@ pub fn build(opts: &UnitOptions) -> Result<UnitSummary, CompileError> {
             file: s.meta.file.index() as u32,
             language: s.meta.language,
             path: s.meta.path.clone(),
-            header: lang::admission_text(s.meta.language, s.text.as_str()).to_string(),
+            header: s.text.admission(s.meta.language).to_string(),
         })
         .collect();
     let mut body = Body {

@@ -167,7 +167,7 @@ pub(super) fn admit(
             .rsplit('/')
             .next()
             .unwrap_or(&input.meta.path);
-        let admitted = file_name_admits(name) && header_admits(input.text.as_str());
+        let admitted = file_name_admits(name) && header_admits(input.text.admission(Language::Go));
         let e = dirs_seen.entry((input.meta.repo, dir.clone())).or_default();
         e.0 += 1;
         if admitted {
