@@ -274,15 +274,23 @@ fn locate_rust_sysroot() -> Result<RepoSpec, String> {
         }
         Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
     };
-    let sysroot = PathBuf::from(run(&["--print", "sysroot"])?);
-    let library = sysroot.join("lib/rustlib/src/rust/library");
+    // Both at once: each start of `rustc` through rustup's proxy costs about 15 ms.
+    let (sysroot, version) = std::thread::scope(|s| {
+        let version = s.spawn(|| run(&["--version"]));
+        let sysroot = run(&["--print", "sysroot"]);
+        let version = version
+            .join()
+            .unwrap_or_else(|_| Err("`rustc --version` failed".into()));
+        (sysroot, version)
+    });
+    let library = PathBuf::from(sysroot?).join("lib/rustlib/src/rust/library");
     if !library.join("std").is_dir() {
         return Err(format!(
             "the toolchain's rust-src component is not installed (no {})",
             library.display()
         ));
     }
-    let version = run(&["--version"])?;
+    let version = version?;
     let release = version
         .split_whitespace()
         .nth(1)
