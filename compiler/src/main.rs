@@ -144,6 +144,14 @@ enum Command {
         /// Print a machine-readable summary on stdout.
         #[arg(long)]
         json: bool,
+        /// A cache directory for what a later link reuses: the standard library's resolution
+        /// over its own files (none by default). May be the units' extraction cache.
+        #[arg(long = "cache-dir", value_name = "DIR")]
+        cache_dir: Option<PathBuf>,
+        /// About how many MiB the cache may hold.
+        #[arg(long = "cache-limit", value_name = "MIB", default_value_t = kivgraph_compile::disk_cache::DEFAULT_LIMIT >> 20,
+              value_parser = clap::value_parser!(u64).range(1..))]
+        cache_limit: u64,
         /// The units, in the order their repositories are registered.
         #[arg(value_name = "UNIT", required = true)]
         units: Vec<PathBuf>,
@@ -255,6 +263,8 @@ fn run() -> anyhow::Result<()> {
         out,
         keep,
         json,
+        cache_dir,
+        cache_limit,
         units,
     }) = cli.command
     {
@@ -263,6 +273,7 @@ fn run() -> anyhow::Result<()> {
             units,
             keep: usize::try_from(keep).unwrap_or(usize::MAX),
             progress: !json && terminal,
+            cache: cache_dir.map(|d| (d, cache_limit.saturating_mul(1 << 20))),
         })?;
         return say(summary_text(&summary, json)?);
     }

@@ -562,6 +562,9 @@ pub struct LinkOptions {
     /// How many generations a publish keeps (SPEC section 1.8).
     pub keep: usize,
     pub progress: bool,
+    /// A cache directory, and its bound in bytes, for what a later link can reuse: the
+    /// standard library's resolution over its own files (kept there as by a compile).
+    pub cache: Option<(PathBuf, u64)>,
 }
 
 /// Publishes a generation from units, reading no source: the generation a compile of the
@@ -605,7 +608,10 @@ pub fn link(opts: &LinkOptions) -> Result<Summary, CompileError> {
         Gathered {
             facts,
             inputs,
-            disk: None,
+            disk: opts
+                .cache
+                .as_ref()
+                .map(|(dir, limit)| disk_cache::DiskCache::new(dir.clone(), *limit)),
             units: Some(extractions),
         },
         None,
@@ -718,6 +724,7 @@ mod tests {
             units,
             keep: 2,
             progress: false,
+            cache: None,
         })
         .unwrap_err();
         assert_eq!(

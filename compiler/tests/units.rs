@@ -57,6 +57,7 @@ fn link(out: &Path, units: Vec<PathBuf>) -> Result<kivgraph_compile::Summary, Co
         units,
         keep: kivgraph_format::layout::DEFAULT_KEEP,
         progress: false,
+        cache: None,
     })
 }
 
@@ -158,6 +159,25 @@ fn linked_units_give_the_generation_a_compile_gives() {
             .iter()
             .any(|d| d.repository == "awkward" && d.path == "main.go")
     );
+
+    // With a cache, a second link reuses the standard library's resolution: same generation.
+    let cache = tempfile::tempdir().unwrap();
+    for _ in 0..2 {
+        let out = tempfile::tempdir().unwrap();
+        let cached = unit::link(&LinkOptions {
+            out: out.path().into(),
+            units: units.clone(),
+            keep: 2,
+            progress: false,
+            cache: Some((cache.path().into(), 1 << 30)),
+        })
+        .unwrap();
+        assert!(
+            generation_files(&cached.generation_dir) == generation_files(&compiled.generation_dir),
+            "a link with a cache differs"
+        );
+    }
+    assert!(cache.path().join("packs").is_dir(), "the link kept nothing");
 
     // The units' checkouts are gone: none is recorded beside the index.
     let recorded =

@@ -8,7 +8,8 @@
 #   graph.sh link ARTIFACT UNIT...
 #       Links the units (made by the same kivgraph-compile build) into a fresh index without any
 #       checkout, verifies the generation and packs it into ARTIFACT with ARTIFACT.sha256 beside
-#       it. The units are registered in the order given.
+#       it. The units are registered in the order given. With $KIVGRAPH_CACHE, what a later link
+#       reuses (the Rust standard library's resolution) is kept there.
 #   graph.sh build ARTIFACT NAME=PATH...
 #       The same in one job: compiles the checked-out repositories together into a fresh index,
 #       verifies and packs it. The artifact holds no path of the runner.
@@ -49,7 +50,7 @@ case "$command" in
     shift
     index=$(mktemp -d)
     trap 'rm -rf "$index"' EXIT
-    "$compile" link --out "$index" "$@"
+    "$compile" link --out "$index" "${cache[@]}" -- "$@"
     "$compile" verify "$index" >/dev/null
     "$compile" pack "$index" -o "$artifact"
     ;;
