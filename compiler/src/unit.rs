@@ -53,11 +53,8 @@ const MAX_RATIO: u64 = 1024;
 /// command line prints first.
 #[derive(Debug, thiserror::Error)]
 pub enum UnitError {
-    #[error("UNIT_UNREADABLE: {path}: {source}")]
-    Io {
-        path: String,
-        source: std::io::Error,
-    },
+    #[error("UNIT_UNREADABLE: {path}: {error}")]
+    Io { path: String, error: std::io::Error },
     #[error("UNIT_CORRUPT: {path}: {what}")]
     Corrupt { path: String, what: String },
     #[error("UNIT_INCOMPATIBLE: {path}: {what}; make the unit again with this kivgraph-compile")]
@@ -347,9 +344,9 @@ pub fn build(opts: &UnitOptions) -> Result<UnitSummary, CompileError> {
 
 /// Encodes `body` and writes the unit file; its header and size.
 fn write(path: &Path, mut header: Header, body: &Body) -> Result<(Header, u64), UnitError> {
-    let io = |source: std::io::Error| UnitError::Io {
+    let io = |error: std::io::Error| UnitError::Io {
         path: path.display().to_string(),
-        source,
+        error,
     };
     let encoded = postcard::to_allocvec(body).map_err(|e| UnitError::Corrupt {
         path: path.display().to_string(),
@@ -402,9 +399,9 @@ pub fn read_header(path: &Path) -> Result<Header, UnitError> {
 
 /// The bytes of a unit file: a regular file only (not a FIFO or a device).
 fn read_file(path: &Path) -> Result<Vec<u8>, UnitError> {
-    let io = |source: std::io::Error| UnitError::Io {
+    let io = |error: std::io::Error| UnitError::Io {
         path: path.display().to_string(),
-        source,
+        error,
     };
     let meta = std::fs::metadata(path).map_err(io)?;
     if !meta.is_file() {
