@@ -40,6 +40,8 @@ struct Later {
     path: PathBuf,
     sha256: [u8; 32],
     admission: String,
+    /// The records that vouched for it, removed if they turn out wrong.
+    records: std::sync::Arc<PathBuf>,
     text: std::sync::OnceLock<Result<String, String>>,
 }
 
@@ -54,9 +56,14 @@ impl SourceText {
                 .get_or_init(|| {
                     let bytes = std::fs::read(&l.path).map_err(|e| format!("unreadable: {e}"))?;
                     if <[u8; 32]>::from(Sha256::digest(&bytes)) != l.sha256 {
-                        return Err(
-                            "its bytes changed since discovery recorded them; compile again".into(),
-                        );
+                        // The file changed without its status changing, or while this compile
+                        // ran: the records are not to be trusted again.
+                        let _ = std::fs::remove_file(&*l.records);
+                        return Err("its bytes are not the ones its status was recorded with \
+                                    (changed during the compile, or on a filesystem whose file \
+                                    status does not follow its content); the next compile reads \
+                                    every file of the repository again"
+                            .into());
                     }
                     String::from_utf8(bytes).map_err(|e| format!("not UTF-8 any more: {e}"))
                 })
@@ -361,11 +368,12 @@ fn discover_bounded(
                 file.size = e.stat.size;
                 file.sha256 = e.sha256;
                 file.lines = e.lines;
-                let text = (!e.binary).then(|| {
+                let text = stat.filter(|_| !e.binary).map(|c| {
                     SourceText(Repr::Later(Box::new(Later {
                         path: f.abs.clone(),
                         sha256: e.sha256,
                         admission: e.admission.clone(),
+                        records: c.records_path(),
                         text: std::sync::OnceLock::new(),
                     })))
                 });
@@ -391,7 +399,9 @@ fn discover_bounded(
                 file.lines = read.lines;
                 // Kept for the next compile: the text's status and what admission reads of it
                 // (not for text that is not UTF-8, whose words are read off its bytes).
-                if let Some(c) = stat {
+                // (Only what one read saw: a file whose size moved between its status and its
+                // read is read again next time.)
+                if let Some(c) = stat.filter(|_| st.size == read.size) {
                     let admission = match &read.text {
                         Some(Ok(t)) => Some(crate::lang::admission_text(f.language, t)),
                         Some(Err(_)) => None,
@@ -566,11 +576,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.go");
         std::fs::write(&path, "package a\n").unwrap();
+        let records = dir.path().join("records.bin");
+        std::fs::write(&records, b"records").unwrap();
         let later = |sha256: [u8; 32]| {
             SourceText(Repr::Later(Box::new(Later {
                 path: path.clone(),
                 sha256,
                 admission: "// recorded\n".into(),
+                records: std::sync::Arc::new(records.clone()),
                 text: std::sync::OnceLock::new(),
             })))
         };
@@ -578,14 +591,13 @@ mod tests {
         assert_eq!(right.get(), Ok("package a\n"));
         // Admission reads the record, not the file.
         assert_eq!(right.admission(Language::Go), "// recorded\n");
+        assert!(records.exists());
         let changed = later([0; 32]);
-        assert!(
-            changed
-                .get()
-                .unwrap_err()
-                .contains("changed since discovery")
-        );
+        let why = changed.get().unwrap_err();
+        assert!(why.contains("not the ones its status"), "{why}");
         assert_eq!(changed.as_str(), "");
+        // The records that vouched for it are gone.
+        assert!(!records.exists());
         std::fs::remove_file(&path).unwrap();
         assert!(later([0; 32]).get().unwrap_err().contains("unreadable"));
     }

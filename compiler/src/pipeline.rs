@@ -274,7 +274,8 @@ fn unread_of<F: FrontEnd>(input: &SourceInput, whole: bool) -> Vec<(String, u32,
     F::grammar(input)
         .map(|g| {
             panic::catch_unwind(AssertUnwindSafe(|| {
-                lang::unread_names(input.text.as_str(), g, whole)
+                // A text that could not be read has no names to give.
+                lang::unread_names(input.text.get().unwrap_or_default(), g, whole)
             }))
             .unwrap_or_default()
         })

@@ -6,17 +6,20 @@
 //! reading it gave: its SHA-256, its line count, whether it is binary, and the part of its text
 //! that admission reads (Go's build constraints). Discovery trusts a record only when every one
 //! of those fields is the same now and the file's times are more than [`RACY`] older than the
-//! moment the compile that wrote the record began discovering: a file written in the same
-//! instant as it was read could change without changing its times, so it is read again. Anything
-//! else (no record, a field that differs, a damaged file of records) reads the file; a record
-//! never stands for bytes it did not see. A file whose text is needed later (its extraction is
-//! not cached) is read then, and refused if its digest is no longer the recorded one.
+//! moment the compile that wrote the record began discovering, as the filesystem's clock tells
+//! it (the modification time of a marker file written then): a file written in the same instant
+//! as it was read could change without changing its times, so it is read again. Anything else
+//! (no record, a field that differs, records of another build of the compiler, a damaged file of
+//! records) reads the file; a record never stands for bytes it did not see. A file whose text is
+//! needed later (its extraction is not cached) is read then; if its digest is no longer the
+//! recorded one (a filesystem whose status does not follow its content), it is refused and the
+//! repository's records are removed, so that the next compile reads every file.
 //!
 //! One file per repository root: `<cache dir>/stat/<xxh3-64 of the root, hex>.bin`, the magic
-//! `KGSTAT\0\x01`, the postcard encoding of [`Records`], and the xxh3-64 of that encoding,
+//! `KGSTAT\0\x02`, the postcard encoding of [`Records`], and the xxh3-64 of that encoding,
 //! little-endian; written aside and renamed into place, so several compiles sharing the
 //! directory read a whole file or none (the last one written wins; each is true of the files it
-//! saw).
+//! saw). The marker beside it is `<same name>.start`.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -25,7 +28,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
-const MAGIC: &[u8; 8] = b"KGSTAT\0\x01";
+const MAGIC: &[u8; 8] = b"KGSTAT\0\x02";
 
 /// How much older than the recording compile's start a file's times must be to be trusted.
 pub(crate) const RACY: i128 = 2_000_000_000;
@@ -68,6 +71,9 @@ pub(crate) struct Entry {
 /// The file's content.
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct Records {
+    /// The build of the compiler that wrote them (what admission reads, and how lines and
+    /// kinds are counted, are its own).
+    build: String,
     /// When the compile that wrote them began discovering, in nanoseconds since the epoch.
     started: i128,
     /// By repository-relative path.
@@ -76,18 +82,32 @@ struct Records {
 
 /// The records of one repository: those a former compile wrote, and those this one makes.
 pub(crate) struct StatCache {
-    path: PathBuf,
+    path: std::sync::Arc<PathBuf>,
     started: i128,
     trusted_before: i128,
     old: FxHashMap<String, Entry>,
     new: Mutex<Vec<(String, Entry)>>,
 }
 
-fn now_ns() -> i128 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
+fn ns(t: SystemTime) -> i128 {
+    t.duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as i128)
 }
+
+/// Now, as the filesystem of `marker` tells it: the modification time of the marker, written
+/// now (the files' times come from that clock); this machine's clock when it cannot be written.
+fn started(marker: &Path) -> i128 {
+    let stamped = marker
+        .parent()
+        .map_or(Ok(()), std::fs::create_dir_all)
+        .and_then(|()| std::fs::write(marker, b""))
+        .and_then(|()| std::fs::metadata(marker))
+        .and_then(|m| m.modified());
+    ns(stamped.unwrap_or_else(|_| SystemTime::now()))
+}
+
+/// Each writer's temporary file has a name of its own.
+static TMP: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 impl StatCache {
     /// The records of the repository at `root` kept under the cache directory `dir`; none when
@@ -101,10 +121,11 @@ impl StatCache {
         let records = std::fs::read(&path)
             .ok()
             .and_then(|b| decode(&b))
+            .filter(|r| r.build == crate::disk_cache::frontend_digest())
             .unwrap_or_default();
         StatCache {
-            path,
-            started: now_ns(),
+            started: started(&path.with_extension("start")),
+            path: std::sync::Arc::new(path),
             trusted_before: records.started - RACY,
             old: records.entries.into_iter().collect(),
             new: Mutex::new(Vec::new()),
@@ -131,6 +152,7 @@ impl StatCache {
         let mut entries = self.new.into_inner().unwrap_or_else(|e| e.into_inner());
         entries.sort_by(|a, b| a.0.cmp(&b.0));
         let payload = postcard::to_allocvec(&Records {
+            build: crate::disk_cache::frontend_digest().to_string(),
             started: self.started,
             entries,
         })
@@ -140,13 +162,20 @@ impl StatCache {
         bytes.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(&payload).to_le_bytes());
         let parent = self.path.parent().unwrap_or(Path::new("."));
         std::fs::create_dir_all(parent)?;
-        let tmp = self
-            .path
-            .with_extension(format!("{}.tmp", std::process::id()));
+        let tmp = self.path.with_extension(format!(
+            "{}-{}.tmp",
+            std::process::id(),
+            TMP.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        ));
         std::fs::write(&tmp, &bytes)?;
-        std::fs::rename(&tmp, &self.path).inspect_err(|_| {
+        std::fs::rename(&tmp, &*self.path).inspect_err(|_| {
             let _ = std::fs::remove_file(&tmp);
         })
+    }
+
+    /// Where the records are, so that a file found to differ from its record can remove them.
+    pub(crate) fn records_path(&self) -> std::sync::Arc<PathBuf> {
+        self.path.clone()
     }
 }
 
@@ -178,6 +207,14 @@ mod tests {
         }
     }
 
+    /// Records `a.go` at `old` and `b.go` at `racy` again, by a compile started now.
+    fn first_again(dir: &Path, root: &Path, old: i128, racy: i128) {
+        let c = StatCache::open(dir, root);
+        c.record("a.go".into(), entry(old));
+        c.record("b.go".into(), entry(racy));
+        c.write().unwrap();
+    }
+
     #[test]
     fn records_are_trusted_only_when_the_status_matches_and_is_older_than_the_recording() {
         let dir = tempfile::tempdir().unwrap();
@@ -191,6 +228,19 @@ mod tests {
 
         let second = StatCache::open(dir.path(), root);
         assert!(second.lookup("a.go", &entry(old).stat).is_some());
+        // Trusted against the start of the compile that recorded, not of the one that reads.
+        let mut late = StatCache::open(dir.path(), root);
+        late.started = old - 10 * RACY;
+        late.record("a.go".into(), entry(old));
+        late.write().unwrap();
+        assert!(
+            StatCache::open(dir.path(), root)
+                .lookup("a.go", &entry(old).stat)
+                .is_none(),
+            "a record older than its file was trusted"
+        );
+        first_again(dir.path(), root, old, racy);
+        let second = StatCache::open(dir.path(), root);
         // Written just before it was read: its bytes could have changed since within its times.
         assert!(second.lookup("b.go", &entry(racy).stat).is_none());
         let mut moved = entry(old).stat;
@@ -207,14 +257,23 @@ mod tests {
                 .is_none()
         );
 
-        // A damaged file is no records at all.
-        let file = std::fs::read_dir(dir.path().join("stat"))
-            .unwrap()
-            .next()
-            .unwrap()
-            .unwrap()
-            .path();
+        // Another build's records are none.
+        let file = (*second.records_path()).clone();
         let mut bytes = std::fs::read(&file).unwrap();
+        let tampered = decode(&bytes).map(|mut r| {
+            r.build = "another build".into();
+            r
+        });
+        let payload = postcard::to_allocvec(&tampered.unwrap()).unwrap();
+        let mut other = MAGIC.to_vec();
+        other.extend_from_slice(&payload);
+        other.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(&payload).to_le_bytes());
+        std::fs::write(&file, &other).unwrap();
+        assert!(StatCache::open(dir.path(), root).old.is_empty());
+        std::fs::write(&file, &bytes).unwrap();
+        assert!(!StatCache::open(dir.path(), root).old.is_empty());
+
+        // A damaged file is no records at all.
         let at = bytes.len() / 2;
         bytes[at] ^= 1;
         std::fs::write(&file, &bytes).unwrap();

@@ -259,8 +259,9 @@ pub fn build(opts: &UnitOptions) -> Result<UnitSummary, CompileError> {
     let progress = Progress::new(opts.progress);
     let mut facts = FactSet::default();
     let mut inputs = Inputs::default();
-    let stat_dir = opts.cache.as_ref().map(|(dir, _)| dir.as_path());
-    crate::add_repository(&mut facts, &mut inputs, &opts.repo, &progress, stat_dir);
+    // Every file is read now (no discovery records): a unit holds what was read, never a
+    // failure to read again later.
+    crate::add_repository(&mut facts, &mut inputs, &opts.repo, &progress, None);
     // The root stays in the unit (a Dart package_config.json may name directories by absolute
     // path, or relative to its own); the generation never records it.
     let repo = facts.repos[0].clone();

@@ -76,11 +76,17 @@ fn unchanged_files_are_not_read_and_every_change_is() {
     assert_eq!(second.files_not_read, 5);
     assert_eq!(tables(&second.generation_dir), reference(p));
 
-    // Same size, and the modification time put back: the status change time still moves.
-    write_old(
-        &p.join("b.go"),
-        "package m\n\nfunc Abc() int { return 2 }\n",
-    );
+    // Same size, and the very same modification time put back: the status change time moves.
+    let b = p.join("b.go");
+    let mtime = std::fs::metadata(&b).unwrap().modified().unwrap();
+    std::fs::write(&b, "package m\n\nfunc Abc() int { return 2 }\n").unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&b)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
+    assert_eq!(std::fs::metadata(&b).unwrap().modified().unwrap(), mtime);
     settle();
     let edited = run();
     assert_eq!(edited.files_not_read, 4);
@@ -100,10 +106,19 @@ fn unchanged_files_are_not_read_and_every_change_is() {
     );
     assert_eq!(tables(&racy.generation_dir), reference(p));
 
+    // An extraction no longer cached is read from the file the records vouched for.
+    std::fs::remove_dir_all(out.path().join("cache/packs")).unwrap();
+    let uncached = run();
+    assert!(uncached.files_not_read >= 5);
+    assert_eq!(tables(&uncached.generation_dir), reference(p));
+
     // Damaged records are no records: every file is read, nothing else changes.
     let stat = out.path().join("cache/stat");
     for e in std::fs::read_dir(&stat).unwrap() {
         let path = e.unwrap().path();
+        if path.extension().is_none_or(|x| x != "bin") {
+            continue; // the marker of the compile's start
+        }
         let mut bytes = std::fs::read(&path).unwrap();
         let at = bytes.len() / 2;
         bytes[at] ^= 0x40;
@@ -112,4 +127,18 @@ fn unchanged_files_are_not_read_and_every_change_is() {
     let damaged = run();
     assert_eq!(damaged.files_not_read, 0);
     assert_eq!(tables(&damaged.generation_dir), reference(p));
+}
+
+#[test]
+fn a_file_whose_status_changed_too_recently_is_read_again() {
+    // Modification time an hour ago, status change time now: within the margin of the first
+    // compile's start, so the second compile reads it again rather than trusting its record.
+    let repo = tempfile::tempdir().unwrap();
+    let p = repo.path();
+    std::fs::write(p.join("go.mod"), "module example.com/m\n").unwrap();
+    write_old(&p.join("a.go"), "package m\n\nfunc Abc() {}\n");
+    let out = tempfile::tempdir().unwrap();
+    let opts = options(out.path(), p, CacheOptions::default());
+    assert_eq!(compile(&opts).unwrap().files_not_read, 0);
+    assert_eq!(compile(&opts).unwrap().files_not_read, 0);
 }
