@@ -12,10 +12,13 @@
 //! Repositories: `--split DIR` takes each top-level directory of DIR as one repository (a copy
 //! of Go's standard library, whose `go.mod` says `module std`, gets a `go.mod` naming each
 //! directory's module by the directory, so that import paths stay those of the whole);
-//! `--synthetic N` makes N small Go modules that import each other; or `[NAME=]PATH...`.
+//! `--synthetic N` makes N small Go modules that import each other; or `[NAME=]PATH...`. With
+//! `--derived rust:RELEASE=PATH` the standard library is one more unit (`unit --derived`, not
+//! copied), and the whole compile gets it with `--derived`. Links keep a cache (`--cache-dir`)
+//! from the first link to the relink, as CI does.
 //!
 //! Usage: `cargo run --release -p kivgraph-benches --bin link -- (--split DIR | --synthetic N |
-//! NAME=PATH...) [--seed S]`
+//! NAME=PATH...) [--derived rust:RELEASE=PATH] [--seed S]`
 
 use std::io::Read;
 use std::os::unix::process::ExitStatusExt;
@@ -208,27 +211,34 @@ fn tables(index: &Path) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
 }
 
 fn make_unit(name: &str, path: &Path, units: &Path) -> anyhow::Result<(PathBuf, Run)> {
-    let file = units.join(format!("{name}.kgunit"));
+    let file = units.join(format!("{}.kgunit", name.replace(':', "-")));
     let mut cmd = Command::new(compiler());
-    cmd.arg("unit")
-        .arg("--json")
-        .arg("-o")
-        .arg(&file)
-        .arg(format!("{name}={}", path.display()));
+    cmd.arg("unit").arg("--json").arg("-o").arg(&file);
+    if name.starts_with("rust:") {
+        cmd.arg("--derived");
+    }
+    cmd.arg(format!("{name}={}", path.display()));
     Ok((file, run(cmd)?))
 }
 
-fn link(out: &Path, units: &[PathBuf]) -> anyhow::Result<Run> {
+fn link(out: &Path, cache: &Path, units: &[PathBuf]) -> anyhow::Result<Run> {
     let mut cmd = Command::new(compiler());
     cmd.arg("link")
         .arg("--json")
         .arg("--out")
         .arg(out)
+        .arg("--cache-dir")
+        .arg(cache)
+        .arg("--")
         .args(units);
     run(cmd)
 }
 
-fn whole(out: &Path, repos: &[(String, PathBuf)]) -> anyhow::Result<Run> {
+fn whole(
+    out: &Path,
+    repos: &[(String, PathBuf)],
+    derived: Option<&(String, PathBuf)>,
+) -> anyhow::Result<Run> {
     let mut cmd = Command::new(compiler());
     cmd.args([
         "--json",
@@ -238,8 +248,11 @@ fn whole(out: &Path, repos: &[(String, PathBuf)]) -> anyhow::Result<Run> {
         "off",
         "--out",
     ])
-    .arg(out)
-    .arg("--");
+    .arg(out);
+    if let Some((n, p)) = derived {
+        cmd.arg("--derived").arg(format!("{n}={}", p.display()));
+    }
+    cmd.arg("--");
     for (n, p) in repos {
         cmd.arg(format!("{n}={}", p.display()));
     }
@@ -256,13 +269,20 @@ fn summary_line(what: &str, r: &Run) -> anyhow::Result<String> {
 
 fn main() -> anyhow::Result<()> {
     let cli = kivgraph_benches::Cli::new(
-        "usage: link (--split DIR | --synthetic N | [NAME=]PATH...) [--seed S]",
+        "usage: link (--split DIR | --synthetic N | [NAME=]PATH...) [--derived rust:RELEASE=PATH] [--seed S]",
     );
     let tmp = tempfile::tempdir()?;
     let src = tmp.path().join("src");
     let mut rng = Rng::new(cli.value("--seed", 7u64)?);
     let split_dir: String = cli.value("--split", String::new())?;
     let n_synth: usize = cli.value("--synthetic", 0)?;
+    let derived: Option<(String, PathBuf)> = match cli.value("--derived", String::new())? {
+        d if d.is_empty() => None,
+        d => {
+            let (n, p) = d.split_once('=').context("--derived rust:RELEASE=PATH")?;
+            Some((n.to_string(), PathBuf::from(p)))
+        }
+    };
     let repos = if !split_dir.is_empty() {
         split(Path::new(&split_dir), &src)?
     } else if n_synth > 0 {
@@ -271,7 +291,7 @@ fn main() -> anyhow::Result<()> {
         let mut repos = Vec::new();
         let mut args = std::env::args().skip(1);
         while let Some(a) = args.next() {
-            if a == "--seed" {
+            if a == "--seed" || a == "--derived" {
                 args.next();
                 continue;
             }
@@ -303,7 +323,7 @@ fn main() -> anyhow::Result<()> {
     let mut peak = 0.0f64;
     let mut bytes = 0u64;
     let mut lines = 0u64;
-    for (name, path) in &repos {
+    for (name, path) in repos.iter().chain(derived.iter()) {
         let (file, r) = make_unit(name, path, &units_dir)?;
         let s: serde_json::Value = serde_json::from_slice(&r.stdout)?;
         bytes += s["bytes"].as_u64().unwrap_or(0);
@@ -325,10 +345,11 @@ fn main() -> anyhow::Result<()> {
     );
 
     let linked = tmp.path().join("linked");
-    let l = link(&linked, &units)?;
+    let cache = tmp.path().join("link-cache");
+    let l = link(&linked, &cache, &units)?;
     println!("{}", summary_line("link", &l)?);
     let compiled = tmp.path().join("compiled");
-    let w = whole(&compiled, &repos)?;
+    let w = whole(&compiled, &repos, derived.as_ref())?;
     println!("{}", summary_line("whole compile", &w)?);
     if tables(&linked)? != tables(&compiled)? {
         bail!("the link's generation differs from the whole compile's");
@@ -347,7 +368,7 @@ fn main() -> anyhow::Result<()> {
     std::fs::write(&file, text)?;
     let (_, u) = make_unit(name, path, &units_dir)?;
     let relinked = tmp.path().join("relinked");
-    let l2 = link(&relinked, &units)?;
+    let l2 = link(&relinked, &cache, &units)?;
     println!(
         "relink after {name} changed ({}): unit {:.3} s, link {:.3} s, peak RSS {:.1} MiB",
         file.strip_prefix(&src).unwrap_or(&file).display(),
@@ -356,7 +377,7 @@ fn main() -> anyhow::Result<()> {
         l2.peak_mib
     );
     let compiled2 = tmp.path().join("compiled2");
-    whole(&compiled2, &repos)?;
+    whole(&compiled2, &repos, derived.as_ref())?;
     if tables(&relinked)? != tables(&compiled2)? {
         bail!("the relinked generation differs from the whole compile's");
     }
