@@ -279,6 +279,34 @@ pub(crate) fn each_named<'t>(root: Node<'t>, mut f: impl FnMut(Node<'t>) -> bool
     }
 }
 
+/// A pre-order walk of the named nodes below `root` (not `root` itself) with one cursor: `f`
+/// gets each node and its depth below `root` (1 for a child) and says whether to walk under it.
+/// It visits what a recursion over [`kids`] visits, in the same order.
+pub(crate) fn walk_named_below<'t>(root: Node<'t>, mut f: impl FnMut(Node<'t>, usize) -> bool) {
+    let mut c = root.walk();
+    if !c.goto_first_child() {
+        return;
+    }
+    let mut depth = 1;
+    loop {
+        let n = c.node();
+        // An anonymous node (a token) is passed over, as `kids` passes over it.
+        if n.is_named() && f(n, depth) && c.goto_first_child() {
+            depth += 1;
+            continue;
+        }
+        loop {
+            if c.goto_next_sibling() {
+                break;
+            }
+            if depth == 1 || !c.goto_parent() {
+                return;
+            }
+            depth -= 1;
+        }
+    }
+}
+
 /// A node's named children.
 pub(crate) fn kids<'t>(n: Node<'t>) -> Vec<Node<'t>> {
     // The count is kept in the node: a leaf (about half the nodes a walk visits) needs no
@@ -571,6 +599,36 @@ mod walk_tests {
                 seen < 3
             }));
             assert_eq!(seen, 3);
+
+            // Below a node, pruned where the callback says, with depths.
+            for (i, top) in [root, kids(root)[0]].into_iter().enumerate() {
+                let prune = |n: Node| n.kind().len() % 3 == i;
+                let mut want = Vec::new();
+                below_by_kids(top, 1, &prune, &mut want);
+                let mut got = Vec::new();
+                walk_named_below(top, |n, depth| {
+                    got.push((n, depth));
+                    !prune(n)
+                });
+                assert_eq!(got, want, "{src}");
+                assert!(!want.is_empty() || kids(top).is_empty());
+            }
+        }
+    }
+
+    /// The nodes below `n` a recursion over `kids` reaches, with their depth, not going under a
+    /// node `prune` names.
+    fn below_by_kids<'t>(
+        n: Node<'t>,
+        depth: usize,
+        prune: &dyn Fn(Node) -> bool,
+        out: &mut Vec<(Node<'t>, usize)>,
+    ) {
+        for k in kids(n) {
+            out.push((k, depth));
+            if !prune(k) {
+                below_by_kids(k, depth + 1, prune, out);
+            }
         }
     }
 }

@@ -13,19 +13,18 @@ impl Extractor<'_> {
     /// targets, imports, nested `def` and `class` names, `del`; not inside nested functions,
     /// classes, lambdas or comprehensions (walrus targets there bind here).
     pub(super) fn collect_bound(&self, n: Node, out: &mut Vec<String>) {
-        self.collect_bound_at(n, out, 0);
-    }
-
-    pub(super) fn collect_bound_at(&self, n: Node, out: &mut Vec<String>, d: usize) {
-        if d > MAX_DEPTH {
-            return;
-        }
-        for k in kids(n) {
+        // One walk with one cursor; a node's arm says whether its children are walked. Nodes
+        // deeper than the bound below `n` are not read.
+        crate::lang::walk_named_below(n, |k, depth| {
+            if depth > MAX_DEPTH + 1 {
+                return false;
+            }
             match k.kind() {
                 "function_definition" | "class_definition" => {
                     if let Some(nm) = k.field("name") {
                         out.push(self.t(nm).to_string());
                     }
+                    false
                 }
                 "decorated_definition" => {
                     if let Some(d) = k.field("definition")
@@ -33,18 +32,18 @@ impl Extractor<'_> {
                     {
                         out.push(self.t(nm).to_string());
                     }
+                    false
                 }
-                "lambda" => {}
+                "lambda" => false,
                 "assignment" | "augmented_assignment" => {
                     if let Some(l) = k.field("left") {
                         target_names(l, self.src, out);
                     }
-                    if let Some(r) = k.field("right") {
+                    // A chained assignment (`a = b = c`) is walked for its inner one.
+                    k.field("right").is_some_and(|r| {
                         self.collect_bound_expr(r, out);
-                        if r.kind() == "assignment" {
-                            self.collect_bound_at(k, out, d + 1);
-                        }
-                    }
+                        r.kind() == "assignment"
+                    })
                 }
                 "for_statement" | "for_in_clause" => {
                     if k.kind() == "for_statement"
@@ -52,13 +51,13 @@ impl Extractor<'_> {
                     {
                         target_names(l, self.src, out);
                     }
-                    self.collect_bound_at(k, out, d + 1);
+                    true
                 }
                 "with_item" | "as_pattern" => {
                     if let Some(a) = k.field("alias") {
                         target_names(a, self.src, out);
                     }
-                    self.collect_bound_at(k, out, d + 1);
+                    true
                 }
                 "except_clause" => {
                     if let Some(a) = k.field("alias") {
@@ -71,13 +70,13 @@ impl Extractor<'_> {
                             target_names(a, self.src, out);
                         }
                     }
-                    self.collect_bound_at(k, out, d + 1);
+                    true
                 }
                 "named_expression" => {
                     if let Some(nm) = k.field("name") {
                         out.push(self.t(nm).to_string());
                     }
-                    self.collect_bound_at(k, out, d + 1);
+                    true
                 }
                 "import_statement" | "import_from_statement" => {
                     for c in kids(k) {
@@ -98,37 +97,40 @@ impl Extractor<'_> {
                             _ => {}
                         }
                     }
+                    false
                 }
-                "delete_statement" => target_names_any(k, self.src, out),
-                "case_pattern" => case_captures(k, self.src, out),
+                "delete_statement" => {
+                    target_names_any(k, self.src, out);
+                    false
+                }
+                "case_pattern" => {
+                    case_captures(k, self.src, out);
+                    false
+                }
                 "list_comprehension"
                 | "set_comprehension"
                 | "dictionary_comprehension"
-                | "generator_expression" => self.collect_bound_expr(k, out),
-                _ => self.collect_bound_at(k, out, d + 1),
+                | "generator_expression" => {
+                    self.collect_bound_expr(k, out);
+                    false
+                }
+                _ => true,
             }
-        }
+        });
     }
 
     /// Walrus targets inside an expression (comprehensions included) bind in the function.
     pub(super) fn collect_bound_expr(&self, n: Node, out: &mut Vec<String>) {
-        self.collect_bound_expr_at(n, out, 0);
-    }
-
-    pub(super) fn collect_bound_expr_at(&self, n: Node, out: &mut Vec<String>, d: usize) {
-        if d > MAX_DEPTH {
-            return;
-        }
-        if n.kind() == "named_expression"
-            && let Some(nm) = n.field("name")
-        {
-            out.push(self.t(nm).to_string());
-        }
-        if n.kind() == "lambda" {
-            return;
-        }
-        for k in kids(n) {
-            self.collect_bound_expr_at(k, out, d + 1);
+        let mut visit = |k: Node| {
+            if k.kind() == "named_expression"
+                && let Some(nm) = k.field("name")
+            {
+                out.push(self.t(nm).to_string());
+            }
+            k.kind() != "lambda"
+        };
+        if visit(n) {
+            crate::lang::walk_named_below(n, |k, depth| depth <= MAX_DEPTH && visit(k));
         }
     }
 
