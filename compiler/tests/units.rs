@@ -240,6 +240,37 @@ fn a_unit_is_the_same_bytes_whether_its_extractions_were_made_or_read_from_the_c
 }
 
 #[test]
+fn a_unit_restricted_to_languages_links_as_a_compile_restricted_alike() {
+    // A repository of two languages, compiled in one of them.
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("mixed");
+    std::fs::create_dir_all(&repo).unwrap();
+    std::fs::write(repo.join("go.mod"), "module example.com/mixed\n").unwrap();
+    std::fs::write(repo.join("m.go"), "package m\n\nfunc Go() { Go() }\n").unwrap();
+    std::fs::write(repo.join("m.py"), "def py():\n    py()\n").unwrap();
+    let mut spec = RepoSpec::parse(&format!("mixed={}", repo.display())).unwrap();
+    spec.languages = Some(vec![kivgraph_format::Language::Python]);
+    let unit_file = build_unit(&spec, dir.path(), None);
+    let linked = link(&dir.path().join("linked"), vec![unit_file]).unwrap();
+    let compiled = kivgraph_compile::compile(&CompileOptions {
+        out: dir.path().join("compiled"),
+        repos: vec![spec],
+        fault: None,
+        progress: false,
+        rust_sysroot: RustSysroot::Off,
+        keep: kivgraph_format::layout::DEFAULT_KEEP,
+        cache: CacheOptions::off(),
+    })
+    .unwrap();
+    assert_eq!(compiled.source_files, 1, "the Go file is left out");
+    assert_eq!(linked.source_files, 1);
+    assert!(
+        generation_files(&linked.generation_dir) == generation_files(&compiled.generation_dir),
+        "a restricted unit links to another generation"
+    );
+}
+
+#[test]
 fn units_made_in_checkouts_of_different_layouts_link_as_a_compile() {
     // Each repository in a pipeline of its own: the Dart app's package_config.json names its
     // dependency by a relative directory that is not where that dependency's unit was made;
