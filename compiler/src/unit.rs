@@ -314,7 +314,7 @@ pub fn build(opts: &UnitOptions) -> Result<UnitSummary, CompileError> {
     progress.phase("writing the unit");
     let header_base = Header {
         unit_format: UNIT_FORMAT,
-        compiler: format!("kivgraph-compile {}", env!("CARGO_PKG_VERSION")),
+        compiler: compiler_name(),
         build: disk_cache::frontend_digest().to_string(),
         repository: opts.repo.name.clone(),
         derived: opts.repo.derived,
@@ -382,6 +382,11 @@ fn write(path: &Path, mut header: Header, body: &Body) -> Result<(Header, u64), 
     Ok((header, bytes))
 }
 
+/// What a unit's header names the compiler that made it: this one, when it is to be linked here.
+fn compiler_name() -> String {
+    format!("kivgraph-compile {}", env!("CARGO_PKG_VERSION"))
+}
+
 fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write as _;
     bytes.iter().fold(String::new(), |mut s, b| {
@@ -443,13 +448,14 @@ fn split<'a>(path: &Path, bytes: &'a [u8]) -> Result<(Header, &'a [u8]), UnitErr
             ),
         });
     }
-    if header.build != disk_cache::frontend_digest() {
+    if header.build != disk_cache::frontend_digest() || header.compiler != compiler_name() {
         return Err(UnitError::Incompatible {
             path: name,
             what: format!(
-                "made by another build of the compiler ({}, build {}); this is build {}",
+                "made by another build of the compiler ({}, build {}); this is {}, build {}",
                 header.compiler,
                 header.build,
+                compiler_name(),
                 disk_cache::frontend_digest()
             ),
         });
@@ -572,8 +578,6 @@ pub fn link(opts: &LinkOptions) -> Result<Summary, CompileError> {
     if opts.units.is_empty() {
         return Err(UnitError::NoneGiven.into());
     }
-    let index = kivgraph_format::IndexDir::new(&opts.out);
-    let lock = index.lock()?.keep(opts.keep);
     let progress = Progress::new(opts.progress);
     let mut facts = FactSet::default();
     let mut inputs = Inputs::default();
@@ -600,6 +604,10 @@ pub fn link(opts: &LinkOptions) -> Result<Summary, CompileError> {
     crate::validate_names(facts.repos.iter().map(|r| (r.name.as_str(), r.derived)))?;
     // As a compile with --rust-sysroot off: a link reads no toolchain.
     inputs.sysroot_missing = crate::sysroot_missing(&facts, true);
+    // The index is locked once the units are read and checked: a unit refused never waits
+    // for, or touches, the index.
+    let index = kivgraph_format::IndexDir::new(&opts.out);
+    let lock = index.lock()?.keep(opts.keep);
     let t_discover = t0.elapsed();
     crate::resolve_and_publish(
         &lock,

@@ -449,6 +449,42 @@ fn damaged_hostile_foreign_and_repeated_units_are_refused() {
 }
 
 #[test]
+fn any_flipped_byte_of_a_unit_is_refused() {
+    // Every byte of a small unit, one at a time, flipped: each damaged file is refused with a
+    // code (its header, its length or its digest gives it away), never linked, never a panic.
+    let dir = tempfile::tempdir().unwrap();
+    let spec = RepoSpec::parse(&format!(
+        "shapes={}",
+        fixtures().join("go/shapes").display()
+    ))
+    .unwrap();
+    let good = build_unit(&spec, dir.path(), None);
+    let bytes = std::fs::read(&good).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let damaged = dir.path().join("damaged.kgunit");
+    // A stride keeps the test short while touching the magic, the header and the payload.
+    let step = (bytes.len() / 400).max(1);
+    let mut tried = 0;
+    for at in (0..bytes.len()).step_by(step) {
+        for bit in [0x01u8, 0x80] {
+            let mut b = bytes.clone();
+            b[at] ^= bit;
+            std::fs::write(&damaged, &b).unwrap();
+            match link(out.path(), vec![damaged.clone()]) {
+                Err(CompileError::Unit(u)) => {
+                    assert!(u.code().starts_with("UNIT_"), "{u}");
+                }
+                Err(other) => panic!("byte {at}: not a unit error: {other}"),
+                Ok(_) => panic!("byte {at} flipped ({bit:#x}) was linked"),
+            }
+            tried += 1;
+        }
+    }
+    assert!(tried >= 400, "{tried}");
+    assert_eq!(IndexDir::new(out.path()).current().unwrap(), None);
+}
+
+#[test]
 fn units_are_made_and_linked_by_the_command_line() {
     let dir = tempfile::tempdir().unwrap();
     let bin = env!("CARGO_BIN_EXE_kivgraph-compile");
