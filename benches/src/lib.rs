@@ -162,3 +162,25 @@ impl Cli {
         self.args.iter().any(|a| a == name)
     }
 }
+
+/// Copies the directory tree `from` to `to` (regular files and directories; anything else is
+/// left out), so that a bench can edit its copy.
+pub fn copy_tree(from: &std::path::Path, to: &std::path::Path) -> anyhow::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for e in std::fs::read_dir(from)? {
+        let e = e?;
+        let ft = e.file_type()?;
+        if ft.is_dir() {
+            copy_tree(&e.path(), &to.join(e.file_name()))?;
+        } else if ft.is_file() {
+            std::fs::copy(e.path(), to.join(e.file_name()))?;
+        }
+    }
+    Ok(())
+}
+
+/// The `kivgraph-compile` binary built beside the running bench.
+pub fn compiler_binary() -> std::path::PathBuf {
+    let me = std::env::current_exe().expect("own path");
+    me.with_file_name("kivgraph-compile")
+}

@@ -17,7 +17,7 @@
 //! Usage: `cargo run --release -p kivgraph-benches --bin edit_loop -- --edit NAME:PATH
 //! [--rounds N] [--derived rust:RELEASE=PATH] [NAME=]PATH...`
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
@@ -58,25 +58,6 @@ fn parse_args() -> anyhow::Result<Args> {
     })
 }
 
-fn copy_tree(from: &Path, to: &Path) -> anyhow::Result<()> {
-    std::fs::create_dir_all(to)?;
-    for e in std::fs::read_dir(from)? {
-        let e = e?;
-        let ft = e.file_type()?;
-        if ft.is_dir() {
-            copy_tree(&e.path(), &to.join(e.file_name()))?;
-        } else if ft.is_file() {
-            std::fs::copy(e.path(), to.join(e.file_name()))?;
-        }
-    }
-    Ok(())
-}
-
-fn compiler() -> PathBuf {
-    let me = std::env::current_exe().expect("own path");
-    me.with_file_name("kivgraph-compile")
-}
-
 /// Runs `kivgraph-compile --json` as a child; returns its summary and wall time.
 fn run_child(
     out: &Path,
@@ -85,7 +66,7 @@ fn run_child(
     derived: &[String],
     full: bool,
 ) -> anyhow::Result<(Summary, f64)> {
-    let mut cmd = Command::new(compiler());
+    let mut cmd = Command::new(kivgraph_benches::compiler_binary());
     cmd.arg("--json")
         .arg("--out")
         .arg(out)
@@ -157,7 +138,7 @@ fn main() -> anyhow::Result<()> {
     for spec in &args.repos {
         let r = RepoSpec::parse(spec)?;
         let to = work.path().join("src").join(&r.name);
-        copy_tree(&r.root, &to)?;
+        kivgraph_benches::copy_tree(&r.root, &to)?;
         if r.name == args.edit.0 {
             edited = Some(to.join(&args.edit.1));
         }

@@ -29,11 +29,6 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use kivgraph_benches::Rng;
 
-fn compiler() -> PathBuf {
-    let me = std::env::current_exe().expect("own path");
-    me.with_file_name("kivgraph-compile")
-}
-
 /// What one child run took: wall seconds, peak RSS in MiB, its stdout.
 struct Run {
     secs: f64,
@@ -83,23 +78,9 @@ fn run(mut cmd: Command) -> anyhow::Result<Run> {
     })
 }
 
-fn copy_dir(from: &Path, to: &Path) -> anyhow::Result<()> {
-    std::fs::create_dir_all(to)?;
-    for e in std::fs::read_dir(from)? {
-        let e = e?;
-        let ty = e.file_type()?;
-        if ty.is_dir() {
-            copy_dir(&e.path(), &to.join(e.file_name()))?;
-        } else if ty.is_file() {
-            std::fs::copy(e.path(), to.join(e.file_name()))?;
-        }
-    }
-    Ok(())
-}
-
 /// Each top-level directory of `dir`, copied under `into`, as (name, path).
 fn split(dir: &Path, into: &Path) -> anyhow::Result<Vec<(String, PathBuf)>> {
-    copy_dir(dir, into)?;
+    kivgraph_benches::copy_tree(dir, into)?;
     let std_module = std::fs::read_to_string(into.join("go.mod"))
         .is_ok_and(|m| m.lines().any(|l| l.trim() == "module std"));
     let mut repos = Vec::new();
@@ -212,7 +193,7 @@ fn tables(index: &Path) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
 
 fn make_unit(name: &str, path: &Path, units: &Path) -> anyhow::Result<(PathBuf, Run)> {
     let file = units.join(format!("{}.kgunit", name.replace(':', "-")));
-    let mut cmd = Command::new(compiler());
+    let mut cmd = Command::new(kivgraph_benches::compiler_binary());
     cmd.arg("unit").arg("--json").arg("-o").arg(&file);
     if name.starts_with("rust:") {
         cmd.arg("--derived");
@@ -222,7 +203,7 @@ fn make_unit(name: &str, path: &Path, units: &Path) -> anyhow::Result<(PathBuf, 
 }
 
 fn link(out: &Path, cache: &Path, units: &[PathBuf]) -> anyhow::Result<Run> {
-    let mut cmd = Command::new(compiler());
+    let mut cmd = Command::new(kivgraph_benches::compiler_binary());
     cmd.arg("link")
         .arg("--json")
         .arg("--out")
@@ -239,7 +220,7 @@ fn whole(
     repos: &[(String, PathBuf)],
     derived: Option<&(String, PathBuf)>,
 ) -> anyhow::Result<Run> {
-    let mut cmd = Command::new(compiler());
+    let mut cmd = Command::new(kivgraph_benches::compiler_binary());
     cmd.args([
         "--json",
         "--full",
@@ -306,7 +287,7 @@ fn main() -> anyhow::Result<()> {
                 }
             };
             let to = src.join(&name);
-            copy_dir(&path, &to)?;
+            kivgraph_benches::copy_tree(&path, &to)?;
             repos.push((name, to));
         }
         repos
