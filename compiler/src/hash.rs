@@ -39,3 +39,14 @@ where
     }
     q.end()
 }
+
+/// Lowercase hexadecimal of `bytes` (digests in file rows, headers and records).
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    bytes
+        .iter()
+        .fold(String::with_capacity(2 * bytes.len()), |mut s, b| {
+            let _ = write!(s, "{b:02x}");
+            s
+        })
+}

@@ -742,10 +742,7 @@ fn input_digest(facts: &FactSet, inputs: &Inputs, opts: &CompileOptions) -> Stri
         hasher.update(Sha256::digest(c.text.as_bytes()));
     }
     hasher.update(format!("sysroot_missing {:?}", inputs.sysroot_missing).as_bytes());
-    hasher.finalize().iter().fold(String::new(), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
+    hash::hex(&hasher.finalize())
 }
 
 /// Discovers every repository and runs every front end over its files: the fact set of a

@@ -32,6 +32,7 @@ use sha2::{Digest, Sha256};
 
 use crate::discover::SourceText;
 use crate::facts::{Diagnostic, FactSet, FileId, Repo, SourceFile, Unresolved};
+use crate::hash::hex;
 use crate::pipeline::{self, Failed, FileMeta, SourceInput};
 use crate::progress::Progress;
 use crate::{CompileError, Gathered, Inputs, RepoSpec, Summary, disk_cache, lang};
@@ -385,14 +386,6 @@ fn write(path: &Path, mut header: Header, body: &Body) -> Result<(Header, u64), 
 /// What a unit's header names the compiler that made it: this one, when it is to be linked here.
 fn compiler_name() -> String {
     format!("kivgraph-compile {}", env!("CARGO_PKG_VERSION"))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write as _;
-    bytes.iter().fold(String::new(), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
 }
 
 /// Reads a unit's header and checks the file: magic, layout version, the compiler build

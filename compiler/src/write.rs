@@ -130,10 +130,6 @@ macro_rules! push {
     };
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// Builds the table `name` (one of [`kivgraph_format::tables::TABLES`]).
 fn table(f: &Finished, name: &str) -> TableBuilder {
     let repo_name = |r: RepoId| f.repos[r].name.clone();
@@ -186,7 +182,7 @@ fn table(f: &Finished, name: &str) -> TableBuilder {
                 push!(files, 5, Str, file.status.as_str().to_string());
                 push!(files, 6, U64, file.size);
                 push!(files, 7, U32, file.lines);
-                push!(files, 8, Str, hex(&file.sha256));
+                push!(files, 8, Str, crate::hash::hex(&file.sha256));
             }
             files
         }

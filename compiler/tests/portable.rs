@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use kivgraph_compile::{CacheOptions, CompileOptions, RepoSpec, RustSysroot, compile};
 use kivgraph_format::IndexDir;
 use kivgraph_format::checkouts::Checkouts;
-use shared::{REPOS, copy_dir, generation_files as tables};
+use shared::{REPOS, copy_dir, generation_files as tables, manifest_without_time};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
@@ -38,17 +38,6 @@ fn compile_at(checkout: &Path, out: &Path) -> kivgraph_compile::Summary {
     .unwrap()
 }
 
-/// The manifest without the time it was written.
-fn manifest(dir: &str) -> serde_json::Value {
-    let mut m: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(Path::new(dir).join("manifest.json")).unwrap())
-            .unwrap();
-    let o = m.as_object_mut().unwrap();
-    o.remove("created_at");
-    o.remove("created_at_ms");
-    m
-}
-
 #[test]
 fn two_checkouts_of_the_same_sources_give_the_same_generation() {
     let a = tempfile::tempdir().unwrap();
@@ -59,7 +48,10 @@ fn two_checkouts_of_the_same_sources_give_the_same_generation() {
     let sb = compile_at(&deeper, out_b.path());
     assert!(sa.rows.symbols > 0 && sa.rows.unresolved > 0);
     assert_eq!(tables(&sa.generation_dir), tables(&sb.generation_dir));
-    assert_eq!(manifest(&sa.generation_dir), manifest(&sb.generation_dir));
+    assert_eq!(
+        manifest_without_time(&sa.generation_dir),
+        manifest_without_time(&sb.generation_dir)
+    );
 
     // No byte of the generation names either checkout.
     for (dir, checkout) in [

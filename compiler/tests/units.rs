@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use kivgraph_compile::unit::{self, LinkOptions, UnitOptions};
 use kivgraph_compile::{CacheOptions, CompileError, CompileOptions, RepoSpec, RustSysroot};
 use kivgraph_format::IndexDir;
-use shared::{REPOS, copy_dir, generation_files};
+use shared::{REPOS, copy_dir, generation_files, manifest_without_time};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
@@ -61,15 +61,23 @@ fn link(out: &Path, units: Vec<PathBuf>) -> Result<kivgraph_compile::Summary, Co
     })
 }
 
-/// The manifest without the time it was written.
-fn manifest(dir: &str) -> serde_json::Value {
-    let mut m: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(Path::new(dir).join("manifest.json")).unwrap())
-            .unwrap();
-    let o = m.as_object_mut().unwrap();
-    o.remove("created_at");
-    o.remove("created_at_ms");
-    m
+/// A compile of `repos` from nothing, with `--rust-sysroot off`: what a link must publish.
+fn compile_whole(out: &Path, repos: Vec<RepoSpec>) -> kivgraph_compile::Summary {
+    kivgraph_compile::compile(&CompileOptions {
+        out: out.into(),
+        repos,
+        fault: None,
+        progress: false,
+        rust_sysroot: RustSysroot::Off,
+        keep: kivgraph_format::layout::DEFAULT_KEEP,
+        cache: CacheOptions::off(),
+    })
+    .unwrap()
+}
+
+/// The fixture repository `path` (under `fixtures/`) as `name`.
+fn fixture(name: &str, path: &str) -> RepoSpec {
+    RepoSpec::parse(&format!("{name}={}", fixtures().join(path).display())).unwrap()
 }
 
 /// A repository whose files cannot all be read: a syntax error, bytes that are not UTF-8, a
@@ -111,16 +119,7 @@ fn linked_units_give_the_generation_a_compile_gives() {
     let mut repos = specs(&checkout.path().join("fixtures"));
     repos.insert(0, awkward(checkout.path()));
     let whole = tempfile::tempdir().unwrap();
-    let compiled = kivgraph_compile::compile(&CompileOptions {
-        out: whole.path().into(),
-        repos: repos.clone(),
-        fault: None,
-        progress: false,
-        rust_sysroot: RustSysroot::Off,
-        keep: kivgraph_format::layout::DEFAULT_KEEP,
-        cache: CacheOptions::off(),
-    })
-    .unwrap();
+    let compiled = compile_whole(whole.path(), repos.clone());
 
     // The checkout is gone when the units are linked: the link reads no source.
     let units_dir = tempfile::tempdir().unwrap();
@@ -147,8 +146,8 @@ fn linked_units_give_the_generation_a_compile_gives() {
         );
     }
     assert_eq!(
-        manifest(&compiled.generation_dir),
-        manifest(&linked.generation_dir)
+        manifest_without_time(&compiled.generation_dir),
+        manifest_without_time(&linked.generation_dir)
     );
     // The front ends' diagnostics come with the link, as with the compile.
     assert_eq!(compiled.diagnostics, linked.diagnostics);
@@ -185,15 +184,7 @@ fn linked_units_give_the_generation_a_compile_gives() {
     assert!(recorded.is_empty(), "{recorded:?}");
     // Where a unit's checkout is on this machine, it is.
     let here = tempfile::tempdir().unwrap();
-    let shapes = build_unit(
-        &RepoSpec::parse(&format!(
-            "go-shapes={}",
-            fixtures().join("go/shapes").display()
-        ))
-        .unwrap(),
-        units_dir.path(),
-        None,
-    );
+    let shapes = build_unit(&fixture("go-shapes", "go/shapes"), units_dir.path(), None);
     link(here.path(), vec![shapes]).unwrap();
     let recorded =
         kivgraph_format::checkouts::Checkouts::read(&IndexDir::new(here.path())).repositories;
@@ -252,16 +243,7 @@ fn a_unit_restricted_to_languages_links_as_a_compile_restricted_alike() {
     spec.languages = Some(vec![kivgraph_format::Language::Python]);
     let unit_file = build_unit(&spec, dir.path(), None);
     let linked = link(&dir.path().join("linked"), vec![unit_file]).unwrap();
-    let compiled = kivgraph_compile::compile(&CompileOptions {
-        out: dir.path().join("compiled"),
-        repos: vec![spec],
-        fault: None,
-        progress: false,
-        rust_sysroot: RustSysroot::Off,
-        keep: kivgraph_format::layout::DEFAULT_KEEP,
-        cache: CacheOptions::off(),
-    })
-    .unwrap();
+    let compiled = compile_whole(&dir.path().join("compiled"), vec![spec]);
     assert_eq!(compiled.source_files, 1, "the Go file is left out");
     assert_eq!(linked.source_files, 1);
     assert!(
@@ -291,16 +273,10 @@ fn units_made_in_checkouts_of_different_layouts_link_as_a_compile() {
     let linked_dir = tempfile::tempdir().unwrap();
     let linked = link(linked_dir.path(), units).unwrap();
     let whole = tempfile::tempdir().unwrap();
-    let compiled = kivgraph_compile::compile(&CompileOptions {
-        out: whole.path().into(),
-        repos: vec![spec("app", &app), spec("corelib", &corelib)],
-        fault: None,
-        progress: false,
-        rust_sysroot: RustSysroot::Off,
-        keep: kivgraph_format::layout::DEFAULT_KEEP,
-        cache: CacheOptions::off(),
-    })
-    .unwrap();
+    let compiled = compile_whole(
+        whole.path(),
+        vec![spec("app", &app), spec("corelib", &corelib)],
+    );
     assert!(compiled.rows.edges > 50);
     assert!(
         generation_files(&linked.generation_dir) == generation_files(&compiled.generation_dir),
@@ -311,29 +287,10 @@ fn units_made_in_checkouts_of_different_layouts_link_as_a_compile() {
 /// The error a link of `units` gives, and whether the index still has its generation.
 fn refused(units: Vec<PathBuf>) -> (String, String) {
     let out = tempfile::tempdir().unwrap();
-    let good = build_unit(
-        &RepoSpec::parse(&format!(
-            "shapes={}",
-            fixtures().join("go/shapes").display()
-        ))
-        .unwrap(),
-        out.path(),
-        None,
-    );
+    let good = build_unit(&fixture("shapes", "go/shapes"), out.path(), None);
     let first = link(out.path(), vec![good]).unwrap();
-    // A child process that another test thread forks may hold a copy of the lock's descriptor
-    // until it execs; a busy index is not what this test is about.
-    let mut e = link(out.path(), units.clone()).unwrap_err();
-    for _ in 0..20 {
-        if !matches!(
-            e,
-            CompileError::Format(kivgraph_format::FormatError::Busy { .. })
-        ) {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-        e = link(out.path(), units.clone()).unwrap_err();
-    }
+    // Units are checked before the index is locked: no busy index to wait for.
+    let e = link(out.path(), units).unwrap_err();
     let code = match &e {
         CompileError::Unit(u) => u.code().to_string(),
         other => panic!("not a unit error: {other}"),
@@ -349,11 +306,7 @@ fn refused(units: Vec<PathBuf>) -> (String, String) {
 #[test]
 fn damaged_hostile_foreign_and_repeated_units_are_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let spec = RepoSpec::parse(&format!(
-        "inventory={}",
-        fixtures().join("go/inventory").display()
-    ))
-    .unwrap();
+    let spec = fixture("inventory", "go/inventory");
     let good = build_unit(&spec, dir.path(), None);
     let bytes = std::fs::read(&good).unwrap();
     let header_len = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
@@ -453,11 +406,7 @@ fn any_flipped_byte_of_a_unit_is_refused() {
     // Every byte of a small unit, one at a time, flipped: each damaged file is refused with a
     // code (its header, its length or its digest gives it away), never linked, never a panic.
     let dir = tempfile::tempdir().unwrap();
-    let spec = RepoSpec::parse(&format!(
-        "shapes={}",
-        fixtures().join("go/shapes").display()
-    ))
-    .unwrap();
+    let spec = fixture("shapes", "go/shapes");
     let good = build_unit(&spec, dir.path(), None);
     let bytes = std::fs::read(&good).unwrap();
     let out = tempfile::tempdir().unwrap();

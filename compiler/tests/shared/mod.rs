@@ -62,3 +62,16 @@ pub const REPOS: &[&str] = &[
     "dart/pair/corelib",
     "dart/shop",
 ];
+
+/// A generation's manifest without the time it was written: what two compiles (or a compile
+/// and a link) of the same sources must agree on.
+#[allow(dead_code)]
+pub fn manifest_without_time(dir: impl AsRef<Path>) -> serde_json::Value {
+    let mut m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.as_ref().join("manifest.json")).unwrap())
+            .unwrap();
+    let o = m.as_object_mut().unwrap();
+    o.remove("created_at");
+    o.remove("created_at_ms");
+    m
+}
