@@ -53,7 +53,7 @@ use kivgraph_benches::{Rng, quantile};
 use kivgraph_format::{Generation, IndexDir, SymbolKind};
 use serde_json::{Value, json};
 
-const USAGE: &str = "usage: tool_latency INDEX_DIR [--calls N (default 1000)] [--mixed N (default 10000)] [--seed S (default 1)] [--only TOOL,TOOL...] [--rounds R (default 1)]";
+const USAGE: &str = "usage: tool_latency INDEX_DIR [--calls N (default 1000)] [--mixed N (default 10000)] [--seed S (default 1)] [--only TOOL,TOOL...] [--rounds R (default 1)] [--repeat TOOL ARGS_JSON N] [--explain-tail]";
 
 /// Tools left out, with the reason printed.
 const SKIPPED: &[(&str, &str)] = &[
@@ -393,11 +393,41 @@ impl Sample {
     }
 }
 
+/// The allocator of the `kivgraph` binary, whose answers this bench times.
+#[global_allocator]
+static ALLOC: kivgraph_compile::alloc::Allocator = kivgraph_compile::alloc::Allocator;
+
+/// `--repeat`: one call, `n` times, for profiling a slow answer found by the mix.
+fn repeat_one(g: &Arc<Generation>, tool: &str, args: &Value, n: usize) -> anyhow::Result<()> {
+    let mut times = Vec::with_capacity(n);
+    let mut bytes = 0;
+    for _ in 0..n.max(1) {
+        let t = Instant::now();
+        let result = tools::call(tool, args, Some(g.clone()));
+        times.push(t.elapsed().as_secs_f64() * 1e6);
+        bytes = match &result {
+            Ok(text) => text.len(),
+            Err(e) => e.to_string().len(),
+        };
+    }
+    times.sort_by(|a, b| a.total_cmp(b));
+    println!(
+        "{tool} {args}: {} calls, p50 {:.0} us, p99 {:.0} us, max {:.0} us, {bytes} bytes",
+        times.len(),
+        quantile(&times, 0.5),
+        quantile(&times, 0.99),
+        times[times.len() - 1]
+    );
+    Ok(())
+}
+
 fn main() -> anyhow::Result<()> {
     let mut dir = None;
     let (mut calls, mut mixed, mut seed) = (1000usize, 10_000usize, 1u64);
     let mut rounds = 1usize;
     let mut only: Option<Vec<String>> = None;
+    let mut repeat: Option<(String, Value, usize)> = None;
+    let mut explain = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut value = || {
@@ -410,6 +440,12 @@ fn main() -> anyhow::Result<()> {
             "--seed" => seed = value()?.parse()?,
             "--rounds" => rounds = value()?.parse::<usize>()?.max(1),
             "--only" => only = Some(value()?.split(',').map(str::to_string).collect()),
+            "--explain-tail" => explain = true,
+            "--repeat" => {
+                let tool = value()?;
+                let json: Value = serde_json::from_str(&value()?).context("--repeat ARGS_JSON")?;
+                repeat = Some((tool, json, value()?.parse()?));
+            }
             _ if dir.is_none() && !a.starts_with("--") => dir = Some(a),
             _ => bail!("unknown argument {a:?}\n{USAGE}"),
         }
@@ -452,6 +488,10 @@ fn main() -> anyhow::Result<()> {
         quantile(&snap, 0.5),
         quantile(&snap, 0.99)
     );
+
+    if let Some((tool, args, n)) = repeat {
+        return repeat_one(&g, &tool, &args, n);
+    }
 
     // The query plan: arguments for every call, built before any call is timed.
     let picker = Picker { g: &g };
@@ -533,10 +573,12 @@ fn main() -> anyhow::Result<()> {
             let mut all = Sample::default();
             let mut by_variant: BTreeMap<&str, Sample> = BTreeMap::new();
             let mut slowest: Option<(f64, &Value)> = None;
+            let mut tail: Vec<(f64, &Value)> = Vec::new();
             for (variant, args) in list {
                 let t = Instant::now();
                 let result = tools::call(tool, args, Some(g.clone()));
                 let us = t.elapsed().as_secs_f64() * 1e6;
+                tail.push((us, args));
                 all.record(us, &result);
                 by_variant.entry(variant).or_default().record(us, &result);
                 if slowest.is_none_or(|(worst, _)| us > worst) {
@@ -551,6 +593,18 @@ fn main() -> anyhow::Result<()> {
             }
             if let Some((us, args)) = slowest {
                 println!("  slowest: {us:.0} us for {args}");
+            }
+            if explain {
+                // The slowest 1 %, each called again: slow in itself, or slow the first time
+                // (pages mapped and blocks checked for the first time)?
+                tail.sort_by(|a, b| b.0.total_cmp(&a.0));
+                for (us, args) in tail.iter().take(list.len().div_ceil(100)) {
+                    let t = Instant::now();
+                    let again = tools::call(tool, args, Some(g.clone()));
+                    let us2 = t.elapsed().as_secs_f64() * 1e6;
+                    let bytes = again.as_ref().map_or(0, String::len);
+                    println!("  tail: {us:.0} us, again {us2:.0} us, {bytes} bytes: {args}");
+                }
             }
         }
     }

@@ -115,6 +115,10 @@ fn named(
         .map(|r| b.name_postings.slice(r))
         .map(|p| p.iter().map(|x| x.to_native()).collect())
         .unwrap_or_default();
+    if repo.is_none() && path.is_none() {
+        // Nothing narrows: no record needs reading (a common name has tens of thousands).
+        return Ok(ids);
+    }
     ids.retain(|&id| {
         let s = &b.symbols[id as usize];
         repo.is_none_or(|r| s.repository.to_native() == r)

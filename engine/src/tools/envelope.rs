@@ -205,7 +205,9 @@ pub(crate) fn completeness(
     // repository's checkout looked up once; only the first 20 become entries.
     let b = g.graph();
     let mut roots: rustc_hash::FxHashMap<u32, Option<String>> = Default::default();
-    let mut files_seen: rustc_hash::FxHashSet<u32> = Default::default();
+    // Records come in (repository, file) order, so a file's records are consecutive; a file
+    // met again out of order makes a duplicate path that the dedup below removes.
+    let mut last_file = kivgraph_format::NONE;
     for (label, more, list) in [
         ("blind_spots", "more_blind_spots", blind),
         ("invisible_scopes", "more_invisible_scopes", scopes),
@@ -225,15 +227,16 @@ pub(crate) fn completeness(
             let file = u.file.to_native();
             if file != kivgraph_format::NONE {
                 // Many records share a file: its path is made once.
-                if !files_seen.insert(file) {
+                if file == last_file {
                     if entries.len() < 20 {
                         entries.push(entry(i, &mut said).0);
                     }
                     continue;
                 }
+                last_file = file;
                 let p = b.strings.get(b.files[file as usize].path.to_native());
                 paths.push(match root {
-                    Some(r) => format!("{r}/{p}"),
+                    Some(r) => join(r, p),
                     None => p.to_string(),
                 });
             } else if let Some(d) = b.strings.opt(u.detail.to_native())
@@ -242,7 +245,7 @@ pub(crate) fn completeness(
                 // A repository-relative directory (an older generation wrote it absolute).
                 paths.push(match root {
                     Some(r) if !dir.starts_with('/') && dir == "." => r.to_string(),
-                    Some(r) if !dir.starts_with('/') => format!("{r}/{dir}"),
+                    Some(r) if !dir.starts_with('/') => join(r, dir),
                     _ => dir.to_string(),
                 });
             }
@@ -260,6 +263,8 @@ pub(crate) fn completeness(
     paths.sort_unstable();
     paths.dedup();
     // A question with no name (an outline) gets paths alone: there is nothing to grep for.
+    // The strings move into the answer (`json!` would copy each one).
+    let paths = Value::Array(paths.into_iter().map(Value::String).collect());
     let fallback = if name.is_empty() {
         json!({"paths": paths})
     } else {
@@ -267,6 +272,15 @@ pub(crate) fn completeness(
     };
     out.insert("fallback".into(), fallback);
     Value::Object(out)
+}
+
+/// `root/path`, allocated once at its length (thousands of these make a large fallback).
+fn join(root: &str, path: &str) -> String {
+    let mut s = String::with_capacity(root.len() + 1 + path.len());
+    s.push_str(root);
+    s.push('/');
+    s.push_str(path);
+    s
 }
 
 /// Applies the cursor and limit to `total` rows; returns (offset, end, next cursor).
