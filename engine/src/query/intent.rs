@@ -147,40 +147,16 @@ pub fn find_by_intent(g: &Generation, q: &IntentQuery) -> Result<IntentAnswer, T
     // Which of the first 64 lists each slot is on (the hits name their terms from it).
     let mut on = vec![0u64; WINDOW as usize];
     let mut touched = vec![0u64; WINDOW as usize / 64];
-    let mut candidates: Vec<(u32, f64, u64)> = Vec::new();
-    let mut window = next_id(&mut lists).map(|first| first - first % WINDOW);
-    while let Some(start) = window {
-        let end = start.saturating_add(WINDOW).min(corpus);
-        for (n, (list, w)) in lists.iter_mut().enumerate() {
-            let bit = if n < 64 { 1u64 << n } else { 0 };
-            while let Some(id) = list.next_if(|&id| id < end) {
-                let slot = (id - start) as usize;
-                sums[slot] += *w;
-                on[slot] |= bit;
-                touched[slot / 64] |= 1u64 << (slot % 64);
-            }
-        }
-        for (word_at, word) in touched.iter_mut().enumerate() {
-            let mut bits = std::mem::take(word);
-            while bits != 0 {
-                let slot = word_at * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                candidates.push((
-                    start + slot as u32,
-                    std::mem::take(&mut sums[slot]),
-                    std::mem::take(&mut on[slot]),
-                ));
-            }
-        }
-        window = next_id(&mut lists).map(|next| next - next % WINDOW);
-    }
-    let matched = candidates.len() as u64;
-    let mut scored: Vec<(f64, u32, u64)> = Vec::with_capacity(candidates.len());
+    let mut scored: Vec<(f64, u32, u64)> = Vec::new();
     let (priors, classes) = (index.priors(), index.path_classes());
     let caller_weights: Vec<f64> = (0..=CALLERS_CAP).map(caller_weight).collect();
     let order = |a: &(f64, u32, u64), b: &(f64, u32, u64)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
     let mut bar: Option<f64> = None;
-    for (id, base, lists_on) in candidates {
+    let mut matched = 0u64;
+    // Each candidate is scored as its window reads it off (no list of every candidate: a common
+    // term matches a hundred thousand symbols).
+    let mut consider = |id: u32, base: f64, lists_on: u64| {
+        matched += 1;
         // The kind, export and callers come from the compiler's one-byte prior: the symbol's
         // record is read only to narrow by repository, kind or path.
         if repo.is_some() || q.kind.is_some() || q.path_prefix.is_some() {
@@ -194,7 +170,7 @@ pub fn find_by_intent(g: &Generation, q: &IntentQuery) -> Result<IntentAnswer, T
                         .is_some_and(|f| b.strings.get(f.path.to_native()).starts_with(p))
                 });
             if !keep {
-                continue;
+                return;
             }
         }
         let (kind_w, exported, callers) =
@@ -212,7 +188,7 @@ pub fn find_by_intent(g: &Generation, q: &IntentQuery) -> Result<IntentAnswer, T
         // score so far (a tie loses on id) can never be kept: past twice the cap, the best
         // CANDIDATE_CAP are selected and the rest dropped, and the bar rises.
         if bar.is_some_and(|b| score <= b) {
-            continue;
+            return;
         }
         scored.push((score, id, lists_on));
         if scored.len() >= 2 * CANDIDATE_CAP {
@@ -220,6 +196,32 @@ pub fn find_by_intent(g: &Generation, q: &IntentQuery) -> Result<IntentAnswer, T
             scored.truncate(CANDIDATE_CAP);
             bar = Some(scored[CANDIDATE_CAP - 1].0);
         }
+    };
+    let mut window = next_id(&mut lists).map(|first| first - first % WINDOW);
+    while let Some(start) = window {
+        let end = start.saturating_add(WINDOW).min(corpus);
+        for (n, (list, w)) in lists.iter_mut().enumerate() {
+            let bit = if n < 64 { 1u64 << n } else { 0 };
+            while let Some(id) = list.next_if(|&id| id < end) {
+                let slot = (id - start) as usize;
+                sums[slot] += *w;
+                on[slot] |= bit;
+                touched[slot / 64] |= 1u64 << (slot % 64);
+            }
+        }
+        for (word_at, word) in touched.iter_mut().enumerate() {
+            let mut bits = std::mem::take(word);
+            while bits != 0 {
+                let slot = word_at * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                consider(
+                    start + slot as u32,
+                    std::mem::take(&mut sums[slot]),
+                    std::mem::take(&mut on[slot]),
+                );
+            }
+        }
+        window = next_id(&mut lists).map(|next| next - next % WINDOW);
     }
     // The best CANDIDATE_CAP in a linear selection, then only those sorted: the order is total
     // (ids are distinct), so this is the full sort's prefix.
