@@ -293,6 +293,12 @@ impl<'g, T: ZeroValid> Section<'g, T> {
         self.items.is_empty()
     }
 
+    /// Record `i` **unchecked**, for hints only (what to prefetch): its block's sum is not
+    /// checked and no damage is noted, so nothing read through it may reach an answer.
+    pub fn hint(&self, i: usize) -> Option<&'g T> {
+        self.items.get(i)
+    }
+
     /// Record `i`, or `None` past the end or when its bytes are damaged (noted).
     pub fn get(&self, i: usize) -> Option<&'g T> {
         let item = self.items.get(i)?;
@@ -441,8 +447,9 @@ impl<'g> Strings<'g> {
     /// later, a loop over many scattered strings overlaps their cache misses.
     #[inline]
     pub fn prefetch_end(&self, id: u32) {
-        if let Some(end) = self.ends.items.get(id as usize) {
-            prefetch(end);
+        // The entry before `id` says where the string starts (`get` reads it and the next one).
+        if let Some(start) = self.ends.items.get((id as usize).saturating_sub(1)) {
+            prefetch(start);
         }
     }
 
@@ -793,4 +800,79 @@ pub(crate) fn sections_in_bounds(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Blocks;
+
+    /// A mapped file of 64 header bytes, an archive of three whole 4 KiB blocks and a short
+    /// fourth, and the blocks' sums; `damage` flips a byte of the archive after summing.
+    fn file(damage: Option<usize>) -> (Vec<u8>, usize, usize) {
+        let len = 3 * 4096 + 1000;
+        let mut f = vec![7u8; 64];
+        f.extend((0..len).map(|i| (i * 31 % 251) as u8));
+        let sums_at = f.len();
+        for block in f[64..64 + len].to_vec().chunks(4096) {
+            f.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(block).to_le_bytes());
+        }
+        if let Some(at) = damage {
+            f[64 + at] ^= 1;
+        }
+        (f, len, sums_at)
+    }
+
+    /// The inlined fast path of `holds` answers as the checking path does for every range,
+    /// whatever was checked before: never `Ok` where the checking path says `Err` (empty,
+    /// reversed and out-of-bounds ranges, ranges across blocks, damaged blocks, blocks not yet
+    /// checked and blocks already found whole).
+    #[test]
+    fn the_fast_path_of_holds_agrees_with_the_checking_path() {
+        for damage in [None, Some(2 * 4096 + 5), Some(3 * 4096 + 10)] {
+            let (f, len, sums_at) = file(damage);
+            let fast = Blocks::new(12, 64, len, sums_at);
+            let slow = Blocks::new(12, 64, len, sums_at);
+            let points = [
+                0,
+                1,
+                4095,
+                4096,
+                4097,
+                8191,
+                8192,
+                8200,
+                12287,
+                12288,
+                len - 1,
+                len,
+                len + 1,
+            ];
+            // Twice: the second round finds the blocks the first one checked.
+            for _ in 0..2 {
+                for &start in &points {
+                    for &end in &points {
+                        assert_eq!(
+                            fast.holds(&f, start, end).is_ok(),
+                            slow.holds_checking(&f, start, end).is_ok(),
+                            "{start}..{end} with damage at {damage:?}"
+                        );
+                    }
+                }
+            }
+            // And what they say is right: the damaged block never holds, an undamaged one does.
+            assert!(fast.holds(&f, 10, 20).is_ok());
+            assert!(fast.holds(&f, 20, 10).is_err());
+            assert!(fast.holds(&f, len - 1, len + 1).is_err());
+            assert!(fast.holds(&f, 5, 5).is_ok());
+            if let Some(at) = damage {
+                assert!(fast.holds(&f, at, at + 1).is_err());
+                let block = at / 4096 * 4096;
+                assert!(fast.holds(&f, block, block + 1).is_err());
+                assert!(fast.holds(&f, block - 2, block).is_ok());
+                assert!(fast.holds(&f, 0, len).is_err());
+            } else {
+                assert!(fast.holds(&f, 0, len).is_ok());
+            }
+        }
+    }
 }

@@ -39,8 +39,12 @@
 //! resident (as clean, shared page cache) as the calls read it, block by block.
 //!
 //! Usage: `cargo run --release -p kivgraph-benches --bin tool_latency -- INDEX_DIR [--calls N]
-//! [--mixed N] [--seed S] [--only TOOL,TOOL...]` (`--only` limits the per-tool phase and the
-//! mixed phase to the named tools, for profiling one of them).
+//! [--mixed N] [--seed S] [--only TOOL,TOOL...] [--rounds R] [--explain-tail] [--repeat TOOL
+//! ARGS_JSON N]` (`--only` limits the per-tool phase and the mixed phase to the named tools, for
+//! profiling one of them; `--explain-tail` calls each tool's slowest 1 % again right after its
+//! phase, to tell answers slow in themselves from first reads, and so warms what later phases
+//! read: compare its figures only with runs that pass it too; `--repeat` times one call `N`
+//! times and stops, for a profiler).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -578,7 +582,9 @@ fn main() -> anyhow::Result<()> {
                 let t = Instant::now();
                 let result = tools::call(tool, args, Some(g.clone()));
                 let us = t.elapsed().as_secs_f64() * 1e6;
-                tail.push((us, args));
+                if explain {
+                    tail.push((us, args));
+                }
                 all.record(us, &result);
                 by_variant.entry(variant).or_default().record(us, &result);
                 if slowest.is_none_or(|(worst, _)| us > worst) {
@@ -602,7 +608,10 @@ fn main() -> anyhow::Result<()> {
                     let t = Instant::now();
                     let again = tools::call(tool, args, Some(g.clone()));
                     let us2 = t.elapsed().as_secs_f64() * 1e6;
-                    let bytes = again.as_ref().map_or(0, String::len);
+                    let bytes = match &again {
+                        Ok(text) => text.len(),
+                        Err(e) => e.to_string().len(),
+                    };
                     println!("  tail: {us:.0} us, again {us2:.0} us, {bytes} bytes: {args}");
                 }
             }

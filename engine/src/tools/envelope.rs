@@ -220,9 +220,11 @@ pub(crate) fn completeness(
         // Thousands of records name thousands of files whose paths lie scattered over the
         // string table: where each path ends is asked for sixteen records ahead and its bytes
         // eight ahead, so the cache misses overlap instead of following one another.
+        // Hints only: the records are read unchecked here (no damage noted ahead of the reads
+        // below, which check them), and only where a record names a file.
         let path_of = |i: u32| {
-            let file = b.unresolved.get(i as usize)?.file.to_native();
-            Some(b.files.get(file as usize)?.path.to_native())
+            let file = b.unresolved.hint(i as usize)?.file.to_native();
+            Some(b.files.hint(file as usize)?.path.to_native())
         };
         for (n, &i) in list.iter().enumerate() {
             if let Some(&ahead) = list.get(n + 16)
@@ -243,7 +245,8 @@ pub(crate) fn completeness(
                 .as_deref();
             let file = u.file.to_native();
             if file != kivgraph_format::NONE {
-                // Many records share a file: its path is made once.
+                // A file's records are consecutive: its path is made once for them (a file
+                // met again later is made again, and the dedup below drops the copy).
                 if file == last_file {
                     if entries.len() < 20 {
                         entries.push(entry(i, &mut said).0);
