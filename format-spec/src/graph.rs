@@ -299,6 +299,15 @@ impl<'g, T: ZeroValid> Section<'g, T> {
         self.items.get(i)
     }
 
+    /// Asks the processor to start loading record `i` (a hint: nothing is read or checked, and
+    /// an index out of range does nothing).
+    #[inline]
+    pub fn prefetch(&self, i: usize) {
+        if let Some(item) = self.items.get(i) {
+            prefetch(item);
+        }
+    }
+
     /// Record `i`, or `None` past the end or when its bytes are damaged (noted).
     pub fn get(&self, i: usize) -> Option<&'g T> {
         let item = self.items.get(i)?;
