@@ -75,11 +75,17 @@ pub fn walk(g: &Generation, root: u32, spec: &WalkSpec) -> Walk {
     let mut out = Walk::default();
     'walk: for depth in 1..=spec.depth {
         let mut next = Vec::new();
-        for &u in &frontier {
-            let primary = match spec.direction {
-                Direction::Incoming => b.reverse.row(u),
-                Direction::Outgoing => b.forward.row(u),
-            };
+        let rows = match spec.direction {
+            Direction::Incoming => b.reverse,
+            Direction::Outgoing => b.forward,
+        };
+        for (k, &u) in frontier.iter().enumerate() {
+            // The frontier's rows lie scattered over the adjacency: ask for them ahead.
+            rows.prefetch_rows(&frontier, k);
+            if spec.blast {
+                b.forward.prefetch_rows(&frontier, k);
+            }
+            let primary = rows.row(u);
             // Implementations and the interfaces they implement reach each other.
             let implementing: &[kivgraph_format::blob::ArchivedEdgeRec] =
                 if spec.blast { b.forward.row(u) } else { &[] };
@@ -134,7 +140,15 @@ pub fn walk(g: &Generation, root: u32, spec: &WalkSpec) -> Walk {
     // reverse row of its target, both visited: reading either side's rows finds them all, and
     // the side with fewer half-edges is read.
     let total = |rows: &kivgraph_format::graph::Adjacency| -> usize {
-        visited.list.iter().map(|&u| rows.row_len(u)).sum()
+        let list = &visited.list;
+        (0..list.len())
+            .map(|k| {
+                if let Some(&ahead) = list.get(k + 16) {
+                    rows.offsets.prefetch(ahead as usize);
+                }
+                rows.row_len(list[k])
+            })
+            .sum()
     };
     let side = if total(&b.reverse) < total(&b.forward) {
         b.reverse
@@ -142,7 +156,8 @@ pub fn walk(g: &Generation, root: u32, spec: &WalkSpec) -> Walk {
         b.forward
     };
     let mut masks = vec![0u64; out.nodes.len()];
-    for &u in &visited.list {
+    for (k, &u) in visited.list.iter().enumerate() {
+        side.prefetch_rows(&visited.list, k);
         let at_u = visited.rank(&ranks, u).map_or(u32::MAX, |r| position[r]);
         for e in side.row(u) {
             let v = e.other.to_native();
