@@ -613,7 +613,7 @@ fn resolve_and_publish(
     } else {
         Roots::AsGiven
     };
-    let published = write_generation(lock, &finished, fault, progress, roots);
+    let published = write_generation(lock, &finished, disk.as_ref(), fault, progress, roots);
     progress.finish();
     let published = published?;
     let (id, dir) = (published.generation_id, published.generation_dir);
@@ -882,6 +882,7 @@ pub fn publish(out: &Path, facts: FactSet) -> Result<Published, CompileError> {
         &lock,
         &finished,
         None,
+        None,
         &Progress::new(false),
         Roots::AsGiven,
     )
@@ -899,6 +900,7 @@ enum Roots {
 fn write_generation(
     lock: &WriterLock,
     finished: &facts::Finished,
+    cache: Option<&disk_cache::DiskCache>,
     fault: Option<FaultPoint>,
     progress: &Progress,
     roots: Roots,
@@ -921,7 +923,7 @@ fn write_generation(
     let dir = staging.dir().to_path_buf();
     let staging = std::sync::Mutex::new(staging);
     let t_encode = Instant::now();
-    let encoded = write::encode(finished, &|name, bytes| {
+    let encoded = write::encode(finished, cache, &|name, bytes| {
         let file = kivgraph_format::layout::Staging::store(&dir, name, bytes)?;
         staging
             .lock()

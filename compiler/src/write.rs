@@ -30,7 +30,11 @@ pub type Sink<'a> = dyn Fn(&str, &[u8]) -> Result<(), FormatError> + Sync + 'a;
 /// Encodes every file of a generation but the manifest and hands each to `out` as soon as it
 /// is ready, so that writing the tables overlaps encoding the blob. Which file comes first
 /// depends on the schedule; their bytes do not.
-pub fn encode(f: &Finished, out: &Sink<'_>) -> Result<Encoded, FormatError> {
+pub fn encode(
+    f: &Finished,
+    cache: Option<&crate::disk_cache::DiskCache>,
+    out: &Sink<'_>,
+) -> Result<Encoded, FormatError> {
     let emit = |name: &str, bytes: Vec<u8>| -> Result<u64, FormatError> {
         out(name, &bytes)?;
         Ok(bytes.len() as u64)
@@ -70,7 +74,7 @@ pub fn encode(f: &Finished, out: &Sink<'_>) -> Result<Encoded, FormatError> {
             Ok(tables + symbols + reach)
         },
         || -> Result<u64, FormatError> {
-            let (graph, fst) = graph_blob(f)?;
+            let (graph, fst) = graph_blob(f, cache)?;
             let (graph, grams) = rayon::join(
                 || blob::encode(&graph),
                 || -> Result<Vec<u8>, FormatError> {
@@ -399,7 +403,10 @@ impl<'a> Interner<'a> {
     }
 }
 
-fn graph_blob(f: &Finished) -> Result<(GraphBlob, Vec<u8>), FormatError> {
+fn graph_blob(
+    f: &Finished,
+    cache: Option<&crate::disk_cache::DiskCache>,
+) -> Result<(GraphBlob, Vec<u8>), FormatError> {
     let package_keys: Vec<String> = (0..f.packages.len())
         .map(|i| f.package_key(PackageId(i)))
         .collect();
@@ -555,7 +562,58 @@ fn graph_blob(f: &Finished) -> Result<(GraphBlob, Vec<u8>), FormatError> {
         })
         .collect();
 
-    let (names, terms) = rayon::join(
+    // The name index and the term index depend on the symbols' names, kinds, files and
+    // callers alone, which an edit rarely changes: they are kept in the cache under a digest
+    // of exactly that, and taken from it when a compile finds them.
+    let callers: Vec<usize> = (0..n).map(|i| reference_callers(&reverse, i)).collect();
+    let key = cache.map(|_| names_terms_digest(f, &callers));
+    let kept = cache
+        .zip(key)
+        .and_then(|(c, k)| c.get::<NamesTerms>(k))
+        .filter(|m| m.fits(n));
+    let (names, terms) = match kept {
+        Some(m) => {
+            let (fst, postings, terms) = m.into_parts();
+            (Ok((fst, postings)), Ok(terms))
+        }
+        None => {
+            let (names, terms) = names_and_terms(f, &it, &callers);
+            if let (Some(c), Some(k), Ok(names), Ok(terms)) = (cache, key, &names, &terms) {
+                c.put(k, &NamesTermsRef::of(names, terms));
+            }
+            (names, terms)
+        }
+    };
+    let (fst, name_postings) = names?;
+    let terms = terms?;
+    let graph = GraphBlob {
+        strings,
+        repositories,
+        packages,
+        files,
+        symbols,
+        forward,
+        reverse,
+        unresolved,
+        unresolved_by_name,
+        package_edges,
+        name_postings,
+        terms,
+    };
+    Ok((graph, fst))
+}
+
+/// The name index (the FST and its postings) and the term index of `f`'s symbols.
+#[allow(clippy::type_complexity)]
+fn names_and_terms(
+    f: &Finished,
+    it: &Interner,
+    callers: &[usize],
+) -> (
+    Result<(Vec<u8>, Vec<u32>), FormatError>,
+    Result<terms::TermIndex, FormatError>,
+) {
+    rayon::join(
         || {
             // Interned ids are in byte order: the entries sort as integers.
             let mut entries: Vec<(u8, u32, u32)> = f
@@ -588,28 +646,113 @@ fn graph_blob(f: &Finished) -> Result<(GraphBlob, Vec<u8>), FormatError> {
                         kind: s.kind.as_str(),
                         path: &f.files[s.file].path,
                         exported: s.exported,
-                        callers: reference_callers(&reverse, i),
+                        callers: callers[i],
                     }),
             )
         },
-    );
-    let (fst, name_postings) = names?;
-    let terms = terms?;
-    let graph = GraphBlob {
-        strings,
-        repositories,
-        packages,
-        files,
-        symbols,
-        forward,
-        reverse,
-        unresolved,
-        unresolved_by_name,
-        package_edges,
-        name_postings,
-        terms,
+    )
+}
+
+/// What the name index and the term index are made from, digested: each symbol's name,
+/// qualified name, kind, file path, export and callers (capped as the index counts them), in
+/// symbol order, under the digest of the compiler's sources (which covers how both are built).
+fn names_terms_digest(f: &Finished, callers: &[usize]) -> u128 {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    let mut field = |b: &[u8]| {
+        h.update(&(b.len() as u64).to_le_bytes());
+        h.update(b);
     };
-    Ok((graph, fst))
+    field(crate::disk_cache::frontend_digest().as_bytes());
+    field(b"names and terms of a generation");
+    for (s, &c) in f.symbols.iter().zip(callers) {
+        field(s.name.as_bytes());
+        field(s.qualified_name.as_bytes());
+        field(s.kind.as_str().as_bytes());
+        field(f.files[s.file].path.as_bytes());
+        field(&[u8::from(s.exported), c as u8]);
+    }
+    h.digest128()
+}
+
+/// [`NamesTerms`] as it is written: borrowed from the indexes just built (postcard encodes a
+/// slice as it encodes a vector, so the two read and write the same bytes).
+#[derive(serde::Serialize)]
+struct NamesTermsRef<'a> {
+    fst: &'a [u8],
+    name_postings: &'a [u32],
+    keys_bytes: &'a [u8],
+    keys_ends: &'a [u32],
+    postings: &'a [u8],
+    posting_ends: &'a [u32],
+    doc_freq: &'a [u32],
+    path_class: &'a [u8],
+    prior: &'a [u8],
+}
+
+impl<'a> NamesTermsRef<'a> {
+    fn of((fst, name_postings): &'a (Vec<u8>, Vec<u32>), t: &'a terms::TermIndex) -> Self {
+        NamesTermsRef {
+            fst,
+            name_postings,
+            keys_bytes: &t.keys.bytes,
+            keys_ends: &t.keys.ends,
+            postings: &t.postings,
+            posting_ends: &t.posting_ends,
+            doc_freq: &t.doc_freq,
+            path_class: &t.path_class,
+            prior: &t.prior,
+        }
+    }
+}
+
+/// The name index and the term index of a generation, as the cache keeps them.
+#[derive(serde::Deserialize)]
+struct NamesTerms {
+    fst: Vec<u8>,
+    name_postings: Vec<u32>,
+    keys_bytes: Vec<u8>,
+    keys_ends: Vec<u32>,
+    postings: Vec<u8>,
+    posting_ends: Vec<u32>,
+    doc_freq: Vec<u32>,
+    path_class: Vec<u8>,
+    prior: Vec<u8>,
+}
+
+impl NamesTerms {
+    /// Whether a kept entry has the shape of `symbols` symbols' indexes (the cache checks its
+    /// bytes; this catches an entry that decodes into something else).
+    fn fits(&self, symbols: usize) -> bool {
+        let terms = self.keys_ends.len();
+        self.path_class.len() == symbols
+            && self.prior.len() == symbols
+            && self.posting_ends.len() == terms
+            && self.doc_freq.len() == terms
+            && self.name_postings.iter().all(|&i| (i as usize) < symbols)
+            && self
+                .keys_ends
+                .last()
+                .is_none_or(|&e| e as usize == self.keys_bytes.len())
+            && self
+                .posting_ends
+                .last()
+                .is_none_or(|&e| e as usize == self.postings.len())
+    }
+
+    fn into_parts(self) -> (Vec<u8>, Vec<u32>, terms::TermIndex) {
+        let terms = terms::TermIndex {
+            keys: StringTable {
+                bytes: self.keys_bytes,
+                ends: self.keys_ends,
+            },
+            postings: self.postings,
+            posting_ends: self.posting_ends,
+            doc_freq: self.doc_freq,
+            path_class: self.path_class,
+            prior: self.prior,
+        };
+        (self.fst, self.name_postings, terms)
+    }
 }
 
 /// How many incoming edges of the reference vocabulary node `n` has, counted up to the ranking's

@@ -357,3 +357,40 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     }
     out
 }
+
+/// An edit that changes no symbol's name, kind, file, export or callers (a comment appended to a
+/// Go file) publishes with the name index and the term index the cache kept from the compile
+/// before: the edited file's extraction is the only miss, and the generation is the one a compile
+/// from nothing publishes.
+#[test]
+fn an_edit_that_renames_nothing_reuses_the_kept_name_and_term_indexes() {
+    let src = tempfile::tempdir().unwrap();
+    let repos = copy_fixtures(src.path());
+    let cache_dir = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let warm = options(out.path(), &repos, shared_cache(cache_dir.path()));
+    compile(&warm).unwrap();
+
+    let go = sources(src.path())
+        .into_iter()
+        .find(|p| p.extension().is_some_and(|e| e == "go"))
+        .expect("a Go fixture file");
+    let mut text = std::fs::read_to_string(&go).unwrap();
+    text.push_str("\n// a comment appended by the test\n");
+    std::fs::write(&go, text).unwrap();
+
+    let s = compile(&warm).unwrap();
+    let stats = s.cache.clone().unwrap();
+    // One entry missed and written: the edited file's extraction. Indexes built again would be
+    // written again (their entry found and not used) or missed (not found).
+    assert_eq!(
+        (stats.misses, stats.written, stats.rejected),
+        (1, 1, 0),
+        "only {} was to be extracted again ({stats:?})",
+        go.display()
+    );
+    assert!(
+        tables(&s.generation_dir) == cold_tables(&repos),
+        "a compile reusing the kept indexes differs from one from nothing"
+    );
+}

@@ -78,9 +78,10 @@ pub enum CacheDir {
 /// What the cache did in one compile (`--json`'s `cache`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CacheStats {
-    /// Files whose extraction was read from the cache.
+    /// Entries read from the cache: files' extractions, and what whole steps of a compile
+    /// kept (the standard library's references, the name and term indexes of a generation).
     pub hits: u64,
-    /// Files extracted because the cache held no usable entry.
+    /// Entries looked for and not found usable: files extracted again, steps run again.
     pub misses: u64,
     /// Entries found damaged or undecodable, and packs whose index did not check (removed);
     /// each damaged entry also counts as a miss.
