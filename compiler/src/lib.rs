@@ -921,17 +921,42 @@ fn write_generation(
     // that encoded it; only its manifest entry is recorded under the lock.
     let staging = lock.stage(id, fault)?;
     let dir = staging.dir().to_path_buf();
-    let staging = std::sync::Mutex::new(staging);
+    // Each file is written (and synced) by a thread of its own as soon as it is encoded, so
+    // that encoding goes on while the disk catches up: storing the blob of the Rust standard
+    // library, about 70 MB synced, took a tenth of a second of an encoding thread.
+    let mut staging = staging;
     let t_encode = Instant::now();
-    let encoded = write::encode(finished, cache, &|name, bytes| {
-        let file = kivgraph_format::layout::Staging::store(&dir, name, bytes)?;
-        staging
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .record(file)
-    })?;
+    let (tx, rx) = std::sync::mpsc::channel::<(String, Vec<u8>)>();
+    let (encoded, stored) = std::thread::scope(|scope| {
+        let writer = scope.spawn(|| -> Result<(), FormatError> {
+            let mut failed = None;
+            for (name, bytes) in rx {
+                // After a failure the rest is received and dropped: the encoders finish, and
+                // the first error is the compile's.
+                if failed.is_none()
+                    && let Err(e) = kivgraph_format::layout::Staging::store(&dir, &name, &bytes)
+                        .and_then(|file| staging.record(file))
+                {
+                    failed = Some(e);
+                }
+            }
+            failed.map_or(Ok(()), Err)
+        });
+        let encoded = write::encode(finished, cache, &|name, bytes| {
+            tx.send((name.to_string(), bytes))
+                .map_err(|_| FormatError::Encode("the thread writing the files stopped".into()))
+        });
+        drop(tx);
+        let stored = writer.join().unwrap_or_else(|_| {
+            Err(FormatError::Encode(
+                "the thread writing the files panicked".into(),
+            ))
+        });
+        (encoded, stored)
+    });
+    stored?;
+    let encoded = encoded?;
     let encode_ms = t_encode.elapsed().as_millis() as u64;
-    let staging = staging.into_inner().unwrap_or_else(|e| e.into_inner());
     let now = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .unwrap_or_default();

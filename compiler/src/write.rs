@@ -25,7 +25,7 @@ pub struct Encoded {
 }
 
 /// Where each file of a generation goes as soon as it is encoded (its name, its bytes).
-pub type Sink<'a> = dyn Fn(&str, &[u8]) -> Result<(), FormatError> + Sync + 'a;
+pub type Sink<'a> = dyn Fn(&str, Vec<u8>) -> Result<(), FormatError> + Sync + 'a;
 
 /// Encodes every file of a generation but the manifest and hands each to `out` as soon as it
 /// is ready, so that writing the tables overlaps encoding the blob. Which file comes first
@@ -36,8 +36,9 @@ pub fn encode(
     out: &Sink<'_>,
 ) -> Result<Encoded, FormatError> {
     let emit = |name: &str, bytes: Vec<u8>| -> Result<u64, FormatError> {
-        out(name, &bytes)?;
-        Ok(bytes.len() as u64)
+        let len = bytes.len() as u64;
+        out(name, bytes)?;
+        Ok(len)
     };
     // The tables and the blob are independent encodings of the same facts, built side by side.
     let (tables, blob) = rayon::join(
