@@ -8,13 +8,6 @@ use clap::{Parser, Subcommand};
 use kivgraph::{ErrorCode, Store, index, mcp, tools};
 use kivgraph_format::IndexDir;
 
-/// mimalloc: an answer builds and frees thousands of small values (rows, paths, JSON), and with
-/// glibc's allocator a third of a 250 KB find_references answer went to `malloc` and `free`
-/// (the `tool_latency` bench declares the same allocator). Its defaults hand freed memory back
-/// to the system after a second, which suits a long-running server.
-#[global_allocator]
-static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 #[derive(Parser)]
 #[command(
     name = "kivgraph",

@@ -397,10 +397,6 @@ impl Sample {
     }
 }
 
-/// The allocator of the `kivgraph` binary, whose answers this bench times.
-#[global_allocator]
-static ALLOC: kivgraph_compile::alloc::Allocator = kivgraph_compile::alloc::Allocator;
-
 /// `--repeat`: one call, `n` times, for profiling a slow answer found by the mix.
 fn repeat_one(g: &Arc<Generation>, tool: &str, args: &Value, n: usize) -> anyhow::Result<()> {
     let mut times = Vec::with_capacity(n);
