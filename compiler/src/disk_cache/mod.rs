@@ -374,7 +374,7 @@ impl DiskCache {
         let payload = match postcard::to_allocvec(value) {
             Ok(p) => p,
             Err(e) => {
-                self.failed(format!("an extraction could not be encoded: {e}"));
+                self.failed(format!("an entry could not be encoded: {e}"));
                 return;
             }
         };
