@@ -184,3 +184,20 @@ pub fn compiler_binary() -> std::path::PathBuf {
     let me = std::env::current_exe().expect("own path");
     me.with_file_name("kivgraph-compile")
 }
+
+/// Every file of the generation in `dir` but its manifest (which records the time), by name:
+/// what two compiles of the same sources must have byte for byte.
+pub fn generation_files(dir: &std::path::Path) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir)? {
+        let e = e?;
+        if e.file_name() != "manifest.json" {
+            out.push((
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path())?,
+            ));
+        }
+    }
+    out.sort();
+    Ok(out)
+}

@@ -917,13 +917,12 @@ fn write_generation(
             "the index's CURRENT named no generation ({problem}); this publish replaced it"
         ));
     }
-    let staging = lock.stage(id, fault)?;
+    let mut staging = lock.stage(id, fault)?;
     let dir = staging.dir().to_path_buf();
     // Each file is written (and synced) into the staging directory, and its manifest entry
     // recorded, by a thread of its own as soon as it is encoded, so that encoding goes on while
     // the disk catches up: storing the blob of the Rust standard library, about 70 MB synced,
     // took a tenth of a second of an encoding thread.
-    let mut staging = staging;
     let t_encode = Instant::now();
     let (tx, rx) = std::sync::mpsc::channel::<(String, Vec<u8>)>();
     let (encoded, stored) = std::thread::scope(|scope| {

@@ -604,14 +604,16 @@ fn graph_blob(
     Ok((graph, fst))
 }
 
-/// The name index (the FST and its postings) and the term index of `f`'s symbols.
-#[allow(clippy::type_complexity)]
+/// The name index: `names.fst` and its postings.
+type NameIndex = (Vec<u8>, Vec<u32>);
+
+/// The name index and the term index of `f`'s symbols.
 fn names_and_terms(
     f: &Finished,
     it: &Interner,
     callers: &[usize],
 ) -> (
-    Result<(Vec<u8>, Vec<u32>), FormatError>,
+    Result<NameIndex, FormatError>,
     Result<terms::TermIndex, FormatError>,
 ) {
     rayon::join(
@@ -691,7 +693,7 @@ struct NamesTermsRef<'a> {
 }
 
 impl<'a> NamesTermsRef<'a> {
-    fn of((fst, name_postings): &'a (Vec<u8>, Vec<u32>), t: &'a terms::TermIndex) -> Self {
+    fn of((fst, name_postings): &'a NameIndex, t: &'a terms::TermIndex) -> Self {
         NamesTermsRef {
             fst,
             name_postings,

@@ -52,6 +52,31 @@ fn shared_cache(dir: &Path) -> CacheOptions {
     }
 }
 
+/// Copies of every fixture repository, an index and a cache directory, and the options of a
+/// compile of the copies that reads and writes that cache.
+struct Warm {
+    src: tempfile::TempDir,
+    repos: Vec<(String, PathBuf)>,
+    cache_dir: tempfile::TempDir,
+    _out: tempfile::TempDir,
+    opts: CompileOptions,
+}
+
+fn warm_fixtures() -> Warm {
+    let src = tempfile::tempdir().unwrap();
+    let repos = copy_fixtures(src.path());
+    let cache_dir = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let opts = options(out.path(), &repos, shared_cache(cache_dir.path()));
+    Warm {
+        src,
+        repos,
+        cache_dir,
+        _out: out,
+        opts,
+    }
+}
+
 /// What a compile from nothing, with no cache, publishes for the same sources.
 fn cold_tables(repos: &[(String, PathBuf)]) -> Vec<(String, Vec<u8>)> {
     let out = tempfile::tempdir().unwrap();
@@ -146,22 +171,19 @@ fn mutate(root: &Path, rng: &mut Rng, round: usize) -> Vec<String> {
 
 #[test]
 fn random_changes_to_every_fixture_publish_what_a_cold_compile_publishes() {
-    let src = tempfile::tempdir().unwrap();
-    let repos = copy_fixtures(src.path());
-    let cache_dir = tempfile::tempdir().unwrap();
-    let out = tempfile::tempdir().unwrap();
-    let warm = options(out.path(), &repos, shared_cache(cache_dir.path()));
+    let w = warm_fixtures();
+    let (src, repos, warm) = (&w.src, &w.repos, &w.opts);
 
-    let first = compile(&warm).unwrap();
+    let first = compile(warm).unwrap();
     let stats = first.cache.clone().unwrap();
     assert_eq!(stats.hits, 0);
     assert!(stats.written > 0 && stats.written == stats.misses);
-    assert_eq!(tables(&first.generation_dir), cold_tables(&repos));
+    assert_eq!(tables(&first.generation_dir), cold_tables(repos));
 
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     for round in 0..4 {
         let did = mutate(src.path(), &mut rng, round);
-        let s = compile(&warm).unwrap();
+        let s = compile(warm).unwrap();
         let stats = s.cache.clone().unwrap();
         assert!(
             stats.hits > stats.misses,
@@ -169,7 +191,7 @@ fn random_changes_to_every_fixture_publish_what_a_cold_compile_publishes() {
         );
         assert_eq!(stats.rejected, 0);
         assert!(
-            tables(&s.generation_dir) == cold_tables(&repos),
+            tables(&s.generation_dir) == cold_tables(repos),
             "round {round}: a compile reading the cache differs from one from nothing after {did:#?}"
         );
     }
@@ -206,13 +228,10 @@ fn entry_count(dir: &Path) -> usize {
 
 #[test]
 fn a_damaged_cache_is_a_miss_never_a_wrong_answer() {
-    let src = tempfile::tempdir().unwrap();
-    let repos = copy_fixtures(src.path());
-    let cache_dir = tempfile::tempdir().unwrap();
-    let out = tempfile::tempdir().unwrap();
-    let opts = options(out.path(), &repos, shared_cache(cache_dir.path()));
-    compile(&opts).unwrap();
-    let cold = cold_tables(&repos);
+    let w = warm_fixtures();
+    let (repos, cache_dir, opts) = (&w.repos, &w.cache_dir, &w.opts);
+    compile(opts).unwrap();
+    let cold = cold_tables(repos);
 
     // Damage entries in every way a disk, a crash or a stray tool could: a flipped byte in the
     // payload, in the header, a length that does not agree, zeroed bytes, another entry's name,
@@ -253,7 +272,7 @@ fn a_damaged_cache_is_a_miss_never_a_wrong_answer() {
     }
     std::fs::write(&all[0], &bytes).unwrap();
 
-    let s = compile(&opts).unwrap();
+    let s = compile(opts).unwrap();
     let stats = s.cache.clone().unwrap();
     assert_eq!(stats.rejected, damaged, "{stats:?}");
     assert_eq!(stats.misses, damaged, "{stats:?}");
@@ -262,7 +281,7 @@ fn a_damaged_cache_is_a_miss_never_a_wrong_answer() {
 
     // The damaged entries were written anew, in a later pack: the next compile reads every
     // file from the cache.
-    let again = compile(&opts).unwrap();
+    let again = compile(opts).unwrap();
     let stats = again.cache.unwrap();
     assert_eq!((stats.misses, stats.rejected), (0, 0), "{stats:?}");
     assert_eq!(tables(&again.generation_dir), cold);
@@ -275,7 +294,7 @@ fn a_damaged_cache_is_a_miss_never_a_wrong_answer() {
         bytes[at] ^= 0x10;
         std::fs::write(&pack, &bytes).unwrap();
     }
-    let s = compile(&opts).unwrap();
+    let s = compile(opts).unwrap();
     let stats = s.cache.clone().unwrap();
     assert_eq!(stats.rejected, 2, "{stats:?}");
     assert_eq!((stats.hits, stats.misses), (0, entries.len() as u64));
@@ -285,7 +304,7 @@ fn a_damaged_cache_is_a_miss_never_a_wrong_answer() {
         1,
         "the damaged packs are gone"
     );
-    let again = compile(&opts).unwrap();
+    let again = compile(opts).unwrap();
     assert_eq!(again.cache.unwrap().misses, 0);
 }
 
@@ -364,12 +383,9 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
 /// from nothing publishes.
 #[test]
 fn an_edit_that_renames_nothing_reuses_the_kept_name_and_term_indexes() {
-    let src = tempfile::tempdir().unwrap();
-    let repos = copy_fixtures(src.path());
-    let cache_dir = tempfile::tempdir().unwrap();
-    let out = tempfile::tempdir().unwrap();
-    let warm = options(out.path(), &repos, shared_cache(cache_dir.path()));
-    compile(&warm).unwrap();
+    let w = warm_fixtures();
+    let (src, repos, warm) = (&w.src, &w.repos, &w.opts);
+    compile(warm).unwrap();
 
     let go = sources(src.path())
         .into_iter()
@@ -379,7 +395,7 @@ fn an_edit_that_renames_nothing_reuses_the_kept_name_and_term_indexes() {
     text.push_str("\n// a comment appended by the test\n");
     std::fs::write(&go, text).unwrap();
 
-    let s = compile(&warm).unwrap();
+    let s = compile(warm).unwrap();
     let stats = s.cache.clone().unwrap();
     // One entry missed and written: the edited file's extraction. Indexes built again would be
     // written again (their entry found and not used) or missed (not found).
@@ -390,7 +406,7 @@ fn an_edit_that_renames_nothing_reuses_the_kept_name_and_term_indexes() {
         go.display()
     );
     assert!(
-        tables(&s.generation_dir) == cold_tables(&repos),
+        tables(&s.generation_dir) == cold_tables(repos),
         "a compile reusing the kept indexes differs from one from nothing"
     );
 }

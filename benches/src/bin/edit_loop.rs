@@ -92,18 +92,7 @@ fn run_child(
 }
 
 fn tables(dir: &str) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir)? {
-        let e = e?;
-        if e.file_name() != "manifest.json" {
-            out.push((
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path())?,
-            ));
-        }
-    }
-    out.sort();
-    Ok(out)
+    kivgraph_benches::generation_files(Path::new(dir))
 }
 
 fn append_line(path: &Path, round: usize) -> anyhow::Result<()> {

@@ -176,19 +176,9 @@ fn first_source(root: &Path) -> Option<PathBuf> {
 
 fn tables(index: &Path) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
     let idx = kivgraph_format::IndexDir::new(index);
-    let dir = idx.generation_dir(idx.current()?.context("no generation")?);
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir)? {
-        let e = e?;
-        if e.file_name() != "manifest.json" {
-            out.push((
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path())?,
-            ));
-        }
-    }
-    out.sort();
-    Ok(out)
+    kivgraph_benches::generation_files(
+        &idx.generation_dir(idx.current()?.context("no generation")?),
+    )
 }
 
 fn make_unit(name: &str, path: &Path, units: &Path) -> anyhow::Result<(PathBuf, Run)> {
