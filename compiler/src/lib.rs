@@ -379,6 +379,10 @@ pub struct Summary {
     /// cache) say they did not change since a compile read them.
     #[serde(default)]
     pub files_not_read: u64,
+    /// The tables' column chunks copied from the generation the index served (unchanged since),
+    /// and encoded from the rows.
+    #[serde(default)]
+    pub table_chunks: kivgraph_format::tables::Reused,
 }
 
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
@@ -665,6 +669,7 @@ fn resolve_and_publish(
         index_notes: published.index_notes,
         cache: disk.map(|d| d.finish()),
         files_not_read,
+        table_chunks: published.table_chunks,
     })
 }
 
@@ -855,6 +860,8 @@ pub struct Published {
     pub generation_bytes: u64,
     /// What publishing repaired or collected in the index directory.
     pub index_notes: Vec<String>,
+    /// The tables' column chunks copied from the generation the index served, and encoded.
+    pub table_chunks: kivgraph_format::tables::Reused,
     /// How long encoding took (each file stored as soon as it was encoded), in milliseconds.
     #[serde(skip)]
     pub encode_ms: u64,
@@ -924,6 +931,11 @@ fn write_generation(
     // the disk catches up: storing the blob of the Rust standard library, about 70 MB synced,
     // took a tenth of a second of an encoding thread.
     let t_encode = Instant::now();
+    // A compile that keeps a cache copies the table chunks that did not change from the
+    // generation the index serves (checked against its manifest first); one without a cache
+    // encodes everything.
+    let earlier =
+        cache.and_then(|_| kivgraph_format::tables::EarlierTables::of_current(lock.index()));
     let (tx, rx) = std::sync::mpsc::channel::<(String, Vec<u8>)>();
     let (encoded, stored) = std::thread::scope(|scope| {
         let writer = scope.spawn(|| -> Result<(), FormatError> {
@@ -940,7 +952,7 @@ fn write_generation(
             }
             failed.map_or(Ok(()), Err)
         });
-        let encoded = write::encode(finished, cache, &|name, bytes| {
+        let encoded = write::encode(finished, cache, earlier.as_ref(), &|name, bytes| {
             tx.send((name.to_string(), bytes))
                 .map_err(|_| FormatError::Encode("the thread writing the files stopped".into()))
         });
@@ -1017,6 +1029,7 @@ fn write_generation(
         rows: encoded.rows,
         generation_bytes,
         index_notes,
+        table_chunks: encoded.chunks,
         encode_ms,
     })
 }

@@ -7,7 +7,7 @@ use kivgraph_format::blob::{
     SymbolRec, UnresolvedRec,
 };
 use kivgraph_format::manifest::RowCounts;
-use kivgraph_format::tables::{Column, TableBuilder};
+use kivgraph_format::tables::{Column, Reused, TableBuilder};
 use kivgraph_format::{FormatError, NONE, names, terms};
 
 use std::sync::Arc;
@@ -22,6 +22,8 @@ pub struct Encoded {
     pub bytes: u64,
     pub rows: RowCounts,
     pub tallies: kivgraph_format::manifest::Tallies,
+    /// The tables' column chunks copied from the earlier generation, and encoded.
+    pub chunks: kivgraph_format::tables::Reused,
 }
 
 /// Where each file of a generation goes as soon as it is encoded (its name, its bytes).
@@ -29,10 +31,13 @@ pub type Sink<'a> = dyn Fn(&str, Vec<u8>) -> Result<(), FormatError> + Sync + 'a
 
 /// Encodes every file of a generation but the manifest and hands each to `out` as soon as it
 /// is ready, so that writing the tables overlaps encoding the blob. Which file comes first
-/// depends on the schedule; their bytes do not.
+/// depends on the schedule; their bytes do not. A table's column chunks that `earlier` (the
+/// generation the index served) holds with the same digest are copied from it, not encoded:
+/// the same bytes.
 pub fn encode(
     f: &Finished,
     cache: Option<&crate::disk_cache::DiskCache>,
+    earlier: Option<&kivgraph_format::tables::EarlierTables>,
     out: &Sink<'_>,
 ) -> Result<Encoded, FormatError> {
     let emit = |name: &str, bytes: Vec<u8>| -> Result<u64, FormatError> {
@@ -42,13 +47,22 @@ pub fn encode(
     };
     // The tables and the blob are independent encodings of the same facts, built side by side.
     let (tables, blob) = rayon::join(
-        || -> Result<u64, FormatError> {
+        || -> Result<(u64, Reused), FormatError> {
             use rayon::prelude::*;
             // Each table built, encoded and written by a task of its own.
-            let tables: u64 = kivgraph_format::tables::TABLES
+            let tables = kivgraph_format::tables::TABLES
                 .par_iter()
-                .map(|&(name, _)| emit(&format!("{name}.parquet"), table(f, name).to_parquet()?))
-                .sum::<Result<u64, FormatError>>()?;
+                .map(|&(name, _)| {
+                    let reuse = earlier.and_then(|e| e.load(name));
+                    let (bytes, chunks) = table(f, name).to_parquet_reusing(reuse.as_ref())?;
+                    Ok((emit(&format!("{name}.parquet"), bytes)?, chunks))
+                })
+                .collect::<Result<Vec<_>, FormatError>>()?;
+            let chunks = tables.iter().fold(Reused::default(), |a, (_, c)| Reused {
+                copied: a.copied + c.copied,
+                encoded: a.encoded + c.encoded,
+            });
+            let tables: u64 = tables.iter().map(|(b, _)| b).sum();
             let file_of: Vec<u32> = f.symbols.iter().map(|s| s.file.0 as u32).collect();
             let symbols = emit(
                 kivgraph_format::file_symbols::FILE_SYMBOLS,
@@ -72,7 +86,7 @@ pub fn encode(
                 kivgraph_format::scope_reach::SCOPE_REACH,
                 kivgraph_format::scope_reach::encode(f.unresolved.len(), &reach),
             )?;
-            Ok(tables + symbols + reach)
+            Ok((tables + symbols + reach, chunks))
         },
         || -> Result<u64, FormatError> {
             let (graph, fst) = graph_blob(f, cache)?;
@@ -95,7 +109,8 @@ pub fn encode(
                 + emit(kivgraph_format::NAMES_FST, fst)?)
         },
     );
-    let bytes = tables? + blob?;
+    let (tables, chunks) = tables?;
+    let bytes = tables + blob?;
     let rows = RowCounts {
         repositories: f.repos.len() as u64,
         packages: f.packages.len() as u64,
@@ -123,6 +138,7 @@ pub fn encode(
         bytes,
         rows,
         tallies,
+        chunks,
     })
 }
 

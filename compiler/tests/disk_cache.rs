@@ -410,3 +410,57 @@ fn an_edit_that_renames_nothing_reuses_the_kept_name_and_term_indexes() {
         "a compile reusing the kept indexes differs from one from nothing"
     );
 }
+
+#[test]
+fn an_edit_copies_the_unchanged_table_chunks_and_never_a_damaged_one() {
+    let w = warm_fixtures();
+    let (src, repos, warm) = (&w.src, &w.repos, &w.opts);
+    let first = compile(warm).unwrap();
+    assert_eq!(
+        first.table_chunks.copied, 0,
+        "nothing to copy from in an empty index: {:?}",
+        first.table_chunks
+    );
+
+    let go = sources(src.path())
+        .into_iter()
+        .find(|p| p.extension().is_some_and(|e| e == "go"))
+        .expect("a Go fixture file");
+    let append = |line: &str| {
+        let mut text = std::fs::read_to_string(&go).unwrap();
+        text.push_str(line);
+        std::fs::write(&go, text).unwrap();
+    };
+    append("\n// a comment appended by the test\n");
+    let s = compile(warm).unwrap();
+    let c = s.table_chunks;
+    // Every column of every table but the files table's row (its digest and size moved).
+    assert!(
+        c.copied > 0 && c.encoded > 0 && c.copied > 4 * c.encoded,
+        "an appended comment should copy nearly every chunk: {c:?}"
+    );
+    assert!(
+        tables(&s.generation_dir) == cold_tables(repos),
+        "a compile copying chunks differs from one from nothing"
+    );
+
+    // A damaged table of the served generation is not copied from: its bytes no longer match
+    // its manifest, so the table is encoded from its rows, and the result is still exact.
+    let edges = Path::new(&s.generation_dir).join("edges.parquet");
+    let mut bytes = std::fs::read(&edges).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x40;
+    std::fs::write(&edges, bytes).unwrap();
+    append("// and another\n");
+    let after = compile(warm).unwrap();
+    let edge_columns = kivgraph_format::tables::table_spec("edges").unwrap().len() as u64;
+    assert!(
+        after.table_chunks.encoded >= edge_columns,
+        "the damaged edges table must be encoded again: {:?}",
+        after.table_chunks
+    );
+    assert!(
+        tables(&after.generation_dir) == cold_tables(repos),
+        "a compile after a damaged table differs from one from nothing"
+    );
+}
