@@ -400,7 +400,7 @@ impl<'a> Interner<'a> {
     }
     fn seal(&mut self) -> StringTable {
         let mut sorted: Vec<&'a str> = self.ids.keys().copied().collect();
-        sorted.sort_unstable();
+        rayon::slice::ParallelSliceMut::par_sort_unstable(&mut sorted[..]);
         let mut t = StringTable::default();
         t.bytes.reserve(sorted.iter().map(|s| s.len()).sum());
         t.ends.reserve(sorted.len());
@@ -501,9 +501,11 @@ fn graph_blob(
             sha256: x.sha256,
         })
         .collect();
+    // Records are made on every thread (the interner is only read now); `collect` keeps order.
+    use rayon::prelude::*;
     let symbols = f
         .symbols
-        .iter()
+        .par_iter()
         .zip(&f.keys)
         .map(|(s, key)| SymbolRec {
             key: it.id(key),
@@ -542,7 +544,7 @@ fn graph_blob(
 
     let unresolved: Vec<UnresolvedRec> = f
         .unresolved
-        .iter()
+        .par_iter()
         .map(|u| UnresolvedRec {
             repository: u.repo.0 as u32,
             file: u.file.map_or(NONE, |x| x.0 as u32),
