@@ -58,10 +58,7 @@ pub fn encode(
                     Ok((emit(&format!("{name}.parquet"), bytes)?, chunks))
                 })
                 .collect::<Result<Vec<_>, FormatError>>()?;
-            let chunks = tables.iter().fold(Reused::default(), |a, (_, c)| Reused {
-                copied: a.copied + c.copied,
-                encoded: a.encoded + c.encoded,
-            });
+            let chunks: Reused = tables.iter().map(|(_, c)| *c).sum();
             let tables: u64 = tables.iter().map(|(b, _)| b).sum();
             let file_of: Vec<u32> = f.symbols.iter().map(|s| s.file.0 as u32).collect();
             let symbols = emit(

@@ -299,8 +299,7 @@ impl TableBuilder {
         let earlier = earlier.filter(|e| e.table == self.name);
 
         let schema = Arc::new(arrow_schema(self.spec));
-        let mut props = writer_properties(self.name, self.spec);
-        let mut kv = props.key_value_metadata().cloned().unwrap_or_default();
+        let mut kv = table_metadata(self.name);
         kv.push(KeyValue::new(
             META_CHUNKS.to_string(),
             digests
@@ -314,7 +313,7 @@ impl TableBuilder {
                 .collect::<Vec<_>>()
                 .join("\n"),
         ));
-        props = rebuild_with_metadata(self.name, self.spec, kv);
+        let props = properties_with(self.spec, kv);
         let mut out = Vec::new();
         let writer =
             ArrowWriter::try_new(&mut out, schema.clone(), Some(props)).map_err(|e| err(&e))?;
@@ -373,6 +372,15 @@ impl TableBuilder {
 pub struct Reused {
     pub copied: u64,
     pub encoded: u64,
+}
+
+impl std::iter::Sum for Reused {
+    fn sum<I: Iterator<Item = Reused>>(iter: I) -> Reused {
+        iter.fold(Reused::default(), |a, b| Reused {
+            copied: a.copied + b.copied,
+            encoded: a.encoded + b.encoded,
+        })
+    }
 }
 
 /// An earlier file of a table whose column chunks a write may copy: its bytes, its footer and
@@ -593,21 +601,22 @@ fn row_hashes(columns: &[Column], n: usize) -> Vec<u64> {
 /// How every table file is written: zstd, the chunked row groups, the dictionary columns of the
 /// spec, and the metadata naming the format version and the table.
 pub fn writer_properties(name: &str, spec: &[ColumnSpec]) -> WriterProperties {
-    rebuild_with_metadata(
-        name,
-        spec,
-        vec![
-            KeyValue::new(
-                META_FORMAT_VERSION.to_string(),
-                crate::FORMAT_VERSION.to_string(),
-            ),
-            KeyValue::new(META_TABLE.to_string(), name.to_string()),
-        ],
-    )
+    properties_with(spec, table_metadata(name))
+}
+
+/// The key/value metadata naming the format version and the table.
+fn table_metadata(name: &str) -> Vec<KeyValue> {
+    vec![
+        KeyValue::new(
+            META_FORMAT_VERSION.to_string(),
+            crate::FORMAT_VERSION.to_string(),
+        ),
+        KeyValue::new(META_TABLE.to_string(), name.to_string()),
+    ]
 }
 
 /// [`writer_properties`] with `kv` as the key/value metadata.
-fn rebuild_with_metadata(_name: &str, spec: &[ColumnSpec], kv: Vec<KeyValue>) -> WriterProperties {
+fn properties_with(spec: &[ColumnSpec], kv: Vec<KeyValue>) -> WriterProperties {
     let mut props = WriterProperties::builder()
         .set_compression(Compression::ZSTD(
             ZstdLevel::try_new(1).expect("valid level"),
