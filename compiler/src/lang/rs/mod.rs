@@ -77,11 +77,53 @@ impl FrontEnd for Rust {
         let paths: HashSet<(RepoId, String)> =
             parsed.iter().map(|p| (p.repo, p.path.clone())).collect();
         let crates = project::crates(facts, project.configs, &paths);
-        let reuse = parsed
+        if !parsed.iter().any(|p| facts.repos[p.repo].derived) {
+            resolve::Resolver::new(facts, parsed, crates, project.sysroot_missing)
+                .run(None::<fn(&resolve::Resolver<'_>) -> unit::DerivedRefs>);
+            return;
+        }
+        // The derived repositories' references kept by an earlier compile are read and decoded
+        // by a thread of their own while the module trees are built, which does not need them.
+        let derived_crates: Vec<project::CrateDef> = crates
             .iter()
-            .any(|p| facts.repos[p.repo].derived)
-            .then(|| derived_refs(facts, &parsed, &crates, project));
-        let why = resolve::Resolver::new(facts, parsed, crates, project.sysroot_missing).run(reuse);
+            .filter(|c| facts.repos[c.repo].derived)
+            .cloned()
+            .collect();
+        let digest = unit::unit_digest(
+            facts,
+            &parsed
+                .iter()
+                .filter(|p| facts.repos[p.repo].derived)
+                .map(|p| (p.repo, p.file, p.path.as_str(), &p.rs))
+                .collect::<Vec<_>>(),
+            &derived_crates,
+            project.sysroot_missing,
+        );
+        // What a resolution of the derived files alone starts from, should nothing be kept.
+        let before = FactSet {
+            repos: facts.repos.clone(),
+            files: facts.files.clone(),
+            ..FactSet::default()
+        };
+        let why = std::thread::scope(|scope| {
+            let kept = project
+                .cache
+                .map(|c| scope.spawn(move || c.get::<unit::DerivedRefs>(digest)));
+            resolve::Resolver::new(facts, parsed, crates, project.sysroot_missing).run(Some(
+                |r: &resolve::Resolver<'_>| {
+                    kept.and_then(|k| k.join().ok().flatten())
+                        .unwrap_or_else(|| {
+                            derived_alone(
+                                before,
+                                r.derived_files(),
+                                derived_crates,
+                                project,
+                                digest,
+                            )
+                        })
+                },
+            ))
+        });
         if let Some(why) = why {
             for r in facts.repos.iter().filter(|r| r.derived) {
                 facts.diagnostics.push(Diagnostic {
@@ -98,54 +140,17 @@ impl FrontEnd for Rust {
 }
 
 /// The facts of the derived repositories' references, resolved over their files alone (they
-/// see no registered crate), from the cache when a compile of the same standard library kept
-/// them.
-fn derived_refs(
-    facts: &FactSet,
-    parsed: &[resolve::Parsed],
-    crates: &[project::CrateDef],
+/// see no registered crate) from `alone` (the repositories and files as they were before
+/// resolution), and kept in the cache under `digest` for the next compile.
+fn derived_alone(
+    mut alone: FactSet,
+    files: Vec<resolve::Parsed>,
+    crates: Vec<project::CrateDef>,
     project: &Project,
+    digest: u128,
 ) -> unit::DerivedRefs {
-    let derived: Vec<&resolve::Parsed> = parsed
-        .iter()
-        .filter(|p| facts.repos[p.repo].derived)
-        .collect();
-    let derived_crates: Vec<project::CrateDef> = crates
-        .iter()
-        .filter(|c| facts.repos[c.repo].derived)
-        .cloned()
-        .collect();
-    let digest = unit::unit_digest(
-        facts,
-        &derived
-            .iter()
-            .map(|p| (p.repo, p.file, p.path.as_str(), &p.rs))
-            .collect::<Vec<_>>(),
-        &derived_crates,
-        project.sysroot_missing,
-    );
-    if let Some(kept) = project
-        .cache
-        .and_then(|c| c.get::<unit::DerivedRefs>(digest))
-    {
-        return kept;
-    }
-    let mut alone = FactSet {
-        repos: facts.repos.clone(),
-        files: facts.files.clone(),
-        ..FactSet::default()
-    };
-    let files = derived
-        .iter()
-        .map(|p| resolve::Parsed {
-            repo: p.repo,
-            file: p.file,
-            path: p.path.clone(),
-            rs: p.rs.clone(),
-        })
-        .collect();
-    let at = resolve::Resolver::new(&mut alone, files, derived_crates, project.sysroot_missing)
-        .run_counting();
+    let at =
+        resolve::Resolver::new(&mut alone, files, crates, project.sysroot_missing).run_counting();
     let refs = unit::DerivedRefs::capture(&alone, at);
     if let Some(c) = project.cache {
         c.put(digest, &refs);

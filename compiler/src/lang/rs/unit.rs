@@ -57,6 +57,12 @@ pub(crate) struct DerivedRefs {
     /// (repository, path).
     files: Vec<(u32, String)>,
     symbols: Vec<SymLoc>,
+    /// Each of `symbols`' position among the derived repositories' symbols in id order, and
+    /// the digest of those symbols' locators in that order ([`derived_sequence`]): a compile
+    /// whose derived symbols have the same digest places the unit's symbols by position, with
+    /// no lookup of their locators.
+    ordinals: Vec<u32>,
+    sequence: u128,
     packages: Vec<PkgLoc>,
     edges: Vec<Edge>,
     unresolved: Vec<Unresolved>,
@@ -73,6 +79,8 @@ struct Capture<'a> {
     packages: HashMap<PackageId, u32>,
     sym_rank: HashMap<SymbolId, u32>,
     pkg_rank: HashMap<PackageId, u32>,
+    /// Each symbol's position among the derived symbols in id order (`u32::MAX`: not derived).
+    ordinal: Vec<u32>,
 }
 
 impl Capture<'_> {
@@ -114,6 +122,7 @@ impl Capture<'_> {
         };
         let i = self.refs.symbols.len() as u32;
         self.refs.symbols.push(loc);
+        self.refs.ordinals.push(self.ordinal[s.0]);
         self.symbols.insert(s, i);
         SymbolId(i as usize)
     }
@@ -161,6 +170,34 @@ fn symbol_ranks(facts: &FactSet, of: impl Fn(RepoId) -> bool) -> HashMap<SymbolI
     out
 }
 
+/// The derived repositories' Rust symbols in id order, and a digest of their locators
+/// (repository, file path, span, kind, qualified name) in that order. Other languages' symbols
+/// of the same repositories (the standard library's sources hold some Python) are not the
+/// unit's: a resolution of the derived files alone has none.
+fn derived_sequence(facts: &FactSet) -> (Vec<SymbolId>, u128) {
+    let mut h = Xxh3::new();
+    let mut order = Vec::new();
+    for (i, s) in facts.symbols.iter().enumerate() {
+        if !facts.repos[s.repo].derived || s.language != kivgraph_format::Language::Rust {
+            continue;
+        }
+        order.push(SymbolId(i));
+        let file = &facts.files[s.file];
+        for text in [
+            facts.repos[file.repo].name.as_str(),
+            file.path.as_str(),
+            s.qualified_name.as_str(),
+        ] {
+            h.update(&(text.len() as u64).to_le_bytes());
+            h.update(text.as_bytes());
+        }
+        h.update(&s.span.start_byte.to_le_bytes());
+        h.update(&s.span.end_byte.to_le_bytes());
+        h.update(&[s.kind.code()]);
+    }
+    (order, h.digest128())
+}
+
 fn package_ranks(facts: &FactSet, of: impl Fn(RepoId) -> bool) -> HashMap<PackageId, u32> {
     let mut seen: HashMap<(RepoId, &str, &str), u32> = HashMap::default();
     let mut out = HashMap::default();
@@ -185,6 +222,11 @@ impl DerivedRefs {
         (edges, unresolved, package_edges): (usize, usize, usize),
     ) -> DerivedRefs {
         let derived = |r: RepoId| facts.repos[r].derived;
+        let (order, sequence) = derived_sequence(facts);
+        let mut ordinal = vec![u32::MAX; facts.symbols.len()];
+        for (n, s) in order.iter().enumerate() {
+            ordinal[s.0] = n as u32;
+        }
         let mut c = Capture {
             facts,
             refs: DerivedRefs::default(),
@@ -194,7 +236,9 @@ impl DerivedRefs {
             packages: HashMap::default(),
             sym_rank: symbol_ranks(facts, derived),
             pkg_rank: package_ranks(facts, derived),
+            ordinal,
         };
+        c.refs.sequence = sequence;
         for e in &facts.edges[edges..] {
             let e = Edge {
                 source: c.symbol(e.source),
@@ -256,40 +300,14 @@ impl DerivedRefs {
                     .ok_or_else(|| format!("no file {path}"))
             })
             .collect::<Result<_, _>>()?;
-        let ranks = symbol_ranks(facts, derived);
-        let mut sym_of: HashMap<(FileId, u32, u32, SymbolKind, &str, u32), SymbolId> =
-            HashMap::default();
-        for (&s, &rank) in &ranks {
-            let sym = &facts.symbols[s];
-            sym_of.insert(
-                (
-                    sym.file,
-                    sym.span.start_byte,
-                    sym.span.end_byte,
-                    sym.kind,
-                    sym.qualified_name.as_str(),
-                    rank,
-                ),
-                s,
-            );
-        }
-        let symbols: Vec<SymbolId> = self
-            .symbols
-            .iter()
-            .map(|l| {
-                sym_of
-                    .get(&(
-                        files[l.file as usize],
-                        l.start_byte,
-                        l.end_byte,
-                        l.kind,
-                        l.qualified_name.as_str(),
-                        l.rank,
-                    ))
-                    .copied()
-                    .ok_or_else(|| format!("no symbol {}", l.qualified_name))
-            })
-            .collect::<Result<_, _>>()?;
+        let symbols = match self.by_position(facts) {
+            Some(symbols) => {
+                // Both ways give the same ids; the tests' builds check it on every placing.
+                debug_assert_eq!(Ok(&symbols), self.by_locator(facts, &files).as_ref());
+                symbols
+            }
+            None => self.by_locator(facts, &files)?,
+        };
         let pranks = package_ranks(facts, derived);
         let mut pkg_of: HashMap<(RepoId, &str, &str, u32), PackageId> = HashMap::default();
         for (&p, &rank) in &pranks {
@@ -345,6 +363,58 @@ impl DerivedRefs {
             unresolved,
             package_edges,
         })
+    }
+}
+
+impl DerivedRefs {
+    /// The unit's symbols as this compile's ids, by their position among the derived symbols,
+    /// when those are the ones the unit was captured from (same locators, same order).
+    fn by_position(&self, facts: &FactSet) -> Option<Vec<SymbolId>> {
+        let (order, sequence) = derived_sequence(facts);
+        if sequence != self.sequence || self.ordinals.len() != self.symbols.len() {
+            return None;
+        }
+        self.ordinals
+            .iter()
+            .map(|&o| order.get(o as usize).copied())
+            .collect()
+    }
+
+    /// The unit's symbols as this compile's ids, each found by its locator.
+    fn by_locator(&self, facts: &FactSet, files: &[FileId]) -> Result<Vec<SymbolId>, String> {
+        let ranks = symbol_ranks(facts, |r| facts.repos[r].derived);
+        let mut sym_of: HashMap<(FileId, u32, u32, SymbolKind, &str, u32), SymbolId> =
+            HashMap::default();
+        for (&s, &rank) in &ranks {
+            let sym = &facts.symbols[s];
+            sym_of.insert(
+                (
+                    sym.file,
+                    sym.span.start_byte,
+                    sym.span.end_byte,
+                    sym.kind,
+                    sym.qualified_name.as_str(),
+                    rank,
+                ),
+                s,
+            );
+        }
+        self.symbols
+            .iter()
+            .map(|l| {
+                sym_of
+                    .get(&(
+                        files[l.file as usize],
+                        l.start_byte,
+                        l.end_byte,
+                        l.kind,
+                        l.qualified_name.as_str(),
+                        l.rank,
+                    ))
+                    .copied()
+                    .ok_or_else(|| format!("no symbol {}", l.qualified_name))
+            })
+            .collect()
     }
 }
 

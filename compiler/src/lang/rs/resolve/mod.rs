@@ -249,7 +249,10 @@ impl<'f> Resolver<'f> {
     /// Resolves everything. With `reuse`, the references of the derived repositories are not
     /// resolved here: the unit's facts are placed instead, or, when it does not fit this
     /// compile's symbols, they are resolved here after all and the reason is returned.
-    pub fn run(mut self, reuse: Option<super::unit::DerivedRefs>) -> Option<String> {
+    pub fn run<F>(mut self, reuse: Option<F>) -> Option<String>
+    where
+        F: FnOnce(&Resolver<'_>) -> super::unit::DerivedRefs,
+    {
         self.build_tree();
         self.find_std();
         self.resolve_impls();
@@ -260,10 +263,13 @@ impl<'f> Resolver<'f> {
         why
     }
 
-    /// Every reference: emitted, or (the standard library's) placed from `reuse`; what kept
-    /// `reuse` from being used.
-    fn references(&mut self, reuse: Option<super::unit::DerivedRefs>) -> Option<String> {
-        match reuse.map(|u| u.place(self.facts)) {
+    /// Every reference: emitted, or (the standard library's) placed from what `reuse` gives;
+    /// what kept it from being used.
+    fn references<F>(&mut self, reuse: Option<F>) -> Option<String>
+    where
+        F: FnOnce(&Resolver<'_>) -> super::unit::DerivedRefs,
+    {
+        match reuse.map(|get| get(self).place(self.facts)) {
             Some(Ok(placed)) => {
                 self.skip_derived = true;
                 self.emit_refs();
@@ -279,6 +285,20 @@ impl<'f> Resolver<'f> {
                 None
             }
         }
+    }
+
+    /// Copies of the derived repositories' files, as they were given.
+    pub fn derived_files(&self) -> Vec<Parsed> {
+        self.files
+            .iter()
+            .filter(|p| self.facts.repos[p.repo].derived)
+            .map(|p| Parsed {
+                repo: p.repo,
+                file: p.file,
+                path: p.path.clone(),
+                rs: p.rs.clone(),
+            })
+            .collect()
     }
 
     /// Resolves everything and returns where the references' facts begin: the lengths of the
