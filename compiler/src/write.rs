@@ -396,15 +396,20 @@ impl<'a> Interner<'a> {
         }
     }
     fn seal(&mut self) -> StringTable {
-        let mut sorted: Vec<&'a str> = self.ids.keys().copied().collect();
-        rayon::slice::ParallelSliceMut::par_sort_unstable(&mut sorted[..]);
+        // Each entry's id is written through a reference to it, in sorted order: no string is
+        // hashed again.
+        let mut entries: Vec<(&'a str, &mut u32)> =
+            self.ids.iter_mut().map(|(s, id)| (*s, id)).collect();
+        rayon::slice::ParallelSliceMut::par_sort_unstable_by(&mut entries[..], |a, b| a.0.cmp(b.0));
         let mut t = StringTable::default();
-        t.bytes.reserve(sorted.iter().map(|s| s.len()).sum());
-        t.ends.reserve(sorted.len());
-        for (i, s) in sorted.iter().enumerate() {
-            self.ids.insert(s, i as u32);
+        t.bytes.reserve(entries.iter().map(|(s, _)| s.len()).sum());
+        t.ends.reserve(entries.len());
+        let mut sorted = Vec::with_capacity(entries.len());
+        for (i, (s, id)) in entries.into_iter().enumerate() {
+            *id = i as u32;
             t.bytes.extend_from_slice(s.as_bytes());
             t.ends.push(t.bytes.len() as u32);
+            sorted.push(s);
         }
         self.sorted = sorted;
         t
@@ -425,6 +430,14 @@ fn graph_blob(
         .map(|i| f.package_key(PackageId(i)))
         .collect();
     let mut it = Interner::default();
+    // At most this many distinct strings: the table never grows while it is filled.
+    it.ids.reserve(
+        4 * f.repos.len()
+            + 4 * f.packages.len()
+            + f.files.len()
+            + 4 * f.symbols.len()
+            + 4 * f.unresolved.len(),
+    );
     for r in &f.repos {
         it.add(&r.name);
         it.add("");
