@@ -117,23 +117,38 @@ pub(crate) fn alternative_candidates<'m>(
     others: impl Fn(&Edge) -> &'m [SymbolId],
 ) {
     let key = |e: &Edge| (e.source, e.target, e.kind, e.file, e.line, e.column);
-    let mut have: crate::hash::HashSet<_> = facts.edges[first..].iter().map(key).collect();
-    let mut added: Vec<Edge> = Vec::new();
+    // The candidates in the order they are made, then the edges already there that equal one:
+    // few edges have alternatives, so only the candidates' keys are kept in a set, not every
+    // edge's (the standard library's placed references alone are hundreds of thousands).
+    let mut made: Vec<Edge> = Vec::new();
     for e in &facts.edges[first..] {
         if !e.kind.is_reference() || e.confidence == Confidence::StructuralCertain {
             continue;
         }
         for &other in others(e) {
-            let t = Edge {
-                target: other,
-                confidence: Confidence::Candidate,
-                ..*e
-            };
-            if other != e.source && have.insert(key(&t)) {
-                added.push(t);
+            if other != e.source {
+                made.push(Edge {
+                    target: other,
+                    confidence: Confidence::Candidate,
+                    ..*e
+                });
             }
         }
     }
+    if made.is_empty() {
+        return;
+    }
+    let mut have: crate::hash::HashSet<_> = made.iter().map(key).collect();
+    let there: crate::hash::HashSet<_> = facts.edges[first..]
+        .iter()
+        .map(key)
+        .filter(|k| have.contains(k))
+        .collect();
+    have.clear();
+    let added: Vec<Edge> = made
+        .into_iter()
+        .filter(|t| !there.contains(&key(t)) && have.insert(key(t)))
+        .collect();
     facts.edges.extend(added);
 }
 

@@ -97,6 +97,9 @@ pub fn resolve_selector(g: &Generation, sel: &Selector) -> Result<u32, ToolError
     }
 }
 
+/// How many records ahead a loop over scattered symbols asks for.
+const AHEAD: usize = 16;
+
 /// The symbols a name of kind `tag` (qualified or not) carries, declared in `repository` (which
 /// must exist) under the path prefix `path`.
 fn named(
@@ -111,7 +114,7 @@ fn named(
         None => None,
     };
     let b = g.graph();
-    let mut ids: Vec<u32> = names::lookup(g.names(), tag, name)
+    let ids: Vec<u32> = names::lookup(g.names(), tag, name)
         .map(|r| b.name_postings.slice(r))
         .map(|p| p.iter().map(|x| x.to_native()).collect())
         .unwrap_or_default();
@@ -119,16 +122,23 @@ fn named(
         // Nothing narrows: no record needs reading (a common name has tens of thousands).
         return Ok(ids);
     }
-    ids.retain(|&id| {
-        let s = &b.symbols[id as usize];
-        repo.is_none_or(|r| s.repository.to_native() == r)
-            && path.is_none_or(|p| {
-                b.strings
-                    .get(b.files[s.file.to_native() as usize].path.to_native())
-                    .starts_with(p)
-            })
-    });
-    Ok(ids)
+    Ok(ids
+        .iter()
+        .enumerate()
+        .filter(|&(k, &id)| {
+            if let Some(&ahead) = ids.get(k + AHEAD) {
+                b.symbols.prefetch(ahead as usize);
+            }
+            let s = &b.symbols[id as usize];
+            repo.is_none_or(|r| s.repository.to_native() == r)
+                && path.is_none_or(|p| {
+                    b.strings
+                        .get(b.files[s.file.to_native() as usize].path.to_native())
+                        .starts_with(p)
+                })
+        })
+        .map(|(_, &id)| id)
+        .collect())
 }
 
 /// `SYMBOL_NOT_FOUND` for `what` (`name "X"`), saying where it was looked for.
@@ -160,15 +170,21 @@ pub fn resolve_name(
 ) -> Result<u32, ToolError> {
     let b = g.graph();
     let ids = named(g, names::TAG_NAME, name, repository, path)?;
+    // A common name has tens of thousands of scattered records: each is asked for sixteen
+    // ahead of its reading, so their cache misses overlap.
     let declared: Vec<u32> = ids
         .iter()
-        .copied()
-        .filter(|&id| {
+        .enumerate()
+        .filter(|&(k, &id)| {
+            if let Some(&ahead) = ids.get(k + AHEAD) {
+                b.symbols.prefetch(ahead as usize);
+            }
             !matches!(
                 SymbolKind::from_code(b.symbols[id as usize].kind),
                 Some(SymbolKind::Import | SymbolKind::Export)
             )
         })
+        .map(|(_, &id)| id)
         .collect();
     match declared.len() {
         1 => Ok(declared[0]),

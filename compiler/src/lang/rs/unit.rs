@@ -55,17 +55,24 @@ struct PkgLoc {
 pub(crate) struct DerivedRefs {
     repos: Vec<String>,
     /// (repository, path).
+    #[serde(deserialize_with = "crate::disk_cache::exact_vec")]
     files: Vec<(u32, String)>,
+    #[serde(deserialize_with = "crate::disk_cache::exact_vec")]
     symbols: Vec<SymLoc>,
     /// Each of `symbols`' position among the derived repositories' symbols in id order, and
     /// the digest of those symbols' locators in that order ([`derived_sequence`]): a compile
     /// whose derived symbols have the same digest places the unit's symbols by position, with
     /// no lookup of their locators.
+    #[serde(deserialize_with = "crate::disk_cache::exact_vec")]
     ordinals: Vec<u32>,
     sequence: u128,
+    #[serde(deserialize_with = "crate::disk_cache::exact_vec")]
     packages: Vec<PkgLoc>,
+    #[serde(deserialize_with = "crate::disk_cache::exact_vec")]
     edges: Vec<Edge>,
+    #[serde(deserialize_with = "crate::disk_cache::exact_vec")]
     unresolved: Vec<Unresolved>,
+    #[serde(deserialize_with = "crate::disk_cache::exact_vec")]
     package_edges: Vec<PackageEdge>,
 }
 
