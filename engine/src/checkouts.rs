@@ -20,6 +20,10 @@ static GIVEN: OnceLock<HashMap<String, PathBuf>> = OnceLock::new();
 /// What `checkouts.json` held when last read: its path, modification time and length, and when
 /// that was checked.
 struct Read {
+    /// The directory of the generation it was read for: a call for the same generation within
+    /// [`RECHECK`] looks nothing up on disk or in paths (a large answer asks once per
+    /// repository it names).
+    generation: PathBuf,
     path: PathBuf,
     stamp: (Option<SystemTime>, u64),
     checked: Instant,
@@ -55,23 +59,27 @@ pub fn parse_source(s: &str) -> Result<(String, PathBuf), String> {
 /// The checkout of `name` recorded beside the index that holds `g`; the file is read again
 /// when it changed.
 fn recorded(g: &Generation, name: &str) -> Option<String> {
-    let index = g.dir.parent()?.parent()?;
-    let path = index.join(CHECKOUTS);
     let mut guard = RECORDED.lock().unwrap_or_else(|e| e.into_inner());
-    let fresh = guard
-        .as_ref()
-        .is_some_and(|r| r.path == path && r.checked.elapsed() < RECHECK);
-    if !fresh {
+    let same = guard.as_ref().is_some_and(|r| {
+        r.generation.as_os_str() == g.dir.as_os_str() && r.checked.elapsed() < RECHECK
+    });
+    if !same {
+        let index = g.dir.parent()?.parent()?;
+        let path = index.join(CHECKOUTS);
         let meta = std::fs::metadata(&path).ok();
         let stamp = (
             meta.as_ref().and_then(|m| m.modified().ok()),
             meta.as_ref().map_or(0, |m| m.len()),
         );
         match guard.as_mut() {
-            Some(r) if r.path == path && r.stamp == stamp => r.checked = Instant::now(),
+            Some(r) if r.path == path && r.stamp == stamp => {
+                r.checked = Instant::now();
+                r.generation.clone_from(&g.dir);
+            }
             _ => {
                 *guard = Some(Read {
                     checkouts: Checkouts::read_file(&path),
+                    generation: g.dir.clone(),
                     path,
                     stamp,
                     checked: Instant::now(),

@@ -111,14 +111,18 @@ pub(crate) trait Outbound: Sync {
 
 /// A response: `{"jsonrpc":"2.0","id":<as written>,"result"|"error":…}`.
 pub(crate) fn reply_text(id: &Id, answer: &Answer) -> String {
+    let error;
     let (key, body) = match answer {
-        Ok(result) => ("result", result.clone()),
-        Err((code, message)) => ("error", json!({"code": code, "message": message})),
+        Ok(result) => ("result", result),
+        Err((code, message)) => {
+            error = json!({"code": code, "message": message});
+            ("error", &error)
+        }
     };
     format!(
         "{{\"jsonrpc\":\"2.0\",\"id\":{},\"{key}\":{}}}",
         id.0,
-        serde_json::to_string(&body).unwrap_or_default()
+        crate::json::to_string(body)
     )
 }
 
@@ -127,7 +131,7 @@ fn reply(out: &dyn Outbound, id: &Id, answer: &Answer) -> std::io::Result<()> {
 }
 
 fn send(out: &dyn Outbound, message: &Value) -> std::io::Result<()> {
-    out.message(serde_json::to_string(message).unwrap_or_default())
+    out.message(crate::json::to_string(message))
 }
 
 /// The stdio output: whole lines, one writer at a time.
