@@ -688,19 +688,15 @@ fn names_and_terms(
 /// qualified name, kind, file path, export and callers (capped as the index counts them), in
 /// symbol order, under the digest of the compiler's sources (which covers how both are built).
 fn names_terms_digest(f: &Finished, callers: &[usize]) -> u128 {
-    let mut h = xxhash_rust::xxh3::Xxh3::new();
-    let mut field = |b: &[u8]| {
-        h.update(&(b.len() as u64).to_le_bytes());
-        h.update(b);
-    };
-    field(crate::disk_cache::frontend_digest().as_bytes());
-    field(b"names and terms of a generation");
+    let mut h = kivgraph_format::feed::Feed::new();
+    h.field(crate::disk_cache::frontend_digest().as_bytes());
+    h.field(b"names and terms of a generation");
     for (s, &c) in f.symbols.iter().zip(callers) {
-        field(s.name.as_bytes());
-        field(s.qualified_name.as_bytes());
-        field(s.kind.as_str().as_bytes());
-        field(f.files[s.file].path.as_bytes());
-        field(&[u8::from(s.exported), c as u8]);
+        h.field(s.name.as_bytes());
+        h.field(s.qualified_name.as_bytes());
+        h.field(s.kind.as_str().as_bytes());
+        h.field(f.files[s.file].path.as_bytes());
+        h.field(&[u8::from(s.exported), c as u8]);
     }
     h.digest128()
 }

@@ -3,6 +3,7 @@
 pub mod blob;
 pub mod checkouts;
 pub mod error;
+pub mod feed;
 pub mod file_symbols;
 pub mod git;
 pub mod graph;

@@ -528,40 +528,42 @@ fn writer_fingerprint(name: &str, spec: &[ColumnSpec]) -> u128 {
     h.digest128()
 }
 
-/// The digest of column `c`'s values in `rows`, under the writer's fingerprint.
+/// The digest of column `c`'s values in `rows`, under the writer's fingerprint: of the
+/// concatenation of each value's bytes (a string's length, then its bytes; a missing one
+/// `u64::MAX`).
 fn chunk_digest(seed: u128, c: usize, col: &Column, rows: std::ops::Range<usize>) -> u128 {
-    let mut h = Xxh3::new();
-    h.update(&seed.to_le_bytes());
-    h.update(&(c as u64).to_le_bytes());
-    h.update(&(rows.len() as u64).to_le_bytes());
-    let mut text = |s: Option<&str>| match s {
-        Some(s) => {
-            h.update(&(s.len() as u64).to_le_bytes());
-            h.update(s.as_bytes());
-        }
-        None => h.update(&u64::MAX.to_le_bytes()),
+    let mut feed = crate::feed::Feed::new();
+    feed.put(&seed.to_le_bytes());
+    feed.put(&(c as u64).to_le_bytes());
+    feed.put(&(rows.len() as u64).to_le_bytes());
+    let text = |feed: &mut crate::feed::Feed, s: Option<&str>| match s {
+        Some(s) => feed.field(s.as_bytes()),
+        None => feed.put(&u64::MAX.to_le_bytes()),
     };
     match col {
-        Column::Str(v) => v[rows].iter().for_each(|s| text(Some(s))),
-        Column::OptStr(v) => v[rows].iter().for_each(|s| text(s.as_deref())),
+        Column::Str(v) => v[rows].iter().for_each(|s| text(&mut feed, Some(s))),
+        Column::OptStr(v) => v[rows].iter().for_each(|s| text(&mut feed, s.as_deref())),
         Column::Pooled { ids, pool } => ids[rows]
             .iter()
-            .for_each(|&i| text(Some(pool[i as usize].as_str()))),
-        Column::OptPooled { ids, pool } => ids[rows]
-            .iter()
-            .for_each(|&i| text((i != crate::NONE).then(|| pool[i as usize].as_str()))),
-        Column::StrList(v) => v[rows].iter().for_each(|row| {
-            text(Some(&row.len().to_string()));
-            row.iter().for_each(|s| text(Some(s)));
+            .for_each(|&i| text(&mut feed, Some(pool[i as usize].as_str()))),
+        Column::OptPooled { ids, pool } => ids[rows].iter().for_each(|&i| {
+            text(
+                &mut feed,
+                (i != crate::NONE).then(|| pool[i as usize].as_str()),
+            )
         }),
-        Column::U32(v) => v[rows].iter().for_each(|x| h.update(&x.to_le_bytes())),
-        Column::U64(v) => v[rows].iter().for_each(|x| h.update(&x.to_le_bytes())),
-        Column::Bool(v) => v[rows].iter().for_each(|&x| h.update(&[u8::from(x)])),
+        Column::StrList(v) => v[rows].iter().for_each(|row| {
+            text(&mut feed, Some(&row.len().to_string()));
+            row.iter().for_each(|s| text(&mut feed, Some(s)));
+        }),
+        Column::U32(v) => v[rows].iter().for_each(|x| feed.put(&x.to_le_bytes())),
+        Column::U64(v) => v[rows].iter().for_each(|x| feed.put(&x.to_le_bytes())),
+        Column::Bool(v) => v[rows].iter().for_each(|&x| feed.put(&[u8::from(x)])),
         Column::OptBool(v) => v[rows]
             .iter()
-            .for_each(|x| h.update(&[x.map_or(2, u8::from)])),
+            .for_each(|x| feed.put(&[x.map_or(2, u8::from)])),
     }
-    h.digest128()
+    feed.digest128()
 }
 
 /// Each row's hash over its text columns (numbers such as ids and lines move when rows before

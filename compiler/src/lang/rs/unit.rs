@@ -182,7 +182,7 @@ fn symbol_ranks(facts: &FactSet, of: impl Fn(RepoId) -> bool) -> HashMap<SymbolI
 /// of the same repositories (the standard library's sources hold some Python) are not the
 /// unit's: a resolution of the derived files alone has none.
 fn derived_sequence(facts: &FactSet) -> (Vec<SymbolId>, u128) {
-    let mut h = Xxh3::new();
+    let mut h = kivgraph_format::feed::Feed::new();
     let mut order = Vec::new();
     for (i, s) in facts.symbols.iter().enumerate() {
         if !facts.repos[s.repo].derived || s.language != kivgraph_format::Language::Rust {
@@ -195,12 +195,11 @@ fn derived_sequence(facts: &FactSet) -> (Vec<SymbolId>, u128) {
             file.path.as_str(),
             s.qualified_name.as_str(),
         ] {
-            h.update(&(text.len() as u64).to_le_bytes());
-            h.update(text.as_bytes());
+            h.field(text.as_bytes());
         }
-        h.update(&s.span.start_byte.to_le_bytes());
-        h.update(&s.span.end_byte.to_le_bytes());
-        h.update(&[s.kind.code()]);
+        h.put(&s.span.start_byte.to_le_bytes());
+        h.put(&s.span.end_byte.to_le_bytes());
+        h.put(&[s.kind.code()]);
     }
     (order, h.digest128())
 }
