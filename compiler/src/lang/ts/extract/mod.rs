@@ -393,6 +393,8 @@ struct Extractor<'s> {
     depth: usize,
     /// Where a name may be narrowed ([`narrowing_ranges`]).
     narrowing: Vec<(usize, usize)>,
+    /// The names each node asked about assigns below it, by node id ([`walk::assigned_names`]).
+    assigned: std::cell::RefCell<HashMap<usize, crate::hash::HashSet<String>>>,
 }
 
 /// Deeper syntax than this is not walked: the file is marked partial.
@@ -428,6 +430,7 @@ pub fn extract(src: &str, tsx: bool) -> TsFile {
             ret_ctx: None,
             depth: 0,
             narrowing: narrowing_ranges(root),
+            assigned: Default::default(),
         };
         x.declare_statements(root, None, "", true);
         let top = std::mem::take(&mut x.scopes[0].names);

@@ -3,11 +3,22 @@
 //! Each narrows by binding the name anew, in the scope of the branch or of the rest of the
 //! block, to a local whose value says how; what cannot be told binds a narrowable local.
 
-use super::walk::{assigns, is_function};
+use super::walk::is_function;
 use super::*;
 use crate::lang::FieldExt;
 
 impl Extractor<'_> {
+    /// Whether `n` assigns `name` anywhere below it. A function's assigned names are gathered
+    /// once: each narrowing statement asked again, walking its whole enclosing function (the
+    /// whole file at module level).
+    fn assigns(&self, n: Node, name: &str) -> bool {
+        self.assigned
+            .borrow_mut()
+            .entry(n.id())
+            .or_insert_with(|| super::walk::assigned_names(n, self.src))
+            .contains(name)
+    }
+
     /// `if (x instanceof C) …`: in the branch, a local or parameter `x` that the branch does not
     /// assign is a `C` (SPEC 11.4); the condition and the `else` are walked as they are.
     ///
@@ -20,17 +31,17 @@ impl Extractor<'_> {
         let cond = n.field("condition");
         let disc = cond
             .and_then(|c| self.discriminant_test(c))
-            .filter(|(x, ..)| !assigns(enclosing_function(n), self.src, x));
+            .filter(|(x, ..)| !self.assigns(enclosing_function(n), x));
         // `"k" in x`: only the branch is narrowed (to the member types that declare `k`).
         let has = cond
             .filter(|_| disc.is_none())
             .and_then(|c| self.in_test(c))
-            .filter(|(x, _)| !assigns(enclosing_function(n), self.src, x));
+            .filter(|(x, _)| !self.assigns(enclosing_function(n), x));
         // `guard(x)`: the branch is narrowed when `guard` is a type guard of that argument.
         let guard = cond
             .filter(|_| disc.is_none() && has.is_none())
             .and_then(|c| self.guard_test(c))
-            .filter(|(x, ..)| !assigns(enclosing_function(n), self.src, x));
+            .filter(|(x, ..)| !self.assigns(enclosing_function(n), x));
         if let Some((x, callee, arg)) = guard {
             if let Some(c) = cond {
                 let saved = self.quiet.replace(x.clone());
@@ -107,7 +118,7 @@ impl Extractor<'_> {
         let alt = n.field("alternative");
         if let Some(body) = cons {
             match (narrowed, &disc) {
-                (Some((name, ty)), _) if !assigns(body, self.src, &name) => {
+                (Some((name, ty)), _) if !self.assigns(body, &name) => {
                     self.scopes.push(Scope::default());
                     let l = self.new_local(Some(ty), None);
                     self.bind(&name, NameRes::Local(l));
@@ -158,7 +169,7 @@ impl Extractor<'_> {
         let value = n.field("value");
         let disc = value
             .and_then(|v| self.discriminant_of(v))
-            .filter(|(x, _)| !assigns(enclosing_function(n), self.src, x));
+            .filter(|(x, _)| !self.assigns(enclosing_function(n), x));
         if let Some(v) = value {
             let saved = self.quiet.take();
             self.quiet = disc.as_ref().map(|(x, _)| x.clone());

@@ -1029,14 +1029,65 @@ pub(super) fn is_function(k: &str) -> bool {
     )
 }
 
-/// Whether `n` assigns the name `name` (`name = …`, `name += …`, `name++`).
-pub(super) fn assigns(n: Node, src: &str, name: &str) -> bool {
-    !crate::lang::each_named(n, |x| {
+/// The names `n` assigns anywhere below it (`name = …`, `name += …`, `name++`).
+pub(super) fn assigned_names(n: Node, src: &str) -> crate::hash::HashSet<String> {
+    let mut names = crate::hash::HashSet::default();
+    crate::lang::each_named(n, |x| {
+        #[cfg(test)]
+        tests::VISITS.with(|w| w.set(w.get() + 1));
         let target = match x.kind() {
             "assignment_expression" | "augmented_assignment_expression" => x.field("left"),
             "update_expression" => x.field("argument"),
             _ => None,
         };
-        !target.is_some_and(|t| t.kind() == "identifier" && text(t, src) == name)
-    })
+        if let Some(t) = target.filter(|t| t.kind() == "identifier") {
+            names.insert(text(t, src).to_string());
+        }
+        true
+    });
+    names
+}
+
+#[cfg(test)]
+mod tests {
+    thread_local! {
+        /// How many nodes [`super::assigned_names`] visited on this thread.
+        pub(super) static VISITS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    /// Every narrowing statement asks whether the name it narrows is assigned in its enclosing
+    /// function (or, for `instanceof`, in its branch). Each function is read once for the
+    /// question, however many statements ask: asked per statement, a function of 8,000 of them
+    /// took 113 s to extract. The nodes read stay within a small multiple of the file's.
+    #[test]
+    fn a_function_is_read_for_its_assignments_once_however_many_narrowings_ask() {
+        let mut src = String::from(
+            "type S = {kind: 'a', a: number} | {kind: 'b', b: string};\n\
+             export function f(s: S, t: S): number {\n  let n = 0;\n",
+        );
+        for _ in 0..40 {
+            src.push_str("  if (s.kind === 'a') { n += s.a; } else { n += s.b.length; }\n");
+            src.push_str("  if (t instanceof Object) { n += 1; }\n");
+        }
+        src.push_str(
+            "  const g = (u: S) => { if (u.kind === 'b') { return u.b; } t = u; return ''; };\n",
+        );
+        src.push_str("  return n + g(s).length;\n}\n");
+        let tree = crate::lang::parse(&src, tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into())
+            .expect("parses");
+        let mut nodes = 0;
+        crate::lang::each_named(tree.root_node(), |_| {
+            nodes += 1;
+            true
+        });
+        VISITS.with(|w| w.set(0));
+        let file = super::super::extract(&src, false);
+        assert!(!file.has_error);
+        let visits = VISITS.with(|w| w.get());
+        assert!(visits > 0, "the question was never asked");
+        assert!(
+            visits <= 3 * nodes,
+            "{visits} nodes read for a file of {nodes}"
+        );
+    }
 }
