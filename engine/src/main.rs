@@ -8,9 +8,6 @@ use clap::{Parser, Subcommand};
 use kivgraph::{ErrorCode, Store, index, mcp, tools};
 use kivgraph_format::IndexDir;
 
-#[global_allocator]
-static ALLOCATOR: kivgraph::Allocator = kivgraph::Allocator;
-
 #[derive(Parser)]
 #[command(
     name = "kivgraph",

@@ -12,10 +12,6 @@ use std::time::Instant;
 use kivgraph::query::{self, FindSymbol, Mode};
 use kivgraph_format::{Generation, IndexDir};
 
-/// The server's allocator, so that in-process answers cost what `kivgraph serve`'s do.
-#[global_allocator]
-static ALLOCATOR: kivgraph::Allocator = kivgraph::Allocator;
-
 fn main() -> anyhow::Result<()> {
     let dir = std::env::args()
         .nth(1)

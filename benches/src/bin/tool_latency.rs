@@ -421,10 +421,6 @@ fn repeat_one(g: &Arc<Generation>, tool: &str, args: &Value, n: usize) -> anyhow
     Ok(())
 }
 
-/// The server's allocator, so that in-process answers cost what `kivgraph serve`'s do.
-#[global_allocator]
-static ALLOCATOR: kivgraph::Allocator = kivgraph::Allocator;
-
 fn main() -> anyhow::Result<()> {
     let mut dir = None;
     let (mut calls, mut mixed, mut seed) = (1000usize, 10_000usize, 1u64);
