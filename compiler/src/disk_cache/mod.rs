@@ -70,18 +70,23 @@ thread_local! {
 
 /// Decodes a checked entry's payload, with [`exact_vec`] bounded by its size.
 fn decode<P: DeserializeOwned>(payload: &[u8]) -> Option<P> {
-    DECODE_BOUND.set(payload.len());
-    let value = postcard::from_bytes::<P>(payload).ok();
-    DECODE_BOUND.set(0);
-    value
+    /// Puts the bound of an enclosing decode back, also when decoding panics.
+    struct Restore(usize);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            DECODE_BOUND.set(self.0);
+        }
+    }
+    let _restore = Restore(DECODE_BOUND.replace(payload.len()));
+    postcard::from_bytes::<P>(payload).ok()
 }
 
 /// Decodes a long vector of a cached value at its length in one allocation, for
 /// `#[serde(deserialize_with)]`. serde's own `Vec` decoding reserves at most 1 MiB ahead and
 /// grows by doubling after that: the standard library's kept references (hundreds of thousands
 /// of edges) were copied four times over and made about a fifth of an edit's page faults. The
-/// reservation is bounded by the payload's size (each element takes at least one byte of it),
-/// so a bad length asks for no more memory than the entry's bytes.
+/// reservation is bounded by the payload's size in elements (each element takes at least one
+/// byte of it), so a false length reserves at most that many elements, never what it claims.
 pub(crate) fn exact_vec<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
 where
     D: serde::Deserializer<'de>,

@@ -11,6 +11,10 @@ use super::{ImplInfo, MAX_DEPTH, NameIndex, Place, Resolver, Rt, is_fn};
 use crate::emit::MAX_CANDIDATES;
 use crate::facts::SymbolId;
 
+/// Impl blocks of one type beyond which its items are looked up by name (a crate that wrote
+/// 8,000 impl blocks for one type took 0.3 s to resolve, each method call looking through all).
+const MANY_IMPLS: usize = 32;
+
 impl Resolver<'_> {
     /// `Type::name`: variants, then inherent impl items, then trait impl items, then the items
     /// of the traits it implements (default methods), or of the trait itself.
@@ -56,20 +60,26 @@ impl Resolver<'_> {
             return v;
         }
         // Inherent impls first, then trait impls: the first that declares the name wins.
-        for impls in [&self.inherent, &self.trait_impls] {
-            let mut out: Vec<SymbolId> = impls
-                .get(&s)
-                .into_iter()
-                .flatten()
-                .flat_map(|&ii| {
-                    self.impls[ii]
-                        .members
-                        .get(name)
-                        .into_iter()
-                        .flatten()
-                        .copied()
-                })
-                .collect();
+        for (impls, many) in [&self.inherent, &self.trait_impls]
+            .into_iter()
+            .zip(&self.many_impls)
+        {
+            let mut out: Vec<SymbolId> = match many.get(&s) {
+                Some(by_name) => by_name.get(name).cloned().unwrap_or_default(),
+                None => impls
+                    .get(&s)
+                    .into_iter()
+                    .flatten()
+                    .flat_map(|&ii| {
+                        self.impls[ii]
+                            .members
+                            .get(name)
+                            .into_iter()
+                            .flatten()
+                            .copied()
+                    })
+                    .collect(),
+            };
             keep(&mut out);
             if !out.is_empty() {
                 return out;
@@ -292,6 +302,18 @@ impl Resolver<'_> {
                     }
                 }
                 self.supers.insert(sym, v);
+            }
+        }
+        // Every impl is known now: the types with many impl blocks get their items by name.
+        for (k, impls) in [&self.inherent, &self.trait_impls].into_iter().enumerate() {
+            for (&t, list) in impls.iter().filter(|(_, l)| l.len() > MANY_IMPLS) {
+                let mut by_name: HashMap<String, Vec<SymbolId>> = HashMap::default();
+                for &ii in list {
+                    for (name, items) in &self.impls[ii].members {
+                        by_name.entry(name.clone()).or_default().extend(items);
+                    }
+                }
+                self.many_impls[k].insert(t, by_name);
             }
         }
         self.memo.borrow_mut().clear();

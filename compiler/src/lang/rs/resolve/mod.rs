@@ -136,6 +136,10 @@ pub struct Resolver<'f> {
     impls: Vec<ImplInfo>,
     inherent: HashMap<SymbolId, Vec<usize>>,
     trait_impls: HashMap<SymbolId, Vec<usize>>,
+    /// For a type with more than [`MANY_IMPLS`] inherent (`[0]`) or trait (`[1]`) impls, once
+    /// they are all known: the items of those impls by name, in impl order ([`Self::assoc_by`]
+    /// would otherwise look through every impl block of the type for each name asked).
+    many_impls: [HashMap<SymbolId, HashMap<String, Vec<SymbolId>>>; 2],
     supers: HashMap<SymbolId, Vec<SymbolId>>,
     macro_index: HashMap<(usize, String), Vec<SymbolId>>,
     memo: RefCell<HashMap<MemoKey, Lookup>>,
@@ -209,6 +213,7 @@ impl<'f> Resolver<'f> {
             impls: Vec::new(),
             inherent: HashMap::default(),
             trait_impls: HashMap::default(),
+            many_impls: Default::default(),
             supers: HashMap::default(),
             macro_index: HashMap::default(),
             memo: RefCell::new(HashMap::default()),

@@ -260,6 +260,33 @@ pub fn f() {
     );
 }
 
+/// A type with more impl blocks than the resolver looks through one by one (its items are then
+/// found by name): each call binds to the item of its block, inherent before trait, and an
+/// associated function through the type's path.
+#[test]
+fn a_type_with_many_impl_blocks_binds_each_item_to_its_block() {
+    let mut lib = String::from("\npub struct Point;\n");
+    for i in 0..40 {
+        lib += &format!(
+            "impl Point {{ pub fn m{i}(&self) {{}} pub fn new{i}() -> Point {{ Point }} }}\n"
+        );
+    }
+    for i in 0..40 {
+        lib += &format!(
+            "pub trait T{i} {{ fn t{i}(&self); }}\nimpl T{i} for Point {{ fn t{i}(&self) {{}} }}\n"
+        );
+    }
+    // `m0` is also a trait item: the inherent one wins.
+    lib += "pub trait Shadow { fn m0(&self); }\nimpl Shadow for Point { fn m0(&self) {} }\n";
+    lib += "pub fn f(p: &Point) {\n";
+    lib += "    p.m0(); //want: CALLS_DIRECT geo:Point::m0\n";
+    lib += "    p.m39(); //want: CALLS_DIRECT geo:Point::m39\n";
+    lib += "    Point::new17(); //want: CALLS_DIRECT geo:Point::new17\n";
+    lib += "    p.t5(); //want: CALLS_DIRECT \"geo:<Point as T5>::t5\"\n";
+    lib += "}\n";
+    check_lib(&lib);
+}
+
 /// An associated item that is not declared (derived, or a library trait's) is neither an edge
 /// nor a record; the type before it is still used.
 #[test]
