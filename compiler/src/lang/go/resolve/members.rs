@@ -11,10 +11,19 @@ use crate::facts::SymbolId;
 impl<'a> Resolver<'a> {
     /// Methods and fields declared directly on type `t` (not promoted).
     pub(super) fn direct_members(&self, t: SymbolId) -> &'a [(String, SymbolId)] {
-        let pi = self.info[&t].pkg;
-        self.members
-            .get(&(pi, self.facts.symbols[t].name.clone()))
-            .map_or(&[], Vec::as_slice)
+        self.own_members.get(&t).copied().unwrap_or(&[])
+    }
+
+    /// The first member of `t` named `name`, declared directly on it.
+    fn own_member(&self, t: SymbolId, name: &str) -> Option<SymbolId> {
+        match self.member_names.get(&t) {
+            Some(first) => first.get(name).copied(),
+            None => self
+                .direct_members(t)
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, s)| *s),
+        }
     }
 
     /// Go's selector rule: the shallowest member named `name`; a tie at one depth finds nothing.
@@ -22,10 +31,10 @@ impl<'a> Resolver<'a> {
         if depth > 5 {
             return None;
         }
-        let own = self.direct_members(t);
-        if let Some((_, s)) = own.iter().find(|(n, _)| n == name) {
-            return Some(*s);
+        if let Some(s) = self.own_member(t, name) {
+            return Some(s);
         }
+        let own = self.direct_members(t);
         let d = self.decl(t);
         if self.facts.symbols[t].kind == SymbolKind::Alias || (!d.is_struct && !d.is_interface) {
             // Alias: every member of the target. Defined type: the underlying type's fields
@@ -136,7 +145,11 @@ impl<'a> Resolver<'a> {
                     // methods, so a missing name settles it without any lookup.
                     if let Some(own) = self.members.get(&(pi, self.facts.symbols[t].name.clone())) {
                         let embeds = own.iter().any(|(_, s)| self.decl(*s).embedded);
-                        if !embeds && !wanted.iter().all(|(n, _)| own.iter().any(|(m, _)| m == n)) {
+                        let declares = |n: &str| match self.member_names.get(&t) {
+                            Some(first) => first.contains_key(n),
+                            None => own.iter().any(|(m, _)| m == n),
+                        };
+                        if !embeds && !wanted.iter().all(|(n, _)| declares(n)) {
                             continue;
                         }
                     } else {

@@ -75,6 +75,9 @@ const UNIVERSE: &[&str] = &[
     "recover",
 ];
 
+/// Members of one type beyond which they are looked up by name rather than in turn.
+const MANY_MEMBERS: usize = 32;
+
 /// A parsed file and where it is.
 struct ParsedFile {
     repo: RepoId,
@@ -112,6 +115,12 @@ struct Resolver<'a> {
     info: &'a HashMap<SymbolId, DeclInfo>,
     /// (package, owning type name) → its members (fields, methods, interface methods).
     members: &'a HashMap<(usize, String), Vec<(String, SymbolId)>>,
+    /// What `members` holds under each symbol's package and name, by symbol: found without
+    /// making the key's string for each question.
+    own_members: HashMap<SymbolId, &'a [(String, SymbolId)]>,
+    /// For a type with more than [`MANY_MEMBERS`] members: the first of each name (a type of
+    /// 8,000 methods was searched member by member for each selector and each interface).
+    member_names: HashMap<SymbolId, HashMap<&'a str, SymbolId>>,
     /// The synthetic module symbol of a file, made on first need.
     module_syms: HashMap<usize, SymbolId>,
     file_scopes: Vec<Option<Rc<FileScope>>>,
@@ -139,6 +148,24 @@ pub(super) fn resolve(facts: &mut FactSet, parsed: Vec<(FileMeta, GoFile)>, modu
         .collect();
     let (sym_of, info, members) = symbols(facts, &files, &mut pkgs, &pkg_of_file);
 
+    let own_members: HashMap<SymbolId, &[(String, SymbolId)]> = info
+        .iter()
+        .filter_map(|(&sid, i)| {
+            let own = members.get(&(i.pkg, facts.symbols[sid].name.clone()))?;
+            Some((sid, own.as_slice()))
+        })
+        .collect();
+    let member_names = own_members
+        .iter()
+        .filter(|(_, own)| own.len() > MANY_MEMBERS)
+        .map(|(&t, own)| {
+            let mut first: HashMap<&str, SymbolId> = HashMap::default();
+            for (name, s) in own.iter() {
+                first.entry(name.as_str()).or_insert(*s);
+            }
+            (t, first)
+        })
+        .collect();
     let mut r = Resolver {
         facts,
         files: &files,
@@ -147,6 +174,8 @@ pub(super) fn resolve(facts: &mut FactSet, parsed: Vec<(FileMeta, GoFile)>, modu
         sym_of: &sym_of,
         info: &info,
         members: &members,
+        own_members,
+        member_names,
         module_syms: HashMap::default(),
         file_scopes: Vec::new(),
         members_by_name: HashMap::default(),

@@ -282,3 +282,44 @@ func main() {
     // b is not imported: its `B.Flush` is not visible.
     assert_eq!(c.edges_at("m", "main.go", 8).len(), 1);
 }
+
+/// A type with more members than are searched one by one (they are then found by name): calls
+/// bind to each member, and the type implements an interface listing forty of its methods but
+/// not one listing a method it lacks.
+#[test]
+fn a_type_with_many_members_binds_each_and_implements_by_name() {
+    let mut src = String::from("\n//- m/p/p.go\npackage p\n\ntype Big struct{ F0 int }\n\n");
+    for i in 0..40 {
+        src += &format!("func (b Big) M{i}() int {{ return {i} }}\n");
+    }
+    src += "\ntype Wide interface {\n";
+    for i in 0..40 {
+        src += &format!("\tM{i}() int\n");
+    }
+    src += "}\n\ntype Other interface{ Missing() int }\n\nfunc Use(b Big) int {\n";
+    src += "\treturn b.M0() + //want: CALLS_DIRECT example.com/m/p:Big.M0 EXACT_DECLARATION_MAPPED GO_RECEIVER_TYPED\n";
+    src += "\t\tb.M39() + //want: CALLS_DIRECT example.com/m/p:Big.M39 EXACT_DECLARATION_MAPPED GO_RECEIVER_TYPED\n";
+    src += "\t\tb.F0 //want: REFERENCES example.com/m/p:Big.F0 EXACT_DECLARATION_MAPPED GO_RECEIVER_TYPED\n}\n";
+    let c = check_m(&src);
+    let implements: Vec<String> = c
+        .facts
+        .edges
+        .iter()
+        .filter(|e| e.kind == kivgraph_format::EdgeKind::Implements)
+        .map(|e| {
+            format!(
+                "{} {}",
+                c.facts.symbols[e.source].qualified_name, c.facts.symbols[e.target].qualified_name
+            )
+        })
+        .collect();
+    assert!(
+        implements.contains(&"Big Wide".to_string()),
+        "{implements:?}"
+    );
+    assert!(
+        implements.contains(&"Big.M17 Wide.M17".to_string()),
+        "{implements:?}"
+    );
+    assert_eq!(implements.len(), 41, "{implements:?}");
+}
