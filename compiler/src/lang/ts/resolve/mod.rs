@@ -12,11 +12,14 @@ mod exports;
 mod members;
 mod names;
 mod narrow;
+#[cfg(test)]
+pub(in crate::lang::ts) use narrow::{COUNTED_KEY, DISCRIMINANT_SEARCHES};
 mod receivers;
 mod references;
 
 use crate::hash::{HashMap, HashSet};
 use std::collections::BTreeSet;
+use std::rc::Rc;
 
 use kivgraph_format::{Confidence, EdgeKind, Language, Provenance, SymbolKind};
 
@@ -170,11 +173,17 @@ pub struct Resolver<'f> {
     /// expression): (module, expression, receiver, how much deeper than its start the
     /// evaluation checked the depth bound). See [`Resolver::eval`].
     evals: std::cell::RefCell<EvalMemo>,
+    /// The discriminant values of a declaration's property already found, by (module,
+    /// declaration, property): (values, how much deeper than its start the search checked the
+    /// depth bound), kept and reused as [`Resolver::eval`] keeps receivers. See
+    /// `Resolver::discriminant_values`.
+    discriminants: std::cell::RefCell<DiscriminantMemo>,
     /// The deepest depth checked against the bound since the innermost kept evaluation began.
     deepest: std::cell::Cell<usize>,
 }
 
 type EvalMemo = HashMap<u64, Vec<(usize, Expr, Recv, usize)>>;
+type DiscriminantMemo = HashMap<(usize, usize), HashMap<String, (Option<Rc<[String]>>, usize)>>;
 
 fn is_type_container(k: SymbolKind) -> bool {
     matches!(
@@ -270,6 +279,7 @@ impl<'f> Resolver<'f> {
             imported,
             merged,
             evals: Default::default(),
+            discriminants: Default::default(),
             deepest: Default::default(),
         }
     }
