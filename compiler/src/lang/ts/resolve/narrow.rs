@@ -23,7 +23,7 @@ impl Resolver<'_> {
         if parts.len() < 2 {
             return (r, true);
         }
-        let values: Vec<Option<std::rc::Rc<[String]>>> = parts
+        let values: Vec<Option<Rc<[String]>>> = parts
             .iter()
             .map(|p| self.discriminant_values(p, key, depth + 1))
             .collect();
@@ -77,12 +77,7 @@ impl Resolver<'_> {
     /// asked every member again for each case (a union of 4,000 took 2.2 s to resolve). They
     /// are reused only where the search that found them stays within the depth bound, and not
     /// after an export lookup that was cut short (as [`Resolver::eval`] reuses receivers).
-    fn discriminant_values(
-        &self,
-        recv: &Recv,
-        key: &str,
-        depth: usize,
-    ) -> Option<std::rc::Rc<[String]>> {
+    fn discriminant_values(&self, recv: &Recv, key: &str, depth: usize) -> Option<Rc<[String]>> {
         let Recv::Members(pm, pd) = recv else {
             return self
                 .discriminant_values_now(recv, key, depth)
@@ -94,30 +89,22 @@ impl Resolver<'_> {
             .get(&(*pm, *pd))
             .and_then(|by_key| by_key.get(key))
             .cloned();
-        if let Some((values, reach)) = kept
-            && depth + reach <= MAX_DEPTH
-        {
-            if depth + reach > self.deepest.get() {
-                self.deepest.set(depth + reach);
-            }
-            return values;
-        }
-        let outer = self.deepest.replace(depth);
-        let misses = self.exports.misses();
-        let values: Option<std::rc::Rc<[String]>> = self
-            .discriminant_values_now(recv, key, depth)
-            .map(Into::into);
-        let deepest = self.deepest.get();
-        self.deepest.set(outer.max(deepest));
-        if deepest <= MAX_DEPTH && self.exports.misses() == misses {
-            self.discriminants
-                .borrow_mut()
-                .entry((*pm, *pd))
-                .or_default()
-                .entry(key.to_string())
-                .or_insert_with(|| (values.clone(), deepest - depth));
-        }
-        values
+        self.kept_within_reach(
+            kept,
+            depth,
+            || {
+                self.discriminant_values_now(recv, key, depth)
+                    .map(Into::into)
+            },
+            |values, reach| {
+                self.discriminants
+                    .borrow_mut()
+                    .entry((*pm, *pd))
+                    .or_default()
+                    .entry(key.to_string())
+                    .or_insert_with(|| (values.clone(), reach));
+            },
+        )
     }
 
     fn discriminant_values_now(&self, recv: &Recv, key: &str, depth: usize) -> Option<Vec<String>> {

@@ -30,27 +30,51 @@ impl Resolver<'_> {
                 .find(|(em, ee, _, _)| *em == m && ee == e)
                 .map(|(_, _, r, reach)| (r.clone(), *reach))
         });
-        if let Some((r, reach)) = kept
+        self.kept_within_reach(
+            kept,
+            depth,
+            || self.eval_now(m, e, depth),
+            |r, reach| {
+                let mut evals = self.evals.borrow_mut();
+                let bucket = evals.entry(hash).or_default();
+                if !bucket.iter().any(|(em, ee, _, _)| *em == m && ee == e) {
+                    bucket.push((m, e.clone(), r.clone(), reach));
+                }
+            },
+        )
+    }
+
+    /// What a kept result gives, or what `compute` gives at `depth` and `keep` keeps.
+    ///
+    /// A result found at one depth is the result at another when the search that found it
+    /// checked the depth bound at most `reach` levels deeper than its start, and start plus
+    /// `reach` stays within the bound; using it counts as reaching that deep. A result is kept
+    /// (with its reach) only when its search never met the bound and no export lookup was cut
+    /// short during it.
+    pub(super) fn kept_within_reach<T>(
+        &self,
+        kept: Option<(T, usize)>,
+        depth: usize,
+        compute: impl FnOnce() -> T,
+        keep: impl FnOnce(&T, usize),
+    ) -> T {
+        if let Some((value, reach)) = kept
             && depth + reach <= MAX_DEPTH
         {
             if depth + reach > self.deepest.get() {
                 self.deepest.set(depth + reach);
             }
-            return r;
+            return value;
         }
         let outer = self.deepest.replace(depth);
         let misses = self.exports.misses();
-        let r = self.eval_now(m, e, depth);
+        let value = compute();
         let deepest = self.deepest.get();
         self.deepest.set(outer.max(deepest));
         if deepest <= MAX_DEPTH && self.exports.misses() == misses {
-            let mut evals = self.evals.borrow_mut();
-            let bucket = evals.entry(hash).or_default();
-            if !bucket.iter().any(|(em, ee, _, _)| *em == m && ee == e) {
-                bucket.push((m, e.clone(), r.clone(), deepest - depth));
-            }
+            keep(&value, deepest - depth);
         }
-        r
+        value
     }
 
     fn eval_now(&self, m: usize, e: &Expr, depth: usize) -> Recv {
