@@ -5,7 +5,6 @@ pub mod cursor;
 pub mod error;
 pub mod http;
 pub mod index;
-pub mod json;
 pub mod lease;
 pub mod mcp;
 pub mod pull;

@@ -122,7 +122,7 @@ pub(crate) fn reply_text(id: &Id, answer: &Answer) -> String {
     format!(
         "{{\"jsonrpc\":\"2.0\",\"id\":{},\"{key}\":{}}}",
         id.0,
-        crate::json::to_string(body)
+        serde_json::to_string(body).unwrap_or_default()
     )
 }
 
@@ -131,7 +131,7 @@ fn reply(out: &dyn Outbound, id: &Id, answer: &Answer) -> std::io::Result<()> {
 }
 
 fn send(out: &dyn Outbound, message: &Value) -> std::io::Result<()> {
-    out.message(crate::json::to_string(message))
+    out.message(serde_json::to_string(message).unwrap_or_default())
 }
 
 /// The stdio output: whole lines, one writer at a time.

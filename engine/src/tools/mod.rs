@@ -197,7 +197,7 @@ fn answer_undamaged(
         Handler::Status(answer) => answer(args, g.as_deref(), problem)?,
         Handler::Index(_) => return Err(unknown()),
     };
-    Ok(crate::json::to_string(&value))
+    Ok(serde_json::to_string(&value).unwrap_or_default())
 }
 
 /// Tools served once a generation is published, in the order `tools/list` gives them.

@@ -122,5 +122,10 @@ pub(crate) fn key_counts<K: Serialize>(pairs: &[(K, u64)]) -> Value {
 
 /// Whether `a` serializes strictly shorter than `b`: the grouping bet is taken only then.
 pub(crate) fn smaller(a: &Value, b: &Value) -> bool {
-    crate::json::len(a) < crate::json::len(b)
+    let size = |v: &Value| {
+        serde_json::to_string(v)
+            .map(|s| s.len())
+            .unwrap_or(usize::MAX)
+    };
+    size(a) < size(b)
 }
