@@ -22,7 +22,6 @@ use crate::hash::HashMap;
 
 use kivgraph_format::SymbolKind;
 use serde::{Deserialize, Serialize};
-use xxhash_rust::xxh3::Xxh3;
 
 use super::extract::RsFile;
 use super::project::CrateDef;
@@ -447,27 +446,23 @@ pub(crate) fn unit_digest(
     crates: &[CrateDef],
     sysroot_missing: &str,
 ) -> u128 {
-    let mut h = Xxh3::new();
-    let mut field = |b: &[u8]| {
-        h.update(&(b.len() as u64).to_le_bytes());
-        h.update(b);
-    };
-    field(crate::disk_cache::frontend_digest().as_bytes());
-    field(b"rust derived references");
+    let mut h = kivgraph_format::feed::Feed::new();
+    h.field(crate::disk_cache::frontend_digest().as_bytes());
+    h.field(b"rust derived references");
     for (repo, file, path, rs) in files {
-        field(facts.repos[*repo].name.as_bytes());
-        field(path.as_bytes());
-        field(facts.files[*file].status.as_str().as_bytes());
-        field(&postcard::to_allocvec(rs).unwrap_or_default());
+        h.field(facts.repos[*repo].name.as_bytes());
+        h.field(path.as_bytes());
+        h.field(facts.files[*file].status.as_str().as_bytes());
+        h.field(&postcard::to_allocvec(rs).unwrap_or_default());
     }
     for c in crates {
-        field(facts.repos[c.repo].name.as_bytes());
+        h.field(facts.repos[c.repo].name.as_bytes());
         let def = CrateDef {
             repo: RepoId(0),
             ..c.clone()
         };
-        field(format!("{def:?}").as_bytes());
+        h.field(format!("{def:?}").as_bytes());
     }
-    field(sysroot_missing.as_bytes());
+    h.field(sysroot_missing.as_bytes());
     h.digest128()
 }
