@@ -8,7 +8,7 @@
 //! Run with `--nocapture` to see the full report.
 
 #[allow(dead_code)]
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

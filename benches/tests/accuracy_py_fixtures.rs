@@ -6,8 +6,8 @@
 //!
 //! Run with `--nocapture` to see the full report.
 
-mod common;
-use common::Guard;
+use crate::common;
+use crate::common::Guard;
 
 use kivgraph_benches::accuracy::Thresholds;
 

@@ -4,11 +4,9 @@
 //! package that only a `package_config.json` maps to another repository. The sources are
 //! written to a temporary directory with their annotations and checked like the fixtures.
 
-mod common;
-
 use std::path::Path;
 
-use common::annotations::{Facts, FixtureRepo, assert_annotations_hold};
+use crate::common::annotations::{Facts, FixtureRepo, assert_annotations_hold};
 
 fn write(root: &Path, rel: &str, text: &str) {
     let p = root.join(rel);

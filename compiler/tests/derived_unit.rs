@@ -3,14 +3,12 @@
 //! publish what a compile from nothing publishes. Its references never see a registered crate.
 //! Runs on the stand-in standard library of `fixtures/rust/sysroot`.
 
-mod shared;
-
 use std::path::{Path, PathBuf};
 
+use crate::shared::{copy_dir, generation_files as tables};
 use kivgraph_compile::{
     CacheDir, CacheOptions, CompileOptions, RepoSpec, RustSysroot, Summary, compile,
 };
-use shared::{copy_dir, generation_files as tables};
 
 const SYSROOT: &str = "rust:1.0.0";
 

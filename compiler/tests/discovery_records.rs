@@ -3,13 +3,11 @@
 //! to that compile to trust; any change of bytes is read, a damaged record file is ignored, and
 //! what is published is always what a compile that reads every file publishes.
 
-mod shared;
-
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
+use crate::shared::generation_files as tables;
 use kivgraph_compile::{CacheOptions, CompileOptions, RepoSpec, RustSysroot, Summary, compile};
-use shared::generation_files as tables;
 
 fn options(out: &Path, repo: &Path, cache: CacheOptions) -> CompileOptions {
     CompileOptions {

@@ -3,14 +3,12 @@
 //! publishes the tables and blobs of a compile from nothing; a damaged cache is a miss, never a
 //! wrong answer; two compiles may share one cache directory.
 
-mod shared;
-
 use std::path::{Path, PathBuf};
 
+use crate::shared::{REPOS, copy_dir, generation_files as tables};
 use kivgraph_compile::{
     CacheDir, CacheOptions, CompileOptions, RepoSpec, RustSysroot, Summary, compile,
 };
-use shared::{REPOS, copy_dir, generation_files as tables};
 
 const SOURCE_EXTENSIONS: &[&str] = &["go", "ts", "tsx", "js", "jsx", "mjs", "py", "rs", "dart"];
 

@@ -2,12 +2,10 @@
 //! and a rename, a compile that reuses the unchanged files' extractions publishes the same tables
 //! and blobs as a compile from nothing. Its own process: the cache is per process.
 
-mod shared;
-
 use std::path::{Path, PathBuf};
 
+use crate::shared::{copy_dir, generation_files as tables};
 use kivgraph_compile::{CompileOptions, RepoSpec, RustSysroot, cache, compile, compile_changed};
-use shared::{copy_dir, generation_files as tables};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")

@@ -9,11 +9,9 @@
 //! Known gaps stay in the tree: each is listed in `KNOWN_GAPS` with the reason, and the test fails
 //! if a listed gap starts passing (so the list cannot go stale) or a new failure appears.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::annotations::{Facts, FixtureRepo, assert_annotations_hold};
+use crate::common::annotations::{Facts, FixtureRepo, assert_annotations_hold};
 use kivgraph_compile::{CompileOptions, RepoSpec, RustSysroot, compile};
 use kivgraph_format::{Generation, NONE};
 

@@ -2,14 +2,12 @@
 //! checkouts at different paths give byte-identical tables and blobs (and manifests but for the
 //! time of the compile), and the checkouts are recorded beside the index instead.
 
-mod shared;
-
 use std::path::{Path, PathBuf};
 
+use crate::shared::{REPOS, copy_dir, generation_files as tables, manifest_without_time};
 use kivgraph_compile::{CacheOptions, CompileOptions, RepoSpec, RustSysroot, compile};
 use kivgraph_format::IndexDir;
 use kivgraph_format::checkouts::Checkouts;
-use shared::{REPOS, copy_dir, generation_files as tables, manifest_without_time};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")

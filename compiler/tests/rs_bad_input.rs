@@ -3,8 +3,8 @@
 //! is an unresolved record, an invalid `Cargo.toml` is a diagnostic, and Cargo's `target/` is
 //! never walked.
 
+use crate::shared;
 use kivgraph_compile::{CompileOptions, RepoSpec, RustSysroot, compile};
-mod shared;
 
 use std::path::Path;
 

@@ -17,12 +17,14 @@
 //! Known gaps stay in the tree: each is listed in `KNOWN_GAPS` with the reason, and the test fails
 //! if a listed gap starts passing (so the list cannot go stale) or a new failure appears.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use common::annotations::{Facts, FixtureRepo, Want, assert_annotations_hold, parse_annotations};
+use crate::common::annotations::{
+    Facts, FixtureRepo, Want, assert_annotations_hold, parse_annotations,
+};
 use kivgraph_compile::{CompileOptions, RepoSpec, RustSysroot, compile};
 use kivgraph_format::{FileStatus, Language, NONE, Provenance, SymbolKind};
 

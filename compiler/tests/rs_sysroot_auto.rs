@@ -4,13 +4,11 @@
 //! sysroot holding a copy of the fixture stand-in library; without `rust-src` there, every use
 //! of `std` is a `SYSROOT_SOURCE_MISSING` record that says why.
 
-mod shared;
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::shared::copy_dir;
 use kivgraph_format::{Generation, IndexDir};
-use shared::copy_dir;
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/rust")

@@ -3,7 +3,7 @@
 
 Usage: tables.py GENERATION_DIR
 
-Run by `cargo test -p kivgraph-compile --test generation` (test
+Run by `cargo test -p kivgraph-compile --test integration generation::` (test
 `tables_read_with_pyarrow_and_duckdb`); needs `pyarrow` and `duckdb`
 (`.ci/run`, or `python3 -m venv .venv && .venv/bin/pip install pyarrow duckdb`).
 Exits non-zero on the first failed check.

@@ -11,11 +11,11 @@
 //! Known gaps stay in the tree: each is listed in `KNOWN_GAPS` with the reason, and the test fails
 //! if a listed gap starts passing (so the list cannot go stale) or a new failure appears.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 
-use common::annotations::{Facts, assert_annotations_hold, grouped_repos};
+use crate::common::annotations::{Facts, assert_annotations_hold, grouped_repos};
 use kivgraph_format::{Confidence, EdgeKind, FileStatus, Language, NONE, Provenance};
 
 /// Annotations this version is known to get wrong, as `file:line: annotation` with the reason.

@@ -3,14 +3,12 @@
 //! with a compile of the same sources in the same order; units are deterministic, and a damaged,
 //! hostile, foreign or repeated unit is refused with its code, leaving the index as it was.
 
-mod shared;
-
 use std::path::{Path, PathBuf};
 
+use crate::shared::{REPOS, copy_dir, generation_files, manifest_without_time};
 use kivgraph_compile::unit::{self, LinkOptions, UnitOptions};
 use kivgraph_compile::{CacheOptions, CompileError, CompileOptions, RepoSpec, RustSysroot};
 use kivgraph_format::IndexDir;
-use shared::{REPOS, copy_dir, generation_files, manifest_without_time};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")

@@ -3,15 +3,13 @@
 //! last compile compiles again, and what it publishes holds the same tables and blobs as a
 //! compile from nothing.
 
-mod shared;
-
 use std::path::Path;
 
+use crate::shared::generation_files as tables;
 use kivgraph_compile::{
     CompileOptions, LAST_COMPILE, RepoSpec, RustSysroot, Summary, compile, compile_changed,
 };
 use kivgraph_format::{IndexDir, Language};
-use shared::generation_files as tables;
 
 fn options(out: &Path, repo: &Path) -> CompileOptions {
     CompileOptions {

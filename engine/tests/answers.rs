@@ -1,8 +1,7 @@
 //! The exact text of every tool's answer on the fixture graph, in each view it supports: these
 //! snapshots make any change of spelling visible in review.
 
-mod common;
-use common::{compile_go_fixtures, workspace};
+use crate::common::{compile_go_fixtures, workspace};
 
 use kivgraph::{Store, tools};
 use kivgraph_format::IndexDir;

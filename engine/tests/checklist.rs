@@ -28,8 +28,7 @@
 // EXACT_TYPECHECKED / GO_AST_CALL values come from a type checker this implementation does not
 // run, so the row there carries this implementation's own confidence and provenance.
 
-mod common;
-use common::{compiler, workspace};
+use crate::common::{compiler, workspace};
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};

@@ -3,8 +3,7 @@
 //! cache, the link elsewhere from the units alone, tables, install elsewhere), against the
 //! one-job build, and every step of the workflow names a command the script has.
 
-mod common;
-use common::{compiler, generation_dir_files, workspace};
+use crate::common::{compiler, generation_dir_files, workspace};
 
 use std::path::Path;
 use std::process::{Command, Output};

@@ -4,12 +4,10 @@
 //! declaration may be COMPLETE, and the scope that uses it must be listed; an answer about a
 //! declaration that no invisible scope could use is COMPLETE unless something else bounds it.
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use common::{compile_into, workspace};
+use crate::common::{compile_into, workspace};
 use kivgraph_format::{Generation, IndexDir};
 use serde_json::{Value, json};
 

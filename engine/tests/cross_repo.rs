@@ -1,7 +1,6 @@
 //! find_cross_repo_consumers on the fixture pair: `app` consumes `mathlib`'s package `vec`.
 
-mod common;
-use common::{compile_into, workspace};
+use crate::common::{compile_into, workspace};
 
 use kivgraph::{Store, tools};
 use kivgraph_format::IndexDir;

@@ -4,9 +4,8 @@
 //! answering, from the last generation that is still whole or with a coded error that says what
 //! is wrong, and never dies.
 
-mod common;
-use common::compile_go_fixtures;
-use common::serve::Server;
+use crate::common::compile_go_fixtures;
+use crate::common::serve::Server;
 
 use std::fs;
 use std::path::Path;

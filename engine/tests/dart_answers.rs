@@ -3,10 +3,7 @@
 //! snapshots must show (cross-repository confidence, libraries named by their `package:` URI,
 //! an external package recorded as unresolved).
 
-mod common;
-mod pair;
-
-use pair::Pair;
+use crate::pair::Pair;
 use serde_json::{Value, json};
 
 #[test]

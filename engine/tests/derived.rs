@@ -3,8 +3,7 @@
 //! list_repositories and broken out in graph_status. Here the provider of the fixture pair is
 //! compiled as the derived repository `rust:mathlib`.
 
-mod common;
-use common::{compile_into, compiler, workspace};
+use crate::common::{compile_into, compiler, workspace};
 
 use std::process::Command;
 

@@ -1,8 +1,8 @@
 //! get_file_outline reads each file's symbols through the compiler's index (`file_symbols.bin`);
 //! an index that does not hold (a damaged id, a missing file) gives the same answer, by a scan.
 
-mod common;
-use common::compile_go_fixtures;
+use crate::common;
+use crate::common::compile_go_fixtures;
 
 use std::sync::Arc;
 

@@ -2,8 +2,7 @@
 //! fixtures: ranking on realistic questions, the six guidance variants, argument errors, paging,
 //! the three views and the candidate cap.
 
-mod common;
-use common::{compiler, workspace};
+use crate::common::{compiler, workspace};
 
 use std::path::PathBuf;
 use std::process::Command;

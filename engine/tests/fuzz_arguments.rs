@@ -13,8 +13,7 @@
 //! The seed is fixed so a failure reproduces; `KIVGRAPH_FUZZ_SEED` runs another one, and
 //! `KIVGRAPH_FUZZ_SCALE` multiplies both counts for a longer soak.
 
-mod common;
-use common::{compiler, workspace};
+use crate::common::{compiler, workspace};
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};

@@ -2,8 +2,7 @@
 //! binary. Working on a copy lets the tests edit, delete and replace files after the compile,
 //! which is what the freshness, re-anchoring and symlink rules are about.
 
-mod common;
-use common::{compile_into, workspace};
+use crate::common::{compile_into, workspace};
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

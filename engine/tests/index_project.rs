@@ -2,8 +2,7 @@
 //! look like options stay names, the registered languages are the ones compiled, the root and
 //! virtual filesystems are refused, and one directory is one project.
 
-mod common;
-use common::{compiler, workspace};
+use crate::common::{compiler, workspace};
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -4,8 +4,7 @@
 //! The Python interpreter is `$KIVGRAPH_PYTHON`, else `<workspace>/.venv/bin/python`, else
 //! `python3`. A missing SDK fails the stdio test: run `scripts/test` (or `.ci/run`) to install it.
 
-mod common;
-use common::{compile_go_fixtures, compiler, workspace};
+use crate::common::{compile_go_fixtures, compiler, workspace};
 
 use std::path::PathBuf;
 use std::process::Command;

@@ -2,8 +2,8 @@
 //! every header and status the server writes is the one checked. The server listens on
 //! 127.0.0.1 port 0 and says where on stderr; each test starts its own.
 
-mod common;
-use common::{compile_go_fixtures, compile_into, compiler, workspace};
+use crate::common;
+use crate::common::{compile_go_fixtures, compile_into, compiler, workspace};
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;

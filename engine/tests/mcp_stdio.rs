@@ -1,8 +1,7 @@
 //! Drives `kivgraph serve` over stdio with real JSON-RPC, against generations compiled from the
 //! Go fixtures by the real `kivgraph-compile` binary.
 
-mod common;
-use common::{compile_go_fixtures, compiler, workspace};
+use crate::common::{compile_go_fixtures, compiler, workspace};
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;

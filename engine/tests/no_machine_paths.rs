@@ -3,8 +3,7 @@
 //! checkout removed; then every query tool answers questions that reach every kind of row,
 //! completeness block and error, and no answer names that directory.
 
-mod common;
-use common::{compile_into, compiler, workspace};
+use crate::common::{compile_into, compiler, workspace};
 #[path = "../../compiler/tests/shared/mod.rs"]
 mod shared;
 use shared::copy_dir;

@@ -3,8 +3,7 @@
 //! blobs, served with the sources a `--source` maps; a damaged or hostile archive is refused and
 //! the index is left as it was.
 
-mod common;
-use common::{compile_into, compiler, generation_dir_files, workspace};
+use crate::common::{compile_into, compiler, generation_dir_files, workspace};
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;

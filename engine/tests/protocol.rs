@@ -2,8 +2,7 @@
 //! echoed exactly, lone surrogate escapes, the size of an answer to a huge argument, and a
 //! server that keeps answering while index_project rebuilds.
 
-mod common;
-use common::{compile_into, compiler, workspace};
+use crate::common::{compile_into, compiler, workspace};
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;

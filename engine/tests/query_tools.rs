@@ -1,8 +1,8 @@
 //! find_references, get_blast_radius, trace_dependencies and get_file_outline on the Go
 //! fixtures: shapes of answers (snapshots), argument errors, verdicts, guidance and paging.
 
-mod common;
-use common::{compile_go_fixtures, workspace};
+use crate::common;
+use crate::common::{compile_go_fixtures, workspace};
 
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};

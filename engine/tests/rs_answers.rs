@@ -4,10 +4,7 @@
 //! must show (cross-repository confidence, module paths as packages, the standard library's
 //! absence recorded rather than ignored).
 
-mod common;
-mod pair;
-
-use pair::Pair;
+use crate::pair::Pair;
 use serde_json::{Value, json};
 
 #[test]

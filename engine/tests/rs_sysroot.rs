@@ -4,8 +4,7 @@
 //! withhold unless `include_derived` (or `repo`) asks for them, and which list_repositories
 //! marks as derived, without a commit.
 
-mod common;
-use common::{compile_into, workspace};
+use crate::common::{compile_into, workspace};
 
 use kivgraph::{Store, tools};
 use kivgraph_format::IndexDir;

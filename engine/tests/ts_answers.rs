@@ -2,10 +2,7 @@
 //! webapp, compiled together. The rendered answers are snapshots; the assertions pin what the
 //! snapshots must show (cross-repository confidence, the module as package).
 
-mod common;
-mod pair;
-
-use pair::Pair;
+use crate::pair::Pair;
 use serde_json::{Value, json};
 
 #[test]
