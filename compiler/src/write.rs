@@ -52,6 +52,7 @@ pub fn encode(
             // Each table built, encoded and written by a task of its own.
             let tables = kivgraph_format::tables::TABLES
                 .par_iter()
+                .with_max_len(1)
                 .map(|&(name, _)| {
                     let reuse = earlier.and_then(|e| e.load(name));
                     let (bytes, chunks) = table(f, name).to_parquet_reusing(reuse.as_ref())?;

@@ -94,8 +94,11 @@ fn main() -> anyhow::Result<()> {
         .map(|f| u64::from(f.lines.to_native()))
         .sum();
     let t = Instant::now();
+    // One file per task, as the compile schedules its extraction: otherwise rayon folds long
+    // runs of files on one thread, and the floor would measure its own imbalance.
     let parsed: usize = files
         .par_iter()
+        .with_max_len(1)
         .map(|(language, p)| {
             let mut parser = tree_sitter::Parser::new();
             let jsx = p.extension().is_some_and(|e| e == "tsx" || e == "jsx");
