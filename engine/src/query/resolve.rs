@@ -4,7 +4,7 @@
 use kivgraph_format::{Generation, SymbolKind, names};
 
 use super::arguments::{check_padding, clean_path};
-use super::symbols::{SymbolRow, require_repository, symbol_row};
+use super::symbols::{SymbolRow, require_repository, symbol_row, symbols_where};
 use crate::error::{ErrorCode, ToolError};
 
 /// Symbol selector: `stable_key` xor `qualified_name` [+ `repository` [+ `path`]].
@@ -97,9 +97,6 @@ pub fn resolve_selector(g: &Generation, sel: &Selector) -> Result<u32, ToolError
     }
 }
 
-/// How many records ahead a loop over scattered symbols asks for.
-const AHEAD: usize = 16;
-
 /// The symbols a name of kind `tag` (qualified or not) carries, declared in `repository` (which
 /// must exist) under the path prefix `path`.
 fn named(
@@ -122,23 +119,14 @@ fn named(
         // Nothing narrows: no record needs reading (a common name has tens of thousands).
         return Ok(ids);
     }
-    Ok(ids
-        .iter()
-        .enumerate()
-        .filter(|&(k, &id)| {
-            if let Some(&ahead) = ids.get(k + AHEAD) {
-                b.symbols.prefetch(ahead as usize);
-            }
-            let s = &b.symbols[id as usize];
-            repo.is_none_or(|r| s.repository.to_native() == r)
-                && path.is_none_or(|p| {
-                    b.strings
-                        .get(b.files[s.file.to_native() as usize].path.to_native())
-                        .starts_with(p)
-                })
-        })
-        .map(|(_, &id)| id)
-        .collect())
+    Ok(symbols_where(g, &ids, |s| {
+        repo.is_none_or(|r| s.repository.to_native() == r)
+            && path.is_none_or(|p| {
+                b.strings
+                    .get(b.files[s.file.to_native() as usize].path.to_native())
+                    .starts_with(p)
+            })
+    }))
 }
 
 /// `SYMBOL_NOT_FOUND` for `what` (`name "X"`), saying where it was looked for.
@@ -170,22 +158,12 @@ pub fn resolve_name(
 ) -> Result<u32, ToolError> {
     let b = g.graph();
     let ids = named(g, names::TAG_NAME, name, repository, path)?;
-    // A common name has tens of thousands of scattered records: each is asked for sixteen
-    // ahead of its reading, so their cache misses overlap.
-    let declared: Vec<u32> = ids
-        .iter()
-        .enumerate()
-        .filter(|&(k, &id)| {
-            if let Some(&ahead) = ids.get(k + AHEAD) {
-                b.symbols.prefetch(ahead as usize);
-            }
-            !matches!(
-                SymbolKind::from_code(b.symbols[id as usize].kind),
-                Some(SymbolKind::Import | SymbolKind::Export)
-            )
-        })
-        .map(|(_, &id)| id)
-        .collect();
+    let declared = symbols_where(g, &ids, |s| {
+        !matches!(
+            SymbolKind::from_code(s.kind),
+            Some(SymbolKind::Import | SymbolKind::Export)
+        )
+    });
     match declared.len() {
         1 => Ok(declared[0]),
         0 if !ids.is_empty() => Err(ToolError::new(
