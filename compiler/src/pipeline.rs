@@ -352,10 +352,16 @@ fn extract_kept<F: FrontEnd>(
         .text
         .get()
         .map_err(|why| format!("its text could not be read: {why}"))?;
-    let parsed = panic::catch_unwind(AssertUnwindSafe(|| F::extract(input)))
-        .map_err(|payload| panic_message(payload.as_ref()))?;
-    let unread = (F::partial(&parsed) && !facts.repos[input.meta.repo].derived)
-        .then(|| unread_of::<F>(input, false));
+    let (parsed, first) =
+        lang::with_first_parse(|| panic::catch_unwind(AssertUnwindSafe(|| F::extract(input))));
+    let parsed = parsed.map_err(|payload| panic_message(payload.as_ref()))?;
+    let unread = (F::partial(&parsed) && !facts.repos[input.meta.repo].derived).then(|| {
+        // Off the tree the extraction parsed when it parsed this text with this grammar.
+        first
+            .zip(F::grammar(input))
+            .and_then(|(first, g)| first.unread_of(input.text.as_str(), &g))
+            .unwrap_or_else(|| unread_of::<F>(input, false))
+    });
     let k = Kept { parsed, unread };
     if let (Some(disk), Some(d)) = (project.cache, digest) {
         disk.put(d, &k);

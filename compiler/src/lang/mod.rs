@@ -88,7 +88,74 @@ impl<'t> FieldExt<'t> for Node<'t> {
 pub(crate) fn parse(src: &str, language: tree_sitter::Language) -> Option<Tree> {
     let mut parser = tree_sitter::Parser::new();
     parser.set_language(&language).ok()?;
-    parser.parse(src, None)
+    let tree = parser.parse(src, None);
+    FIRST_PARSE.with(|slot| {
+        if let Some(first @ None) = &mut *slot.borrow_mut() {
+            *first = Some(FirstParse {
+                src: (src.as_ptr(), src.len()),
+                unread: tree.as_ref().map(|t| {
+                    // Without an error or missing node there is nothing unread.
+                    if t.root_node().has_error() {
+                        unread_in(t, src, false)
+                    } else {
+                        Vec::new()
+                    }
+                }),
+                language,
+            });
+        }
+    });
+    tree
+}
+
+/// The first parse an extraction made, and the names its tree could not read: a partial file's
+/// unread names come off the tree its extraction parsed, not off a second parse of the file
+/// (which was a tenth of the parsing of a corpus with large partial files).
+pub(crate) struct FirstParse {
+    /// Where the parsed text lies and how long it is.
+    src: (*const u8, usize),
+    language: tree_sitter::Language,
+    /// [`unread_names`] (not `whole`) of the text; `None` when the parser gave up.
+    unread: Option<Vec<(String, u32, u32)>>,
+}
+
+thread_local! {
+    /// While [`with_first_parse`] runs on this thread: `Some(None)` until the first [`parse`],
+    /// then what it found.
+    static FIRST_PARSE: std::cell::RefCell<Option<Option<FirstParse>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `extract` and gives back, with its result, the first parse it made on this thread.
+pub(crate) fn with_first_parse<R>(extract: impl FnOnce() -> R) -> (R, Option<FirstParse>) {
+    /// Puts back what the slot held before (an extraction may run within another's on this
+    /// thread), whether `extract` returns or unwinds.
+    struct Restore(Option<Option<FirstParse>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let before = self.0.take();
+            FIRST_PARSE.with(|slot| *slot.borrow_mut() = before);
+        }
+    }
+    let restore = Restore(FIRST_PARSE.with(|slot| slot.borrow_mut().replace(None)));
+    let out = extract();
+    let first = FIRST_PARSE.with(|slot| slot.borrow_mut().take()).flatten();
+    drop(restore);
+    (out, first)
+}
+
+impl FirstParse {
+    /// [`unread_names`]`(src, language, false)`, when this parse was of `src` itself (the same
+    /// bytes in place) with `language`; `None` otherwise, and when the parser gave up.
+    pub(crate) fn unread_of(
+        self,
+        src: &str,
+        language: &tree_sitter::Language,
+    ) -> Option<Vec<(String, u32, u32)>> {
+        (self.src == (src.as_ptr(), src.len()) && self.language == *language)
+            .then_some(self.unread)
+            .flatten()
+    }
 }
 
 /// A character an identifier may hold (`$` for JavaScript).
@@ -133,12 +200,17 @@ pub(crate) fn unread_names(
     language: tree_sitter::Language,
     whole: bool,
 ) -> Vec<(String, u32, u32)> {
+    match parse(src, language) {
+        Some(tree) => unread_in(&tree, src, whole),
+        // The parser gave up: every word of the file is unread.
+        None => words_of(src),
+    }
+}
+
+/// [`unread_names`] over `tree`, the parse of `src`.
+fn unread_in(tree: &Tree, src: &str, whole: bool) -> Vec<(String, u32, u32)> {
     let mut seen = crate::hash::HashSet::default();
     let mut out = Vec::new();
-    let Some(tree) = parse(src, language) else {
-        // The parser gave up: every word of the file is unread.
-        return words_of(src);
-    };
     let unread = |n: &Node| n.is_error() || n.is_missing();
     let mut cursor = tree.walk();
     // How many of the current node's ancestors (itself included) are unread.
@@ -537,6 +609,50 @@ mod unread_tests {
         let all = unread_names("package p\nfunc f() { g() }\n", go, true);
         let all: Vec<&str> = all.iter().map(|n| n.0.as_str()).collect();
         assert_eq!(all, ["p", "f", "g"]);
+    }
+
+    /// An extraction's first parse gives the same unread names a parse of their own gives, for
+    /// the same text and grammar only; a second parse, or a nested extraction, does not take
+    /// its place.
+    #[test]
+    fn the_first_parse_of_an_extraction_gives_its_unread_names() {
+        let go: tree_sitter::Language = tree_sitter_go::LANGUAGE.into();
+        let py: tree_sitter::Language = tree_sitter_python::LANGUAGE.into();
+        for src in [
+            "package p\n\nfunc ok() { Used() }\n\nvar = = Lost(x) Lost ]] Lost\n",
+            "package p\nfunc f() { a := b(; c.d }\n",
+            "package p\nfunc clean() { x() }\n",
+        ] {
+            let other = format!("{src}\nfunc ( {{ Other\n");
+            let ((), first) = with_first_parse(|| {
+                parse(src, go.clone());
+                parse(&other, go.clone());
+            });
+            let want = unread_names(src, go.clone(), false);
+            assert_eq!(first.unwrap().unread_of(src, &go), Some(want), "{src}");
+
+            // Not for another text (even the same bytes elsewhere) or another grammar.
+            let copy = String::from(src);
+            let ((), first) = with_first_parse(|| drop(parse(src, go.clone())));
+            assert_eq!(first.unwrap().unread_of(copy.as_str(), &go), None);
+            let ((), first) = with_first_parse(|| drop(parse(src, go.clone())));
+            assert_eq!(first.unwrap().unread_of(src, &py), None);
+        }
+        // A nested extraction sees its own first parse; the outer one keeps its own.
+        let (outer, inner) = ("package a\nfunc ( A\n", "package b\nfunc ( B\n");
+        let (nested, first) = with_first_parse(|| {
+            let nested = with_first_parse(|| drop(parse(inner, go.clone()))).1;
+            parse(outer, go.clone());
+            nested
+        });
+        let inner_names = nested.unwrap().unread_of(inner, &go).unwrap();
+        assert_eq!(inner_names, unread_names(inner, go.clone(), false));
+        assert!(inner_names.iter().any(|n| n.0 == "B"), "{inner_names:?}");
+        let outer_names = first.unwrap().unread_of(outer, &go).unwrap();
+        assert!(outer_names.iter().any(|n| n.0 == "A"), "{outer_names:?}");
+        // Outside an extraction nothing is kept.
+        parse(outer, go.clone());
+        assert!(FIRST_PARSE.with(|slot| slot.borrow().is_none()));
     }
 }
 
