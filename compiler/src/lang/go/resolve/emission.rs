@@ -8,7 +8,6 @@ use super::Resolver;
 use super::scopes::FileScope;
 use crate::emit::{self, Request, Site, reason};
 use crate::facts::SymbolId;
-use crate::lang::Home;
 use crate::lang::go::extract::{self, Use};
 use crate::lang::go::project::is_stdlib;
 
@@ -42,10 +41,11 @@ impl Resolver<'_> {
             language: Language::Go,
         };
         let how = (Confidence::StructuralCertain, Provenance::GoDeclaration);
-        emit::edge(self.facts, ends, kind, how, site);
+        emit::edge(&mut self.out, ends, kind, how, site);
     }
 
-    /// The symbol a reference is made from: its enclosing declaration, or the file's module symbol.
+    /// The symbol a reference is made from: its enclosing declaration, or the file's module
+    /// symbol (a placeholder until [`super::place`] makes it).
     fn source_of(&mut self, scope: &FileScope, r: &extract::Ref) -> SymbolId {
         if let Some(d) = r.source
             && let Some(&s) = self.sym_of.get(&(scope.fi, d))
@@ -53,24 +53,10 @@ impl Resolver<'_> {
             return s;
         }
         // No declaration encloses the use: a synthetic module symbol for the file owns it.
-        if let Some(&s) = self.module_syms.get(&scope.fi) {
-            return s;
+        if !self.module_files.contains(&scope.fi) {
+            self.module_files.push(scope.fi);
         }
-        let f = &self.files[scope.fi];
-        let sf = &self.facts.files[f.file];
-        let path = sf.path.clone();
-        let home = Home {
-            repo: f.repo,
-            package: self.pkgs[scope.pi].id,
-            file: f.file,
-            language: Language::Go,
-        };
-        let (lines, size) = (sf.lines.max(1), sf.size as u32);
-        let sid = self
-            .facts
-            .push_symbol(home.module(&path, path.clone(), lines, size));
-        self.module_syms.insert(scope.fi, sid);
-        sid
+        SymbolId(super::MODULE_PLACEHOLDER + scope.fi)
     }
 
     /// The edge kind of a use of `target`: by the use, then by what the target is.
@@ -107,7 +93,7 @@ impl Resolver<'_> {
             symbol: Some(symbol),
             detail,
         };
-        emit::unresolved(self.facts, site, reason, request, Some(source));
+        emit::unresolved(&mut self.out, site, reason, request, Some(source));
     }
 
     /// Binds reference `r` to `target`: exactly (package-mapped when `target` is in another
@@ -131,7 +117,7 @@ impl Resolver<'_> {
         };
         let site = self.site(scope, r);
         let how = (confidence, provenance);
-        emit::edge(self.facts, (source, target), kind, how, site);
+        emit::edge(&mut self.out, (source, target), kind, how, site);
     }
 
     /// A name in a package's scope: exactly one symbol binds exactly; several (broken code) are

@@ -16,7 +16,6 @@ mod scopes;
 mod types;
 
 use crate::hash::HashMap;
-use std::rc::Rc;
 
 use kivgraph_format::{Language, SymbolKind};
 
@@ -103,10 +102,21 @@ struct DeclInfo {
     decl: usize,
 }
 
-/// The corpus-wide tables resolution reads, and the fact set it writes. Packages (`pi`) and
-/// files (`fi`) are indexes into `pkgs` and `files`.
+/// A module symbol not made yet: the one of file `fi` is `SymbolId(MODULE_PLACEHOLDER + fi)`
+/// until the emissions of a run of files are placed ([`place`]).
+const MODULE_PLACEHOLDER: usize = usize::MAX / 2;
+
+/// Files whose references one task binds: each task has its own emissions, placed in file order.
+pub(super) const FILES_PER_TASK: usize = 16;
+
+/// The corpus-wide tables resolution reads, and the facts it emits. Packages (`pi`) and files
+/// (`fi`) are indexes into `pkgs` and `files`. Several resolvers share the tables and bind the
+/// references of different files at once; what each emits is placed in the fact set after.
 struct Resolver<'a> {
-    facts: &'a mut FactSet,
+    facts: &'a FactSet,
+    /// The edges, unresolved records and package edges this resolver emitted, with module
+    /// symbols as placeholders ([`MODULE_PLACEHOLDER`]).
+    out: FactSet,
     files: &'a [ParsedFile],
     pkgs: &'a [Package],
     by_import_path: &'a HashMap<String, usize>,
@@ -117,15 +127,15 @@ struct Resolver<'a> {
     members: &'a HashMap<(usize, String), Vec<(String, SymbolId)>>,
     /// What `members` holds under each symbol's package and name, by symbol: found without
     /// making the key's string for each question.
-    own_members: HashMap<SymbolId, &'a [(String, SymbolId)]>,
+    own_members: &'a HashMap<SymbolId, &'a [(String, SymbolId)]>,
     /// For a type with more than [`MANY_MEMBERS`] members: the first of each name (a type of
     /// 8,000 methods was searched member by member for each selector and each interface).
-    member_names: HashMap<SymbolId, HashMap<&'a str, SymbolId>>,
-    /// The synthetic module symbol of a file, made on first need.
-    module_syms: HashMap<usize, SymbolId>,
-    file_scopes: Vec<Option<Rc<FileScope>>>,
+    member_names: &'a HashMap<SymbolId, HashMap<&'a str, SymbolId>>,
+    /// The files that needed their synthetic module symbol, in order of first need.
+    module_files: Vec<usize>,
+    file_scopes: &'a [Option<FileScope>],
     /// (package, member name) → every member so named, for the name-only fallback.
-    members_by_name: HashMap<(usize, String), Vec<SymbolId>>,
+    members_by_name: &'a HashMap<(usize, String), Vec<SymbolId>>,
 }
 
 /// Binds every reference of `parsed` (in file-id order) and records the packages, symbols and
@@ -166,49 +176,114 @@ pub(super) fn resolve(facts: &mut FactSet, parsed: Vec<(FileMeta, GoFile)>, modu
             (t, first)
         })
         .collect();
-    let mut r = Resolver {
-        facts,
+    // File scopes and a (package, member name) index, built once: resolution asks for them per
+    // reference.
+    let mut members_by_name: HashMap<(usize, String), Vec<SymbolId>> = HashMap::default();
+    for ((pi, _), list) in members.iter() {
+        for (name, sid) in list {
+            members_by_name
+                .entry((*pi, name.clone()))
+                .or_default()
+                .push(*sid);
+        }
+    }
+    let view: &FactSet = facts;
+    let resolver = |file_scopes| Resolver {
+        facts: view,
+        out: FactSet::default(),
         files: &files,
         pkgs: &pkgs,
         by_import_path: &by_import_path,
         sym_of: &sym_of,
         info: &info,
         members: &members,
-        own_members,
-        member_names,
-        module_syms: HashMap::default(),
-        file_scopes: Vec::new(),
-        members_by_name: HashMap::default(),
+        own_members: &own_members,
+        member_names: &member_names,
+        module_files: Vec::new(),
+        file_scopes,
+        members_by_name: &members_by_name,
     };
-    // File scopes and a (package, member name) index, built once: resolution asks for them per
-    // reference.
-    r.file_scopes = (0..files.len())
-        .map(|fi| {
-            pkg_of_file
-                .get(&fi)
-                .map(|&pi| Rc::new(r.build_file_scope(fi, pi)))
-        })
-        .collect();
-    for ((pi, _), list) in members.iter() {
-        for (name, sid) in list {
-            r.members_by_name
-                .entry((*pi, name.clone()))
-                .or_default()
-                .push(*sid);
-        }
-    }
+    let file_scopes: Vec<Option<FileScope>> = {
+        let r = resolver(&[]);
+        (0..files.len())
+            .map(|fi| pkg_of_file.get(&fi).map(|&pi| r.build_file_scope(fi, pi)))
+            .collect()
+    };
+    let mut r = resolver(&file_scopes);
     r.structural();
     r.implements();
-    for (fi, f) in files.iter().enumerate() {
-        let Some(&pi) = pkg_of_file.get(&fi) else {
-            continue;
-        };
-        let scope = r.file_scope(fi, pi);
-        r.package_edges(&scope);
-        for reference in &f.go.refs {
-            r.resolve(&scope, reference);
-        }
+    let mut emitted = vec![(r.out, r.module_files)];
+    // The references of each run of files are bound by a task of their own: resolution only
+    // reads the tables, and what it emits is placed below in file order, as one resolver going
+    // through the files in turn would have emitted it.
+    emitted.extend(crate::lang::walk_pool().install(|| {
+        use rayon::prelude::*;
+        files
+            .par_chunks(FILES_PER_TASK)
+            .enumerate()
+            .map(|(c, chunk)| {
+                let mut r = resolver(&file_scopes);
+                for (k, f) in chunk.iter().enumerate() {
+                    let fi = c * FILES_PER_TASK + k;
+                    let Some(&pi) = pkg_of_file.get(&fi) else {
+                        continue;
+                    };
+                    let scope = r.file_scope(fi, pi);
+                    r.package_edges(&scope);
+                    for reference in &f.go.refs {
+                        r.resolve(&scope, reference);
+                    }
+                }
+                (r.out, r.module_files)
+            })
+            .collect::<Vec<_>>()
+    }));
+    for (out, module_files) in emitted {
+        place(facts, &files, &pkgs, &pkg_of_file, out, &module_files);
     }
+}
+
+/// Places what one resolver emitted into `facts`: first the module symbols of `module_files`
+/// (in that order, the order of their first need), then its edges, unresolved records and
+/// package edges, each module symbol placeholder replaced by the symbol made for it.
+fn place(
+    facts: &mut FactSet,
+    files: &[ParsedFile],
+    pkgs: &[Package],
+    pkg_of_file: &HashMap<usize, usize>,
+    out: FactSet,
+    module_files: &[usize],
+) {
+    let mut made: HashMap<usize, SymbolId> = HashMap::default();
+    for &fi in module_files {
+        let f = &files[fi];
+        let sf = &facts.files[f.file];
+        let path = sf.path.clone();
+        let home = Home {
+            repo: f.repo,
+            package: pkgs[pkg_of_file[&fi]].id,
+            file: f.file,
+            language: Language::Go,
+        };
+        let (lines, size) = (sf.lines.max(1), sf.size as u32);
+        let sid = facts.push_symbol(home.module(&path, path.clone(), lines, size));
+        made.insert(fi, sid);
+    }
+    let real = |s: SymbolId| match s.0.checked_sub(MODULE_PLACEHOLDER) {
+        Some(fi) => made[&fi],
+        None => s,
+    };
+    facts.edges.extend(out.edges.into_iter().map(|mut e| {
+        e.source = real(e.source);
+        e
+    }));
+    facts
+        .unresolved
+        .extend(out.unresolved.into_iter().map(|mut u| {
+            u.source = u.source.map(real);
+            u
+        }));
+    facts.package_edges.extend(out.package_edges);
 }
 
 /// Packages: one per (repository, directory, package clause); `x_test` is its own package.

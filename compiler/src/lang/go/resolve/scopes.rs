@@ -2,7 +2,7 @@
 //! them (its package's scope, then dot imports), and the package edges imports make.
 
 use crate::hash::HashMap;
-use std::rc::Rc;
+use std::borrow::Cow;
 
 use kivgraph_format::{Language, Provenance};
 
@@ -21,6 +21,7 @@ pub(super) enum Imported {
 }
 
 /// What a file sees beyond its package's scope: its imports by name and its dot imports.
+#[derive(Clone)]
 pub(super) struct FileScope {
     /// The file and its package (indexes into the resolver's tables).
     pub(super) fi: usize,
@@ -36,7 +37,7 @@ pub(super) enum Lookup {
     None,
 }
 
-impl Resolver<'_> {
+impl<'a> Resolver<'a> {
     /// The module path of package `pi`, for vendored imports.
     fn module_of_package(&self, pi: usize) -> Option<String> {
         self.facts.packages[self.pkgs[pi].id].module.clone()
@@ -55,10 +56,10 @@ impl Resolver<'_> {
         self.by_import_path.get(&vendored).copied()
     }
 
-    pub(super) fn file_scope(&self, fi: usize, pi: usize) -> Rc<FileScope> {
+    pub(super) fn file_scope(&self, fi: usize, pi: usize) -> Cow<'a, FileScope> {
         match self.file_scopes.get(fi) {
-            Some(Some(c)) => c.clone(),
-            _ => Rc::new(self.build_file_scope(fi, pi)),
+            Some(Some(c)) => Cow::Borrowed(c),
+            _ => Cow::Owned(self.build_file_scope(fi, pi)),
         }
     }
 
@@ -108,7 +109,7 @@ impl Resolver<'_> {
                     let same_repository =
                         self.facts.packages[target].repo == self.facts.packages[source].repo;
                     emit::package_edge(
-                        self.facts,
+                        &mut self.out,
                         (source, target),
                         same_repository,
                         Provenance::GoImport,
@@ -133,7 +134,7 @@ impl Resolver<'_> {
                         )),
                     };
                     let reason = external_reason(&imp.path);
-                    emit::unresolved(self.facts, site, reason, request, None);
+                    emit::unresolved(&mut self.out, site, reason, request, None);
                 }
                 None => {}
             }

@@ -114,6 +114,66 @@ var _ = Area() //want: CALLS_DIRECT example.com/m/p:Area
     assert_eq!(source.kind, kivgraph_format::SymbolKind::Module);
 }
 
+/// References are bound by several tasks, a run of files each, and their module symbols made
+/// after: with files enough for several runs, each package-level use still belongs to the module
+/// symbol of its own file, and only files with such a use have one.
+#[test]
+fn module_symbols_belong_to_their_own_files_across_runs_of_files() {
+    let n = 3 * super::super::resolve::FILES_PER_TASK + 5;
+    let mut fixture = String::new();
+    for k in 0..n {
+        fixture.push_str(&format!(
+            "\n//- m/p/f{k:02}.go\npackage p\n\nfunc F{k}() int {{ return 0 }}\n"
+        ));
+        if k % 3 == 0 {
+            let next = (k + 1) % n;
+            fixture.push_str(&format!(
+                "\nvar _ = F{next}() //want: CALLS_DIRECT example.com/m/p:F{next}\nvar _ = nowhere.G{k}()\n"
+            ));
+        } else {
+            fixture.push_str(&format!(
+                "\nfunc use{k}() int {{ return F{k}() }} //want: CALLS_DIRECT example.com/m/p:F{k}\n"
+            ));
+        }
+    }
+    let c = check_m(&fixture);
+    let f = &c.facts;
+    let file_of = |s: crate::facts::SymbolId| f.files[f.symbols[s].file].path.clone();
+    let mut modules: Vec<String> = f
+        .symbols
+        .iter()
+        .filter(|s| s.kind == kivgraph_format::SymbolKind::Module)
+        .map(|s| s.qualified_name.clone())
+        .collect();
+    modules.sort();
+    let want: Vec<String> = (0..n)
+        .filter(|k| k % 3 == 0)
+        .map(|k| format!("p/f{k:02}.go"))
+        .collect();
+    assert_eq!(modules, want);
+    let mut seen = 0;
+    let at_package_level = |file: Option<crate::facts::FileId>, line: u32| {
+        line >= 5 && file.is_some_and(|x| want.contains(&f.files[x].path))
+    };
+    for e in f.edges.iter().filter(|e| at_package_level(e.file, e.line)) {
+        let source = &f.symbols[e.source];
+        assert_eq!(source.kind, kivgraph_format::SymbolKind::Module);
+        assert_eq!(file_of(e.source), f.files[e.file.unwrap()].path);
+        seen += 1;
+    }
+    for u in f
+        .unresolved
+        .iter()
+        .filter(|u| at_package_level(u.file, u.line))
+    {
+        let source = u.source.expect("a source");
+        assert_eq!(f.symbols[source].kind, kivgraph_format::SymbolKind::Module);
+        assert_eq!(file_of(source), f.files[u.file.unwrap()].path);
+        seen += 1;
+    }
+    assert_eq!(seen, 2 * want.len());
+}
+
 // ---- imports ----
 
 #[test]
