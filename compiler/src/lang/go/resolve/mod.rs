@@ -238,6 +238,14 @@ pub(super) fn resolve(facts: &mut FactSet, parsed: Vec<(FileMeta, GoFile)>, modu
             })
             .collect::<Vec<_>>()
     }));
+    // Room for everything at once: the vectors do not grow by doubling while every task's
+    // emissions are still held.
+    facts
+        .edges
+        .reserve(emitted.iter().map(|(o, _)| o.edges.len()).sum());
+    facts
+        .unresolved
+        .reserve(emitted.iter().map(|(o, _)| o.unresolved.len()).sum());
     for (out, module_files) in emitted {
         place(facts, &files, &pkgs, &pkg_of_file, out, &module_files);
     }
