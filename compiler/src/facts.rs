@@ -484,27 +484,36 @@ impl FactSet {
             s.package = PackageId(pkg_new[s.package.0]);
             s.file = FileId(file_new[s.file.0]);
         }
-        let mut by_identity: rustc_hash::FxHashMap<(PackageId, &str, SymbolKind), Vec<usize>> =
+        // The first symbol of each identity; the others as (first, own) pairs. Nearly every
+        // identity has one symbol: no list is made for it.
+        let mut first_of: rustc_hash::FxHashMap<(PackageId, &str, SymbolKind), usize> =
             Default::default();
+        first_of.reserve(symbols.len());
+        let mut shared: Vec<(usize, usize)> = Vec::new();
         for (i, s) in symbols.iter().enumerate() {
-            by_identity
-                .entry((s.package, s.qualified_name.as_str(), s.kind))
-                .or_default()
-                .push(i);
-        }
-        let mut discriminator = vec![String::new(); symbols.len()];
-        for members in by_identity.values_mut() {
-            if members.len() > 1 {
-                members.sort_by(|&a, &b| {
-                    let key = |i: usize| (&files[symbols[i].file].path, symbols[i].span.start_byte);
-                    key(a).cmp(&key(b))
-                });
-                for (n, &i) in members.iter().enumerate().skip(1) {
-                    discriminator[i] = format!("#{}", n + 1);
+            match first_of.entry((s.package, s.qualified_name.as_str(), s.kind)) {
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    v.insert(i);
                 }
+                std::collections::hash_map::Entry::Occupied(o) => shared.push((*o.get(), i)),
             }
         }
-        drop(by_identity);
+        drop(first_of);
+        let mut discriminator = vec![String::new(); symbols.len()];
+        // Each identity's symbols in order of appearance, then by file and place (a stable sort).
+        shared.sort_unstable();
+        for group in shared.chunk_by(|a, b| a.0 == b.0) {
+            let mut members: Vec<usize> = std::iter::once(group[0].0)
+                .chain(group.iter().map(|&(_, i)| i))
+                .collect();
+            members.sort_by(|&a, &b| {
+                let key = |i: usize| (&files[symbols[i].file].path, symbols[i].span.start_byte);
+                key(a).cmp(&key(b))
+            });
+            for (n, &i) in members.iter().enumerate().skip(1) {
+                discriminator[i] = format!("#{}", n + 1);
+            }
+        }
         let mut keyed: Vec<(String, Vec<u8>, usize)> = symbols
             .par_iter()
             .enumerate()

@@ -93,13 +93,16 @@ pub(crate) fn parse(src: &str, language: tree_sitter::Language) -> Option<Tree> 
         if let Some(first @ None) = &mut *slot.borrow_mut() {
             *first = Some(FirstParse {
                 src: (src.as_ptr(), src.len()),
-                unread: tree.as_ref().map(|t| {
-                    // Without an error or missing node there is nothing unread.
-                    if t.root_node().has_error() {
-                        unread_in(t, src, false)
-                    } else {
-                        Vec::new()
+                // Without an error or missing node there is nothing unread. A walk that panics
+                // leaves them to be read off a parse of their own, as before.
+                unread: tree.as_ref().and_then(|t| {
+                    if !t.root_node().has_error() {
+                        return Some(Vec::new());
                     }
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        unread_in(t, src, false)
+                    }))
+                    .ok()
                 }),
                 language,
             });
@@ -115,7 +118,8 @@ pub(crate) struct FirstParse {
     /// Where the parsed text lies and how long it is.
     src: (*const u8, usize),
     language: tree_sitter::Language,
-    /// [`unread_names`] (not `whole`) of the text; `None` when the parser gave up.
+    /// [`unread_names`] (not `whole`) of the text; `None` when the parser gave up or the walk
+    /// failed.
     unread: Option<Vec<(String, u32, u32)>>,
 }
 

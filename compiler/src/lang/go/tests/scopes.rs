@@ -174,6 +174,59 @@ fn module_symbols_belong_to_their_own_files_across_runs_of_files() {
     assert_eq!(seen, 2 * want.len());
 }
 
+/// Symbols sharing an identity (a package's `init` functions) are told apart by their place:
+/// by file path, then by offset in the file, `#2`, `#3` and on after the first.
+#[test]
+fn init_functions_are_numbered_by_file_then_place() {
+    let c = check_m(
+        r#"
+//- m/p/b.go
+package p
+
+func init() { helper() } //want: CALLS_DIRECT example.com/m/p:helper
+
+//- m/p/a.go
+package p
+
+func helper() {}
+
+func init() { helper() } //want: CALLS_DIRECT example.com/m/p:helper
+
+func init() {}
+"#,
+    );
+    let f = &c.facts;
+    let key = |disc: &str| {
+        kivgraph_format::key::stable_key_of(
+            &kivgraph_format::key::SymbolIdentity {
+                language: "go",
+                repository: "m",
+                package: "example.com/m/p",
+                qualified_name: "init",
+                kind: "func",
+                discriminator: disc,
+            }
+            .canonical(),
+        )
+    };
+    let mut found: Vec<(String, u32, String)> = f
+        .symbols
+        .iter()
+        .zip(&f.keys)
+        .filter(|(s, _)| s.name == "init")
+        .map(|(s, k)| (f.files[s.file].path.clone(), s.span.start_line, k.clone()))
+        .collect();
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            ("p/a.go".to_string(), 5, key("")),
+            ("p/a.go".to_string(), 7, key("#2")),
+            ("p/b.go".to_string(), 3, key("#3")),
+        ]
+    );
+}
+
 // ---- imports ----
 
 #[test]
