@@ -30,11 +30,6 @@ const KNOWN_GAPS: &[(&str, &str)] = &[
         "constructs/cmd/constructs/main.go:56: //want: REFERENCES example.com/constructs/model:Worker.Name",
         "same as line 55: t.Owner.Name hangs off the untyped range element t",
     ),
-    (
-        "constructs/sched/queue.go:62: //want: CALLS_DIRECT example.com/constructs/model:Priority.String",
-        "the key of a range over a map gets no type (the value does): p in \
-         `for p, ts := range q.byPrio` (map[m.Priority][]*m.Task) binds p.String() by name (CANDIDATE)",
-    ),
 ];
 
 fn fixtures() -> PathBuf {

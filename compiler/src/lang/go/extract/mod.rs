@@ -44,10 +44,21 @@ pub enum Ty {
     Field { base: Box<Ty>, name: String },
     /// The declared type of package-level variable `qual.name`.
     Value { qual: Option<String>, name: String },
-    /// A slice, array or map whose elements (values) have type `.0`.
+    /// A slice or array whose elements have type `.0`.
     Container(Box<Ty>),
-    /// The element (value) type of a container of type `.0`, as `range` yields it.
+    /// The element (value) type of a container, map or channel of type `.0`: what indexing and
+    /// receiving give, and `range` yields second (a channel's, first).
     Elem(Box<Ty>),
+    /// A map, with its key and value types where the syntax shows them (one at least).
+    Map {
+        key: Option<Box<Ty>>,
+        value: Option<Box<Ty>>,
+    },
+    /// A channel whose elements have type `.0`.
+    Chan(Box<Ty>),
+    /// What `range` over a value of type `.0` yields first: a map's key, a channel's element
+    /// (over a slice, array or string, an `int` index).
+    Key(Box<Ty>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

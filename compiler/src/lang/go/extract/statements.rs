@@ -63,18 +63,21 @@ impl Extractor<'_> {
                         "range_clause" => {
                             x.expr_field(k, "right", Use::Value);
                             let defines = has_token(k, ":=");
-                            let elem = k
-                                .field("right")
-                                .and_then(|r| x.ty_of_expr(r))
-                                .map(|t| Ty::Elem(Box::new(t)));
+                            // The first variable is a map's key or a channel's element; the
+                            // second, the element.
+                            let ranged = k.field("right").and_then(|r| x.ty_of_expr(r));
+                            let key = ranged.clone().map(|t| Ty::Key(Box::new(t)));
+                            let elem = ranged.map(|t| Ty::Elem(Box::new(t)));
                             if let Some(l) = k.field("left") {
                                 for (i, id) in named(l).into_iter().enumerate() {
                                     if defines && id.kind() == "identifier" {
                                         let t = x.text(id).to_string();
-                                        x.declare_local(
-                                            &t,
-                                            if i == 1 { elem.clone() } else { None },
-                                        );
+                                        let ty = match i {
+                                            0 => key.clone(),
+                                            1 => elem.clone(),
+                                            _ => None,
+                                        };
+                                        x.declare_local(&t, ty);
                                     } else {
                                         x.expr(id, Use::Value);
                                     }

@@ -42,9 +42,19 @@ impl Extractor<'_> {
                         self.ty_of_type(t.field("element")?)?,
                     )));
                 }
-                // Maps and channels: ranging, indexing and receiving yield the value type.
-                "map_type" | "channel_type" => {
-                    return Some(Ty::Container(Box::new(self.ty_of_type(t.field("value")?)?)));
+                "map_type" => {
+                    let key = t.field("key").and_then(|k| self.ty_of_type(k));
+                    let value = t.field("value").and_then(|v| self.ty_of_type(v));
+                    if key.is_none() && value.is_none() {
+                        return None;
+                    }
+                    return Some(Ty::Map {
+                        key: key.map(Box::new),
+                        value: value.map(Box::new),
+                    });
+                }
+                "channel_type" => {
+                    return Some(Ty::Chan(Box::new(self.ty_of_type(t.field("value")?)?)));
                 }
                 _ => return None,
             }

@@ -9,11 +9,24 @@ use super::scopes::{FileScope, Lookup};
 use crate::facts::SymbolId;
 use crate::lang::go::extract::Ty;
 
-/// A resolved type: a named type symbol, or a container of one.
+/// A resolved type: a named type symbol, or a container, map or channel of them.
 #[derive(Clone, Debug)]
 pub(super) enum KnownType {
     Named(SymbolId),
-    Container(Box<KnownType>),
+    /// A slice or array, or a channel (`chan`), of elements of this type.
+    Container(Box<KnownType>, Kind),
+    /// A map, with its key and value types where they are known (one at least).
+    Map {
+        key: Option<Box<KnownType>>,
+        value: Option<Box<KnownType>>,
+    },
+}
+
+/// What a [`KnownType::Container`] is: `range` over a channel yields its elements first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kind {
+    Sequence,
+    Chan,
 }
 
 /// What a written type denotes.
@@ -39,26 +52,75 @@ impl Resolver<'_> {
                 Lookup::External(p) => Resolution::External(p),
                 Lookup::None => Resolution::Unknown,
             },
-            Ty::Container(inner) => match self.resolve_ty(scope, inner, depth + 1) {
-                Resolution::Type(t) => Resolution::Type(KnownType::Container(Box::new(t))),
-                other => other,
-            },
-            Ty::Elem(inner) => match self.resolve_ty(scope, inner, depth + 1) {
-                Resolution::Type(KnownType::Container(e)) => Resolution::Type(*e),
-                Resolution::Type(KnownType::Named(t)) => {
-                    // A defined type over a container: `type Items []Item`.
-                    let d = self.decl(t);
-                    match d.underlying.clone() {
-                        Some(u @ Ty::Container(_)) => {
-                            let i = &self.info[&t];
-                            let decl_scope = self.file_scope(i.file, i.pkg);
-                            self.resolve_ty(&decl_scope, &Ty::Elem(Box::new(u)), depth + 1)
-                        }
-                        _ => Resolution::Unknown,
+            Ty::Container(inner) | Ty::Chan(inner) => {
+                let kind = match ty {
+                    Ty::Chan(_) => Kind::Chan,
+                    _ => Kind::Sequence,
+                };
+                match self.resolve_ty(scope, inner, depth + 1) {
+                    Resolution::Type(t) => {
+                        Resolution::Type(KnownType::Container(Box::new(t), kind))
                     }
+                    other => other,
                 }
-                _ => Resolution::Unknown,
-            },
+            }
+            Ty::Map { key, value } => {
+                let known = |t: &Option<Box<Ty>>| match t {
+                    Some(t) => self.resolve_ty(scope, t, depth + 1),
+                    None => Resolution::Unknown,
+                };
+                let (key, value) = (known(key), known(value));
+                // As a container of its values, with its key beside them when it is known.
+                let key = match key {
+                    Resolution::Type(k) => Some(Box::new(k)),
+                    _ => None,
+                };
+                match value {
+                    Resolution::Type(v) => Resolution::Type(KnownType::Map {
+                        key,
+                        value: Some(Box::new(v)),
+                    }),
+                    Resolution::External(p) => Resolution::External(p),
+                    Resolution::Unknown if key.is_some() => {
+                        Resolution::Type(KnownType::Map { key, value: None })
+                    }
+                    Resolution::Unknown => Resolution::Unknown,
+                }
+            }
+            Ty::Elem(inner) | Ty::Key(inner) => {
+                let first = matches!(ty, Ty::Key(_));
+                match self.resolve_ty(scope, inner, depth + 1) {
+                    Resolution::Type(KnownType::Container(e, kind)) => {
+                        if first && kind == Kind::Sequence {
+                            // An index: an `int`.
+                            Resolution::Unknown
+                        } else {
+                            Resolution::Type(*e)
+                        }
+                    }
+                    Resolution::Type(KnownType::Map { key, value }) => {
+                        match if first { key } else { value } {
+                            Some(t) => Resolution::Type(*t),
+                            None => Resolution::Unknown,
+                        }
+                    }
+                    Resolution::Type(KnownType::Named(t)) => {
+                        // A defined type over a container: `type Items []Item`.
+                        let d = self.decl(t);
+                        match d.underlying.clone() {
+                            Some(u @ (Ty::Container(_) | Ty::Map { .. } | Ty::Chan(_))) => {
+                                let i = &self.info[&t];
+                                let decl_scope = self.file_scope(i.file, i.pkg);
+                                let u = Box::new(u);
+                                let again = if first { Ty::Key(u) } else { Ty::Elem(u) };
+                                self.resolve_ty(&decl_scope, &again, depth + 1)
+                            }
+                            _ => Resolution::Unknown,
+                        }
+                    }
+                    _ => Resolution::Unknown,
+                }
+            }
             Ty::Value { qual, name } => match self.lookup_name(scope, qual.as_deref(), name) {
                 Lookup::Found(syms) => match syms.as_slice() {
                     [s] if matches!(

@@ -74,6 +74,43 @@ func Names(xs []Item, ys Items, zs map[string]*Item) {
 }
 
 #[test]
+fn ranging_over_a_map_types_its_key_and_over_a_channel_its_element() {
+    check_m(
+        r#"
+//- m/p/p.go
+package p
+
+type Item struct{ Name string }
+
+type Key struct{ ID int }
+
+type Index map[Key]Item
+
+func Walk(ms map[Key]*Item, counts map[Key]int, idx Index, ch chan Item, xs []Item) {
+	for k, v := range ms {
+		_ = k.ID   //want: REFERENCES example.com/m/p:Key.ID EXACT_DECLARATION_MAPPED GO_RECEIVER_TYPED
+		_ = v.Name //want: REFERENCES example.com/m/p:Item.Name EXACT_DECLARATION_MAPPED GO_RECEIVER_TYPED
+	}
+	for k := range counts {
+		_ = k.ID //want: REFERENCES example.com/m/p:Key.ID EXACT_DECLARATION_MAPPED GO_RECEIVER_TYPED
+	}
+	for k, v := range idx {
+		_ = k.ID   //want: REFERENCES example.com/m/p:Key.ID EXACT_DECLARATION_MAPPED GO_RECEIVER_TYPED
+		_ = v.Name //want: REFERENCES example.com/m/p:Item.Name EXACT_DECLARATION_MAPPED GO_RECEIVER_TYPED
+	}
+	for it := range ch {
+		_ = it.Name //want: REFERENCES example.com/m/p:Item.Name EXACT_DECLARATION_MAPPED GO_RECEIVER_TYPED
+	}
+	_ = (<-ch).Name //want: REFERENCES example.com/m/p:Item.Name EXACT_DECLARATION_MAPPED GO_RECEIVER_TYPED
+	for i := range xs {
+		_ = xs[i].Name //want: REFERENCES example.com/m/p:Item.Name EXACT_DECLARATION_MAPPED GO_RECEIVER_TYPED
+	}
+}
+"#,
+    );
+}
+
+#[test]
 fn a_type_switch_types_its_alias_per_case() {
     check_m(
         r#"
