@@ -396,6 +396,13 @@ impl Extractor<'_> {
     pub(super) fn interface_methods(&mut self, it: Node, owner: &str, owner_idx: usize) {
         for e in kids(it) {
             if e.kind() != "method_elem" {
+                // One named type, not a union or an approximation (`~T`): an embedded interface.
+                if e.kind() == "type_elem"
+                    && let [t] = named(e)[..]
+                    && let Some(ty @ Ty::Named { .. }) = self.ty_of_type(t)
+                {
+                    self.file.decls[owner_idx].embeds.push(ty);
+                }
                 self.type_refs(e);
                 continue;
             }

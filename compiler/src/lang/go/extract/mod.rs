@@ -131,6 +131,9 @@ pub struct Decl {
     /// A type whose method set the syntax alone cannot list: generic, or an interface that
     /// embeds other interfaces or type constraints.
     pub opaque_method_set: bool,
+    /// Interfaces: the named interfaces this one embeds (`io.Reader` in `interface { io.Reader;
+    /// Close() error }`), whose methods it has.
+    pub embeds: Vec<Ty>,
 }
 
 #[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
@@ -221,6 +224,7 @@ impl<'s> Extractor<'s> {
             is_interface: false,
             is_struct: false,
             opaque_method_set: false,
+            embeds: Vec::new(),
         }
     }
 

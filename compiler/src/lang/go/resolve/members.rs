@@ -50,13 +50,16 @@ impl<'a> Resolver<'a> {
             }
             return None;
         }
-        // Promoted through embedded fields (struct) or embedded interfaces.
+        // Promoted through embedded fields (struct) or embedded interfaces, each written in the
+        // file that declares it.
         let mut found: Vec<SymbolId> = Vec::new();
-        for (_, f) in own.iter().filter(|(_, s)| self.decl(*s).embedded) {
-            let Some(ty) = self.decl(*f).ty.clone() else {
-                continue;
-            };
-            let i = &self.info[f];
+        let embedded_fields = own
+            .iter()
+            .filter(|(_, s)| self.decl(*s).embedded)
+            .filter_map(|(_, f)| Some((*f, self.decl(*f).ty.clone()?)));
+        let embedded_interfaces = d.embeds.iter().map(|ty| (t, ty.clone()));
+        for (at, ty) in embedded_fields.chain(embedded_interfaces) {
+            let i = &self.info[&at];
             let scope = self.file_scope(i.file, i.pkg);
             if let Resolution::Type(KnownType::Named(e)) = self.resolve_ty(&scope, &ty, 0)
                 && let Some(m) = self.lookup_member(e, name, depth + 1)

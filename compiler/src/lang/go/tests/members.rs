@@ -111,6 +111,52 @@ func Walk(ms map[Key]*Item, counts map[Key]int, idx Index, ch chan Item, xs []It
 }
 
 #[test]
+fn an_interface_has_the_methods_of_the_interfaces_it_embeds() {
+    check_m(
+        r#"
+//- m/io/io.go
+package io
+
+type Reader interface{ Read(p []byte) (int, error) }
+
+type Closer interface{ Close() error }
+
+type ReadCloser interface {
+	Reader
+	Closer
+}
+
+//- m/p/p.go
+package p
+
+import "example.com/m/io"
+
+type Node interface{ Pos() int }
+
+type Expr interface {
+	Node
+	exprNode()
+}
+
+type Source interface {
+	io.ReadCloser
+	Name() string
+}
+
+type Number interface{ ~int | ~float64 }
+
+func Use(e Expr, s Source, es []Expr) {
+	_ = e.Pos()     //want: CALLS_DIRECT example.com/m/p:Node.Pos EXACT_DECLARATION_MAPPED GO_RECEIVER_TYPED
+	_ = es[0].Pos() //want: CALLS_DIRECT example.com/m/p:Node.Pos EXACT_DECLARATION_MAPPED GO_RECEIVER_TYPED
+	_, _ = s.Read(nil) //want: CALLS_DIRECT example.com/m/io:Reader.Read EXACT_DECLARATION_MAPPED GO_RECEIVER_TYPED
+	_ = s.Close()   //want: CALLS_DIRECT example.com/m/io:Closer.Close EXACT_DECLARATION_MAPPED GO_RECEIVER_TYPED
+	_ = s.Name()    //want: CALLS_DIRECT example.com/m/p:Source.Name EXACT_DECLARATION_MAPPED GO_RECEIVER_TYPED
+}
+"#,
+    );
+}
+
+#[test]
 fn a_type_switch_types_its_alias_per_case() {
     check_m(
         r#"
