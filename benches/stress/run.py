@@ -63,6 +63,18 @@ def go_chain(n):
     return files
 
 
+def go_embeds(n):
+    """An interface embedding n interfaces and a struct embedding n structs, each member used."""
+    lines = ["package p"]
+    lines += [f"type I{i} interface{{ M{i}() }}\ntype S{i} struct{{ F{i} int }}" for i in range(n)]
+    lines.append("type All interface {" + "; ".join(f"I{i}" for i in range(n)) + "}")
+    lines.append("type Big struct {" + "; ".join(f"S{i}" for i in range(n)) + "}")
+    lines.append("func Use(a All, b Big) int {")
+    lines += [f"\ta.M{i}()\n\t_ = b.F{i}" for i in range(n)]
+    lines.append("\treturn 0\n}")
+    return {"p/p.go": "\n".join(lines) + "\n", GO_MOD[0]: GO_MOD[1]}
+
+
 def py_inheritance(n):
     """A chain of classes, each method calling one inherited from the root."""
     lines = ["class C0:\n    def m(self):\n        return 0"]
@@ -178,6 +190,7 @@ PATTERNS = [
     go_implements,
     go_methods,
     go_chain,
+    go_embeds,
     py_inheritance,
     py_star_cycle,
     py_isinstance,

@@ -74,8 +74,17 @@ const UNIVERSE: &[&str] = &[
     "recover",
 ];
 
-/// Members of one type beyond which they are looked up by name rather than in turn.
+/// Members (or embedded types) of one type beyond which they are looked up by name rather than
+/// in turn.
 const MANY_MEMBERS: usize = 32;
+
+/// Of a type with many embedded types: those that can give a member of each name, and those
+/// that can give any ([`Resolver::embed_index`]).
+#[derive(Default)]
+struct EmbedIndex {
+    by_name: HashMap<String, Vec<SymbolId>>,
+    any: Vec<SymbolId>,
+}
 
 /// A parsed file and where it is.
 struct ParsedFile {
@@ -136,6 +145,8 @@ struct Resolver<'a> {
     file_scopes: &'a [Option<FileScope>],
     /// (package, member name) → every member so named, for the name-only fallback.
     members_by_name: &'a HashMap<(usize, String), Vec<SymbolId>>,
+    /// Types with many embedded types, indexed by the names those can give.
+    embed_index: &'a HashMap<SymbolId, EmbedIndex>,
 }
 
 /// Binds every reference of `parsed` (in file-id order) and records the packages, symbols and
@@ -188,7 +199,7 @@ pub(super) fn resolve(facts: &mut FactSet, parsed: Vec<(FileMeta, GoFile)>, modu
         }
     }
     let view: &FactSet = facts;
-    let resolver = |file_scopes| Resolver {
+    let resolver = |file_scopes, embed_index| Resolver {
         facts: view,
         out: FactSet::default(),
         files: &files,
@@ -202,14 +213,23 @@ pub(super) fn resolve(facts: &mut FactSet, parsed: Vec<(FileMeta, GoFile)>, modu
         module_files: Vec::new(),
         file_scopes,
         members_by_name: &members_by_name,
+        embed_index,
     };
+    let unindexed = HashMap::default();
     let file_scopes: Vec<Option<FileScope>> = {
-        let r = resolver(&[]);
+        let r = resolver(&[], &unindexed);
         (0..files.len())
             .map(|fi| pkg_of_file.get(&fi).map(|&pi| r.build_file_scope(fi, pi)))
             .collect()
     };
-    let mut r = resolver(&file_scopes);
+    let embed_index: HashMap<SymbolId, EmbedIndex> = {
+        let r = resolver(&file_scopes, &unindexed);
+        info.keys()
+            .filter(|&&t| r.is_type(t))
+            .filter_map(|&t| Some((t, r.embed_index(t)?)))
+            .collect()
+    };
+    let mut r = resolver(&file_scopes, &embed_index);
     r.structural();
     r.implements();
     let mut emitted = vec![(r.out, r.module_files)];
@@ -222,7 +242,7 @@ pub(super) fn resolve(facts: &mut FactSet, parsed: Vec<(FileMeta, GoFile)>, modu
             .par_chunks(FILES_PER_TASK)
             .enumerate()
             .map(|(c, chunk)| {
-                let mut r = resolver(&file_scopes);
+                let mut r = resolver(&file_scopes, &embed_index);
                 for (k, f) in chunk.iter().enumerate() {
                     let fi = c * FILES_PER_TASK + k;
                     let Some(&pi) = pkg_of_file.get(&fi) else {

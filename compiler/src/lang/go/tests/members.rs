@@ -156,6 +156,36 @@ func Use(e Expr, s Source, es []Expr) {
     );
 }
 
+/// A type that embeds more than 32 types has its embedded types indexed by the names they can
+/// give; the selector rule finds what it found by asking each of them.
+#[test]
+fn members_promoted_from_many_embedded_types() {
+    let n = 40;
+    let mut src = String::from("\n//- m/p/p.go\npackage p\n\n");
+    for k in 0..n {
+        src.push_str(&format!(
+            "type I{k} interface{{ M{k}() }}\n\ntype S{k} struct{{ F{k} int }}\n\n"
+        ));
+    }
+    src.push_str("type Deep interface {\n\tI0\n\tExtra()\n}\n\ntype Twin interface{ M1() }\n\n");
+    let embeds: String = (0..n).map(|k| format!("\tI{k}\n")).collect();
+    let fields: String = (0..n).map(|k| format!("\tS{k}\n")).collect();
+    src.push_str(&format!("type All interface {{\n{embeds}\tDeep\n}}\n\n"));
+    src.push_str(&format!("type Tied interface {{\n{embeds}\tTwin\n}}\n\n"));
+    src.push_str(&format!("type Big struct {{\n{fields}}}\n\n"));
+    src.push_str(
+        "func Use(a All, t Tied, b Big) {\n\
+         \ta.M5()    //want: CALLS_DIRECT example.com/m/p:I5.M5 EXACT_DECLARATION_MAPPED GO_RECEIVER_TYPED\n\
+         \ta.Extra() //want: CALLS_DIRECT example.com/m/p:Deep.Extra EXACT_DECLARATION_MAPPED GO_RECEIVER_TYPED\n\
+         \ta.M0()    //want: CALLS_DIRECT example.com/m/p:I0.M0 EXACT_DECLARATION_MAPPED GO_RECEIVER_TYPED\n\
+         \tt.M1()    //want: CALLS_DIRECT example.com/m/p:Twin.M1 CANDIDATE ; //want: CALLS_DIRECT example.com/m/p:I1.M1 CANDIDATE\n\
+         \tt.M2()    //want: CALLS_DIRECT example.com/m/p:I2.M2 EXACT_DECLARATION_MAPPED GO_RECEIVER_TYPED\n\
+         \t_ = b.F7  //want: REFERENCES example.com/m/p:S7.F7 EXACT_DECLARATION_MAPPED GO_RECEIVER_TYPED\n\
+         }\n",
+    );
+    check_m(&src);
+}
+
 #[test]
 fn a_type_switch_types_its_alias_per_case() {
     check_m(
