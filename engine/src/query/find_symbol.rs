@@ -3,7 +3,7 @@
 
 use kivgraph_format::{Generation, SymbolKind, names};
 
-use super::symbols::{require_repository, symbols_where};
+use super::symbols::{require_repository, retain_symbols};
 use crate::error::ToolError;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,7 +65,7 @@ pub fn find_symbol(g: &Generation, q: &FindSymbol) -> Result<Vec<u32>, ToolError
     if !narrowing {
         return Ok(ids);
     }
-    Ok(symbols_where(g, &ids, |s| {
+    retain_symbols(g, &mut ids, |s| {
         let r = &b.repositories[s.repository.to_native() as usize];
         q.kind
             .as_deref()
@@ -77,7 +77,8 @@ pub fn find_symbol(g: &Generation, q: &FindSymbol) -> Result<Vec<u32>, ToolError
                     .get(b.files[s.file.to_native() as usize].path.to_native())
                     .starts_with(p)
             })
-    }))
+    });
+    Ok(ids)
 }
 
 /// The postings ranges of the names that contain `needle`, through the compiler's index of the

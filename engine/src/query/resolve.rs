@@ -4,7 +4,7 @@
 use kivgraph_format::{Generation, SymbolKind, names};
 
 use super::arguments::{check_padding, clean_path};
-use super::symbols::{SymbolRow, require_repository, symbol_row, symbols_where};
+use super::symbols::{SymbolRow, require_repository, retain_symbols, symbol_row};
 use crate::error::{ErrorCode, ToolError};
 
 /// Symbol selector: `stable_key` xor `qualified_name` [+ `repository` [+ `path`]].
@@ -111,7 +111,7 @@ fn named(
         None => None,
     };
     let b = g.graph();
-    let ids: Vec<u32> = names::lookup(g.names(), tag, name)
+    let mut ids: Vec<u32> = names::lookup(g.names(), tag, name)
         .map(|r| b.name_postings.slice(r))
         .map(|p| p.iter().map(|x| x.to_native()).collect())
         .unwrap_or_default();
@@ -119,14 +119,15 @@ fn named(
         // Nothing narrows: no record needs reading (a common name has tens of thousands).
         return Ok(ids);
     }
-    Ok(symbols_where(g, &ids, |s| {
+    retain_symbols(g, &mut ids, |s| {
         repo.is_none_or(|r| s.repository.to_native() == r)
             && path.is_none_or(|p| {
                 b.strings
                     .get(b.files[s.file.to_native() as usize].path.to_native())
                     .starts_with(p)
             })
-    }))
+    });
+    Ok(ids)
 }
 
 /// `SYMBOL_NOT_FOUND` for `what` (`name "X"`), saying where it was looked for.
@@ -157,8 +158,9 @@ pub fn resolve_name(
     path: Option<&str>,
 ) -> Result<u32, ToolError> {
     let b = g.graph();
-    let ids = named(g, names::TAG_NAME, name, repository, path)?;
-    let declared = symbols_where(g, &ids, |s| {
+    let mut declared = named(g, names::TAG_NAME, name, repository, path)?;
+    let named_any = !declared.is_empty();
+    retain_symbols(g, &mut declared, |s| {
         !matches!(
             SymbolKind::from_code(s.kind),
             Some(SymbolKind::Import | SymbolKind::Export)
@@ -166,7 +168,7 @@ pub fn resolve_name(
     });
     match declared.len() {
         1 => Ok(declared[0]),
-        0 if !ids.is_empty() => Err(ToolError::new(
+        0 if named_any => Err(ToolError::new(
             ErrorCode::SymbolNotFound,
             format!(
                 "name {name:?} is only imported or re-exported here, never declared; pass the repository and path that declares it"

@@ -76,25 +76,28 @@ pub fn canonical_identity(row: &SymbolRow) -> Option<String> {
 /// How many records ahead a loop over scattered symbols asks for.
 const AHEAD: usize = 16;
 
-/// The ids of `ids` whose symbol record `keep` accepts, in their order. The records of a common
-/// name are scattered over the whole symbol table: each is asked for sixteen ahead of its
-/// reading, so that their cache misses and page faults overlap instead of following one another.
-pub fn symbols_where(
+/// Keeps, in place and in order, the ids of `ids` whose symbol record `keep` accepts. The
+/// records of a common name are scattered over the whole symbol table: each is asked for sixteen
+/// ahead of its reading, so that their cache misses and page faults overlap instead of following
+/// one another.
+pub fn retain_symbols(
     g: &Generation,
-    ids: &[u32],
+    ids: &mut Vec<u32>,
     mut keep: impl FnMut(&ArchivedSymbolRec) -> bool,
-) -> Vec<u32> {
+) {
     let b = g.graph();
-    ids.iter()
-        .enumerate()
-        .filter(|&(k, &id)| {
-            if let Some(&ahead) = ids.get(k + AHEAD) {
-                b.symbols.prefetch(ahead as usize);
-            }
-            keep(&b.symbols[id as usize])
-        })
-        .map(|(_, &id)| id)
-        .collect()
+    let mut kept = 0;
+    for read in 0..ids.len() {
+        if let Some(&ahead) = ids.get(read + AHEAD) {
+            b.symbols.prefetch(ahead as usize);
+        }
+        let id = ids[read];
+        if keep(&b.symbols[id as usize]) {
+            ids[kept] = id;
+            kept += 1;
+        }
+    }
+    ids.truncate(kept);
 }
 
 /// Whether the repository at index `repo` is derived from a toolchain (`rust:<release>`).

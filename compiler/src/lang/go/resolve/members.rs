@@ -78,14 +78,22 @@ impl<'a> Resolver<'a> {
         if found.len() == 1 { found.pop() } else { None }
     }
 
+    /// The embedded fields among the members `own`.
+    fn embedded_fields<'m>(
+        &self,
+        own: &'m [(String, SymbolId)],
+    ) -> impl Iterator<Item = SymbolId> + use<'m, '_, 'a> {
+        own.iter()
+            .map(|(_, s)| *s)
+            .filter(|&s| self.decl(s).embedded)
+    }
+
     /// Calls `f` with each named type `t` embeds, as a field (struct) or an interface, resolved
     /// in the file that declares it, in declaration order (fields first).
     fn each_embedded_type(&self, t: SymbolId, mut f: impl FnMut(SymbolId)) {
         let embedded_fields = self
-            .direct_members(t)
-            .iter()
-            .filter(|(_, s)| self.decl(*s).embedded)
-            .filter_map(|(_, field)| Some((*field, self.decl(*field).ty.as_ref()?)));
+            .embedded_fields(self.direct_members(t))
+            .filter_map(|field| Some((field, self.decl(field).ty.as_ref()?)));
         let embedded_interfaces = self.decl(t).embeds.iter().map(|ty| (t, ty));
         for (at, ty) in embedded_fields.chain(embedded_interfaces) {
             let i = &self.info[&at];
@@ -102,12 +110,8 @@ impl<'a> Resolver<'a> {
     /// are asked for every name. An interface of 4,000 embedded interfaces was searched through
     /// all of them for each of its 4,000 methods called.
     pub(super) fn embed_index(&self, t: SymbolId) -> Option<super::EmbedIndex> {
-        let embeds = self
-            .direct_members(t)
-            .iter()
-            .filter(|(_, s)| self.decl(*s).embedded)
-            .count()
-            + self.decl(t).embeds.len();
+        let embeds =
+            self.embedded_fields(self.direct_members(t)).count() + self.decl(t).embeds.len();
         if embeds <= super::MANY_MEMBERS {
             return None;
         }
@@ -120,7 +124,7 @@ impl<'a> Resolver<'a> {
             let plain = self.facts.symbols[e].kind != SymbolKind::Alias
                 && (d.is_struct || d.is_interface)
                 && d.embeds.is_empty()
-                && !own.iter().any(|(_, s)| self.decl(*s).embedded);
+                && self.embedded_fields(own).next().is_none();
             if !plain {
                 ix.any.push(e);
                 continue;
@@ -212,8 +216,7 @@ impl<'a> Resolver<'a> {
                     let own = self
                         .members
                         .get(&(pi, self.facts.symbols[t].name.clone()))?;
-                    let embeds = own.iter().any(|(_, s)| self.decl(*s).embedded);
-                    Some((own.as_slice(), embeds))
+                    Some((own.as_slice(), self.embedded_fields(own).next().is_some()))
                 })
                 .collect();
             let mut declaring: HashMap<&str, Vec<usize>> = HashMap::default();
