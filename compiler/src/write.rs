@@ -398,15 +398,23 @@ impl<'a> Interner<'a> {
     }
     fn seal(&mut self) -> StringTable {
         // Each entry's id is written through a reference to it, in sorted order: no string is
-        // hashed again.
-        let mut entries: Vec<(&'a str, &mut u32)> =
-            self.ids.iter_mut().map(|(s, id)| (*s, id)).collect();
-        rayon::slice::ParallelSliceMut::par_sort_unstable_by(&mut entries[..], |a, b| a.0.cmp(b.0));
+        // hashed again. Entries compare by their first eight bytes first, held beside them, and
+        // read the strings only to break a tie: sorting by the strings alone read two scattered
+        // strings a comparison and took 30 ms of an edit of the Rust pair.
+        let mut entries: Vec<(u64, &'a str, &mut u32)> = self
+            .ids
+            .iter_mut()
+            .map(|(s, id)| (prefix(s), *s, id))
+            .collect();
+        rayon::slice::ParallelSliceMut::par_sort_unstable_by(&mut entries[..], |a, b| {
+            a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1))
+        });
         let mut t = StringTable::default();
-        t.bytes.reserve(entries.iter().map(|(s, _)| s.len()).sum());
+        t.bytes
+            .reserve(entries.iter().map(|(_, s, _)| s.len()).sum());
         t.ends.reserve(entries.len());
         let mut sorted = Vec::with_capacity(entries.len());
-        for (i, (s, id)) in entries.into_iter().enumerate() {
+        for (i, (_, s, id)) in entries.into_iter().enumerate() {
             *id = i as u32;
             t.bytes.extend_from_slice(s.as_bytes());
             t.ends.push(t.bytes.len() as u32);
@@ -421,6 +429,16 @@ impl<'a> Interner<'a> {
     fn opt(&self, s: Option<&str>) -> u32 {
         s.map_or(NONE, |s| self.id(s))
     }
+}
+
+/// The first eight bytes of `s` as a big-endian number, zeros after a shorter string: two
+/// strings whose numbers differ are in the byte order of their numbers (a zero pads only where
+/// a string has ended, and a string sorts before any longer one it begins).
+fn prefix(s: &str) -> u64 {
+    let mut b = [0u8; 8];
+    let n = s.len().min(8);
+    b[..n].copy_from_slice(&s.as_bytes()[..n]);
+    u64::from_be_bytes(b)
 }
 
 fn graph_blob(
@@ -818,4 +836,48 @@ fn csr(n: usize, items: impl Iterator<Item = (SymbolId, EdgeRec)>) -> Csr {
         edges[row[0] as usize..row[1] as usize].sort_unstable();
     }
     Csr { offsets, edges }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::prefix;
+
+    /// Ordering by the eight-byte prefix, then by the string, is byte order, with strings that
+    /// end inside the prefix, hold zero bytes, or differ only after it.
+    #[test]
+    fn the_prefix_order_is_byte_order() {
+        let words = [
+            "",
+            "\0",
+            "\0\0",
+            "a",
+            "a\0",
+            "a\0b",
+            "ab",
+            "abcdefgh",
+            "abcdefgh\0",
+            "abcdefghi",
+            "abcdefgg~",
+            "abcdefgz",
+            "b",
+            "é",
+            "e\u{301}",
+            "zzzzzzzzzzzz",
+            "~",
+            "\u{7f}",
+        ];
+        let mut by_bytes: Vec<&str> = words.to_vec();
+        by_bytes.sort_unstable();
+        // Every rotation of the input, so that the order does not come from the input's.
+        for r in 0..words.len() {
+            let mut v: Vec<&str> = words.to_vec();
+            v.rotate_left(r);
+            v.sort_unstable_by(|a, b| prefix(a).cmp(&prefix(b)).then_with(|| a.cmp(b)));
+            assert_eq!(v, by_bytes);
+            // The prefixes alone never contradict byte order.
+            for w in v.windows(2) {
+                assert!(prefix(w[0]) <= prefix(w[1]), "{:?} {:?}", w[0], w[1]);
+            }
+        }
+    }
 }
