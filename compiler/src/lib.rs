@@ -949,30 +949,45 @@ fn write_generation(
     // encodes everything.
     let earlier =
         cache.and_then(|_| kivgraph_format::tables::EarlierTables::of_current(lock.index()));
-    let (tx, rx) = std::sync::mpsc::channel::<(String, Vec<u8>)>();
+    // Each file is stored by a thread of its own, so that the largest (the blob, tens of MB
+    // written and synced) does not hold back the tables encoded after it: on the Go standard
+    // library the files were written one after another for 125 ms after the last encoding.
+    // One thread records what they stored, as they finish.
+    let (tx, rx) =
+        std::sync::mpsc::channel::<Result<kivgraph_format::manifest::ManifestFile, FormatError>>();
     let (encoded, stored) = std::thread::scope(|scope| {
-        let writer = scope.spawn(|| -> Result<(), FormatError> {
+        let recorder = scope.spawn(|| -> Result<(), FormatError> {
             let mut failed = None;
-            for (name, bytes) in rx {
+            for file in rx {
                 // After a failure the rest is received and dropped: the encoders finish, and
                 // the first error is the compile's.
                 if failed.is_none()
-                    && let Err(e) = kivgraph_format::layout::Staging::store(&dir, &name, &bytes)
-                        .and_then(|file| staging.record(file))
+                    && let Err(e) = file.and_then(|file| staging.record(file))
                 {
                     failed = Some(e);
                 }
             }
             failed.map_or(Ok(()), Err)
         });
-        let encoded = write::encode(finished, cache, earlier.as_ref(), &|name, bytes| {
-            tx.send((name.to_string(), bytes))
-                .map_err(|_| FormatError::Encode("the thread writing the files stopped".into()))
-        });
+        let dir = &dir;
+        let encoded = {
+            let sink = |name: &str, bytes: Vec<u8>| -> Result<(), FormatError> {
+                let (file, done) = (name.to_string(), tx.clone());
+                std::thread::Builder::new()
+                    .name("kivgraph-store".into())
+                    .spawn_scoped(scope, move || {
+                        let _ =
+                            done.send(kivgraph_format::layout::Staging::store(dir, &file, &bytes));
+                    })
+                    .map(drop)
+                    .map_err(|e| FormatError::Encode(format!("no thread to store {name}: {e}")))
+            };
+            write::encode(finished, cache, earlier.as_ref(), &sink)
+        };
         drop(tx);
-        let stored = writer.join().unwrap_or_else(|_| {
+        let stored = recorder.join().unwrap_or_else(|_| {
             Err(FormatError::Encode(
-                "the thread writing the files panicked".into(),
+                "the thread recording the files panicked".into(),
             ))
         });
         (encoded, stored)
