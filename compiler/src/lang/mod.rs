@@ -42,6 +42,56 @@ pub(crate) fn walk_pool() -> rayon::ThreadPool {
         .expect("thread pool")
 }
 
+/// A node's kind (what [`Node::kind`] gives) from a table made once per grammar and thread:
+/// `Node::kind` measures the grammar's C string and checks that it is UTF-8 on every call, and
+/// an extraction asks each node's kind several times.
+pub(crate) trait KindExt<'t> {
+    /// What [`Node::kind`] gives.
+    fn kind_name(&self) -> &'t str;
+}
+
+impl<'t> KindExt<'t> for Node<'t> {
+    #[inline]
+    fn kind_name(&self) -> &'t str {
+        type Kinds = Vec<(tree_sitter::Language, &'static [&'static str])>;
+        thread_local! {
+            static KINDS: std::cell::RefCell<Kinds> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        let id = usize::from(self.kind_id());
+        let language = self.language();
+        let named = KINDS.with(|kinds| {
+            let mut kinds = kinds.borrow_mut();
+            let table = match kinds.iter().find(|(l, _)| *l == *language) {
+                Some((_, table)) => *table,
+                None => {
+                    // One table per grammar and thread, kept for the process: a few hundred
+                    // names, and a compile uses five grammars.
+                    let table: &'static [&'static str] = Box::leak(
+                        (0..language.node_kind_count())
+                            .map(|i| {
+                                let name = u16::try_from(i)
+                                    .ok()
+                                    .and_then(|i| language.node_kind_for_id(i))
+                                    .unwrap_or("");
+                                &*Box::leak(name.to_string().into_boxed_str())
+                            })
+                            .collect::<Vec<_>>()
+                            .into_boxed_slice(),
+                    );
+                    kinds.push((language.clone(), table));
+                    table
+                }
+            };
+            table.get(id).copied()
+        });
+        // The error node's id (65535) is outside the table.
+        match named {
+            Some(k) if !k.is_empty() => k,
+            _ => self.kind(),
+        }
+    }
+}
+
 /// A node's child by field name, with the field's id found once per grammar and name (the
 /// grammar's lookup compares the name with each of its field names in turn, on every call).
 pub(crate) trait FieldExt<'t> {
@@ -722,7 +772,7 @@ mod walk_tests {
 
             // Below a node, pruned where the callback says, with depths.
             for (i, top) in [root, kids(root)[0]].into_iter().enumerate() {
-                let prune = |n: Node| n.kind().len() % 3 == i;
+                let prune = |n: Node| n.kind_name().len() % 3 == i;
                 let mut want = Vec::new();
                 below_by_kids(top, 1, &prune, &mut want);
                 let mut got = Vec::new();
@@ -733,6 +783,62 @@ mod walk_tests {
                 assert_eq!(got, want, "{src}");
                 assert!(!want.is_empty() || kids(top).is_empty());
             }
+        }
+    }
+
+    /// Every node's kind from the table is the grammar's own, tokens, aliased nodes, error
+    /// and missing nodes included, in each of the grammars a compile uses.
+    #[test]
+    fn the_kind_table_gives_each_grammars_own_kinds() {
+        let sources: [(&str, tree_sitter::Language); 7] = [
+            (
+                "const a = (x && y) || z; <div>{a}</div>; type T = { k?: string }; let = = ;",
+                tree_sitter_typescript::LANGUAGE_TSX.into(),
+            ),
+            (
+                "enum E { A } abstract class C<T> implements I { #p = 1; } f(",
+                tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+            ),
+            (
+                "def f(x):\n    if x:\n        return [i for i in x]\n    ) broken\n",
+                tree_sitter_python::LANGUAGE.into(),
+            ),
+            (
+                "package p\nfunc f[T any]() { for i := range x { g(i) } ; var }\n",
+                tree_sitter_go::LANGUAGE.into(),
+            ),
+            (
+                "#[cfg(test)] mod t { fn f<'a>() -> impl Fn() { m!(a, b); } } struct",
+                tree_sitter_rust::LANGUAGE.into(),
+            ),
+            (
+                "class A extends B { void f() => g(); } int x = ;",
+                tree_sitter_dart::LANGUAGE.into(),
+            ),
+            ("x = 1", tree_sitter_go::LANGUAGE.into()),
+        ];
+        for (src, language) in sources {
+            let tree = parse(src, language).unwrap();
+            let mut seen = 0;
+            let mut c = tree.root_node().walk();
+            // Every node, named or not, in one pre-order walk.
+            'walk: loop {
+                let n = c.node();
+                assert_eq!(n.kind_name(), n.kind(), "{src} at {}", n.start_byte());
+                seen += 1;
+                if c.goto_first_child() || c.goto_next_sibling() {
+                    continue;
+                }
+                loop {
+                    if !c.goto_parent() {
+                        break 'walk;
+                    }
+                    if c.goto_next_sibling() {
+                        break;
+                    }
+                }
+            }
+            assert!(seen > 5, "{src}");
         }
     }
 

@@ -3,11 +3,12 @@
 
 use super::*;
 use crate::lang::FieldExt;
+use crate::lang::KindExt;
 
 impl<'s> Extractor<'s> {
     pub(super) fn top_level(&mut self, root: Node, depth: usize) {
         for n in kids(root) {
-            match n.kind() {
+            match n.kind_name() {
                 "library_name" => {
                     self.annotations(n);
                     if let Some(d) = child_of_kind(n, "dotted_identifier_list") {
@@ -29,7 +30,7 @@ impl<'s> Extractor<'s> {
                 }
                 "import_or_export" => {
                     for k in kids(n) {
-                        match k.kind() {
+                        match k.kind_name() {
                             "library_import" => {
                                 if let Some(spec) = child_of_kind(k, "import_specification")
                                     && let Some(u) = spec.field("uri")
@@ -60,7 +61,7 @@ impl<'s> Extractor<'s> {
 
     pub(super) fn directive(&mut self, kind: DirectiveKind, u: Node, spec: Node) {
         // A configurable URI: the default URI is the first `uri`.
-        let uri_node = if u.kind() == "configurable_uri" {
+        let uri_node = if u.kind_name() == "configurable_uri" {
             child_of_kind(u, "uri").unwrap_or(u)
         } else {
             u
@@ -76,12 +77,12 @@ impl<'s> Extractor<'s> {
             hide: Vec::new(),
         };
         for c in kids(spec) {
-            if c.kind() != "combinator" {
+            if c.kind_name() != "combinator" {
                 continue;
             }
             let names: Vec<Node> = kids(c)
                 .into_iter()
-                .filter(|k| k.kind() == "identifier")
+                .filter(|k| k.kind_name() == "identifier")
                 .collect();
             if has_token(c, "show") {
                 let list: Vec<(String, u32, u32)> = names
@@ -118,7 +119,7 @@ impl<'s> Extractor<'s> {
 
     pub(super) fn annotations(&mut self, n: Node) {
         for a in kids(n) {
-            if a.kind() == "annotation" {
+            if a.kind_name() == "annotation" {
                 self.annotation(a);
             }
         }
@@ -127,10 +128,10 @@ impl<'s> Extractor<'s> {
     pub(super) fn annotation(&mut self, a: Node) {
         let args = kids(a)
             .into_iter()
-            .find(|k| k.kind() == "annotation_arguments" || k.kind() == "arguments");
+            .find(|k| k.kind_name() == "annotation_arguments" || k.kind_name() == "arguments");
         if let Some(name) = a.field("name") {
             let e = self.describe(name, 0);
-            let at = match name.kind() {
+            let at = match name.kind_name() {
                 "identifier" => name,
                 _ => kids(name).last().copied().unwrap_or(name),
             };
@@ -178,13 +179,16 @@ impl<'s> Extractor<'s> {
     }
 
     pub(super) fn top_decl(&mut self, n: Node) {
-        match n.kind() {
+        match n.kind_name() {
             "class_declaration" | "mixin_declaration" => self.class_like(n),
             "extension_declaration" => self.class_like(n),
             "extension_type_declaration" => self.class_like(n),
             "enum_declaration" => self.class_like(n),
             "type_alias" => {
-                let Some(name) = kids(n).into_iter().find(|k| k.kind() == "type_identifier") else {
+                let Some(name) = kids(n)
+                    .into_iter()
+                    .find(|k| k.kind_name() == "type_identifier")
+                else {
                     return;
                 };
                 let nm = self.t(name).to_string();
@@ -194,7 +198,7 @@ impl<'s> Extractor<'s> {
                 self.scopes.push(HashMap::default());
                 self.annotations(n);
                 for k in kids(n) {
-                    match k.kind() {
+                    match k.kind_name() {
                         "type_parameters" => self.type_params(k),
                         "type" => {
                             let t = self.ty(k, Use::Type);
@@ -257,7 +261,7 @@ impl<'s> Extractor<'s> {
         };
         for list in kids(n) {
             if !matches!(
-                list.kind(),
+                list.kind_name(),
                 "initialized_identifier_list" | "static_final_declaration_list"
             ) {
                 continue;
@@ -285,7 +289,7 @@ impl<'s> Extractor<'s> {
 
     pub(super) fn type_params(&mut self, n: Node) {
         for p in kids(n) {
-            if p.kind() == "type_parameter" {
+            if p.kind_name() == "type_parameter" {
                 if let Some(name) = p.field("name") {
                     let nm = self.t(name).to_string();
                     if let Some(s) = self.scopes.last_mut() {
@@ -293,7 +297,7 @@ impl<'s> Extractor<'s> {
                     }
                 }
                 for k in kids(p) {
-                    if k.kind() == "type" {
+                    if k.kind_name() == "type" {
                         self.ty(k, Use::Type);
                     }
                 }
@@ -302,7 +306,7 @@ impl<'s> Extractor<'s> {
     }
 
     pub(super) fn class_like(&mut self, n: Node) {
-        let kind = n.kind();
+        let kind = n.kind_name();
         let (name_node, display) = match kind {
             "extension_type_declaration" => {
                 let nn = n.field("name").and_then(|e| kids(e).into_iter().next());
@@ -340,7 +344,7 @@ impl<'s> Extractor<'s> {
         let body = n.field("body").or_else(|| {
             kids(n)
                 .into_iter()
-                .find(|k| matches!(k.kind(), "class_body" | "enum_body" | "extension_body"))
+                .find(|k| matches!(k.kind_name(), "class_body" | "enum_body" | "extension_body"))
         });
         let sig_end = body.map_or(n.end_byte(), |b| b.start_byte());
         let sig = signature(n, sig_end, self.src);
@@ -355,14 +359,14 @@ impl<'s> Extractor<'s> {
         self.scopes.push(HashMap::default());
         self.annotations(n);
         for k in kids(n) {
-            match k.kind() {
+            match k.kind_name() {
                 "type_parameters" => self.type_params(k),
                 "superclass" => self.supertypes(k, d),
                 "mixins" => self.supers(k, d, SuperKind::With, Use::Extends),
                 "interfaces" => self.supers(k, d, SuperKind::Implements, Use::Implements),
                 "mixin_application_class" => {
                     for m in kids(k) {
-                        if m.kind() == "mixin_application" {
+                        if m.kind_name() == "mixin_application" {
                             self.supertypes(m, d);
                         }
                     }
@@ -372,7 +376,7 @@ impl<'s> Extractor<'s> {
                     if kind == "extension_declaration"
                         || kind == "mixin_declaration"
                             && k.prev_sibling()
-                                .is_some_and(|p| matches!(p.kind(), "on" | ",")) =>
+                                .is_some_and(|p| matches!(p.kind_name(), "on" | ",")) =>
                 {
                     let t = self.ty(k, Use::Type);
                     self.file.decls[d].supers.push((SuperKind::On, t));
@@ -409,7 +413,7 @@ impl<'s> Extractor<'s> {
     /// extended type, the mixins and the interfaces.
     fn supertypes(&mut self, clause: Node, d: usize) {
         for s in kids(clause) {
-            match s.kind() {
+            match s.kind_name() {
                 "type" => {
                     let t = self.ty(s, Use::Extends);
                     self.file.decls[d].supers.push((SuperKind::Extends, t));
@@ -423,7 +427,7 @@ impl<'s> Extractor<'s> {
 
     pub(super) fn supers(&mut self, list: Node, d: usize, kind: SuperKind, usage: Use) {
         for s in kids(list) {
-            if s.kind() == "type" {
+            if s.kind_name() == "type" {
                 let t = self.ty(s, usage);
                 self.file.decls[d].supers.push((kind, t));
             }
@@ -432,7 +436,7 @@ impl<'s> Extractor<'s> {
 
     pub(super) fn class_body(&mut self, body: Node, class: usize, class_name: &str) {
         for m in kids(body) {
-            match m.kind() {
+            match m.kind_name() {
                 "enum_entry" => {
                     let Some(name) = m.field("name") else {
                         continue;
@@ -448,15 +452,15 @@ impl<'s> Extractor<'s> {
                     let saved = self.from.replace(e);
                     self.annotations(m);
                     let ks = kids(m);
-                    if let Some(args) = ks.iter().find(|k| k.kind() == "arguments") {
+                    if let Some(args) = ks.iter().find(|k| k.kind_name() == "arguments") {
                         let ctor = ks
                             .iter()
-                            .filter(|k| k.kind() == "identifier")
+                            .filter(|k| k.kind_name() == "identifier")
                             .nth(1)
                             .map(|k| self.t(*k).to_string());
                         let at = ks
                             .iter()
-                            .filter(|k| k.kind() == "identifier")
+                            .filter(|k| k.kind_name() == "identifier")
                             .nth(1)
                             .copied()
                             .unwrap_or(name);
@@ -469,10 +473,10 @@ impl<'s> Extractor<'s> {
                     let fresh = self.file.decls.len();
                     let metadata: Vec<Node> = kids(m)
                         .into_iter()
-                        .filter(|k| k.kind() == "annotation")
+                        .filter(|k| k.kind_name() == "annotation")
                         .collect();
                     for k in kids(m) {
-                        match k.kind() {
+                        match k.kind_name() {
                             "declaration" | "method_declaration" => self.member(m, k, class),
                             _ => {}
                         }
@@ -495,7 +499,7 @@ impl<'s> Extractor<'s> {
     }
 
     pub(super) fn member(&mut self, span: Node, n: Node, class: usize) {
-        let holder = if n.kind() == "method_declaration" {
+        let holder = if n.kind_name() == "method_declaration" {
             n.field("signature").unwrap_or(n)
         } else {
             n
@@ -503,7 +507,7 @@ impl<'s> Extractor<'s> {
         let is_static = has_token(holder, "static") || has_token(n, "static");
         let sig = kids(holder)
             .into_iter()
-            .find(|k| SIGNATURES.contains(&k.kind()));
+            .find(|k| SIGNATURES.contains(&k.kind_name()));
         let Some(sig) = sig else {
             // Fields.
             let konst = has_token(n, "const");
@@ -514,7 +518,7 @@ impl<'s> Extractor<'s> {
         };
         let sig_text = signature(n, sig.end_byte(), self.src);
         let mut at = sig;
-        let (name, kind, ctor) = match sig.kind() {
+        let (name, kind, ctor) = match sig.kind_name() {
             "function_signature" => {
                 let Some(nn) = sig.field("name") else {
                     return;
@@ -552,7 +556,7 @@ impl<'s> Extractor<'s> {
                 }
                 let names: Vec<String> = sig
                     .children_by_field_name("name", &mut c)
-                    .filter(|k| k.kind() == "identifier")
+                    .filter(|k| k.kind_name() == "identifier")
                     .map(|k| self.t(k).to_string())
                     .collect();
                 let nm = match names.get(1) {
@@ -570,7 +574,7 @@ impl<'s> Extractor<'s> {
         self.file.decls[d].is_static = is_static;
         self.file.decls[d].ctor = ctor;
         let factory = matches!(
-            sig.kind(),
+            sig.kind_name(),
             "factory_constructor_signature" | "redirecting_factory_constructor_signature"
         );
         let saved_ctx = self.ctx;
@@ -587,37 +591,37 @@ impl<'s> Extractor<'s> {
         self.scopes.push(HashMap::default());
         self.annotations(n);
         for k in kids(sig) {
-            if k.kind() == "type_parameters" {
+            if k.kind_name() == "type_parameters" {
                 self.type_params(k);
             }
         }
         if let Some(rt) = sig.field("return_type") {
             let t = self.ty(rt, Use::Type);
             // A setter's `void` types nothing.
-            if sig.kind() != "setter_signature" {
+            if sig.kind_name() != "setter_signature" {
                 self.file.decls[d].ty = Some(t);
             }
         }
         for k in kids(sig) {
-            if k.kind() == "formal_parameter_list" {
+            if k.kind_name() == "formal_parameter_list" {
                 self.params(k);
             }
         }
         if let Some(p) = sig.field("parameters")
-            && p.kind() != "formal_parameter_list"
+            && p.kind_name() != "formal_parameter_list"
         {
             self.params(p);
         }
         // Redirecting factories: `factory C.x() = D.y;`.
-        if sig.kind() == "redirecting_factory_constructor_signature" {
+        if sig.kind_name() == "redirecting_factory_constructor_signature" {
             for k in kids(sig) {
-                if k.kind() == "type" {
+                if k.kind_name() == "type" {
                     self.ty(k, Use::Call);
                 }
             }
         }
         for k in kids(n) {
-            match k.kind() {
+            match k.kind_name() {
                 "initializers" => {
                     for e in kids(k) {
                         self.initializer(e);
@@ -642,14 +646,14 @@ impl<'s> Extractor<'s> {
             self.push_ref(n, Use::Call, target(c, name));
         }
         for a in kids(n) {
-            if a.kind() == "arguments" {
+            if a.kind_name() == "arguments" {
                 self.arguments(a);
             }
         }
     }
 
     pub(super) fn initializer(&mut self, e: Node) {
-        if e.kind() != "initializer_list_entry" {
+        if e.kind_name() != "initializer_list_entry" {
             return;
         }
         if has_token(e, "super") {
@@ -657,7 +661,7 @@ impl<'s> Extractor<'s> {
             return;
         }
         for k in kids(e) {
-            match k.kind() {
+            match k.kind_name() {
                 "field_initializer" => {
                     if let Some(f) = k.field("name")
                         && let Some((c, _)) = self.ctx
@@ -676,11 +680,11 @@ impl<'s> Extractor<'s> {
 
     pub(super) fn params(&mut self, list: Node) {
         for p in kids(list) {
-            match p.kind() {
+            match p.kind_name() {
                 "formal_parameter" => self.param(p),
                 "optional_formal_parameters" => self.params(p),
                 // Defaults of optional parameters sit beside the parameter.
-                _ if list.kind() == "optional_formal_parameters" => self.expr(p, Use::Value),
+                _ if list.kind_name() == "optional_formal_parameters" => self.expr(p, Use::Value),
                 _ => {}
             }
         }
@@ -713,7 +717,7 @@ impl<'s> Extractor<'s> {
     pub(super) fn param(&mut self, p: Node) {
         self.annotations(p);
         for k in kids(p) {
-            match k.kind() {
+            match k.kind_name() {
                 "field_formal_parameter" => {
                     self.forwarding_formal(k, Use::Write, Expr::This);
                     if let Some(fp) = child_of_kind(k, "formal_parameter_list") {
@@ -731,7 +735,7 @@ impl<'s> Extractor<'s> {
         let mut ty = None;
         let mut fn_typed = false;
         for k in kids(p) {
-            match k.kind() {
+            match k.kind_name() {
                 "type" => ty = Some(self.ty(k, Use::Type)),
                 "formal_parameter_list" => {
                     fn_typed = true;
@@ -744,11 +748,11 @@ impl<'s> Extractor<'s> {
         }
         let name = p
             .field("name")
-            .or_else(|| kids(p).into_iter().rfind(|k| k.kind() == "identifier"));
+            .or_else(|| kids(p).into_iter().rfind(|k| k.kind_name() == "identifier"));
         if let Some(nn) = name
             && !kids(p).iter().any(|k| {
                 matches!(
-                    k.kind(),
+                    k.kind_name(),
                     "field_formal_parameter" | "super_formal_parameter"
                 )
             })

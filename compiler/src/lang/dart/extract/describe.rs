@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::lang::FieldExt;
+use crate::lang::KindExt;
 
 impl<'s> Extractor<'s> {
     /// What a value is, as far as its syntax tells.
@@ -9,7 +10,7 @@ impl<'s> Extractor<'s> {
         if depth > MAX_EXPR {
             return Expr::Unknown;
         }
-        match n.kind() {
+        match n.kind_name() {
             "identifier" | "identifier_dollar_escaped" => self.name_expr(self.t(n)),
             "this" => self.ctx.map_or(Expr::Unknown, |(c, _)| Expr::This(c)),
             "super" => self.ctx.map_or(Expr::Unknown, |(c, _)| Expr::Super(c)),
@@ -116,7 +117,7 @@ impl<'s> Extractor<'s> {
 
     pub(super) fn object(&self, o: Node, depth: usize) -> Expr {
         if !o.is_named() {
-            return match o.kind() {
+            return match o.kind_name() {
                 "this" => self.ctx.map_or(Expr::Unknown, |(c, _)| Expr::This(c)),
                 "super" => self.ctx.map_or(Expr::Unknown, |(c, _)| Expr::Super(c)),
                 _ => Expr::Unknown,

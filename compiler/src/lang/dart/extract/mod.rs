@@ -4,6 +4,7 @@
 //! to a local gives nothing; every other name is left to phase 2 with its class context.
 
 use crate::hash::HashMap;
+use crate::lang::KindExt;
 
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
@@ -74,12 +75,13 @@ fn uri_text(n: Node, src: &str) -> String {
 }
 
 fn child_of_kind<'t>(n: Node<'t>, kind: &str) -> Option<Node<'t>> {
-    kids(n).into_iter().find(|k| k.kind() == kind)
+    kids(n).into_iter().find(|k| k.kind_name() == kind)
 }
 
 fn has_token(n: Node, tok: &str) -> bool {
     let mut c = n.walk();
-    n.children(&mut c).any(|k| !k.is_named() && k.kind() == tok)
+    n.children(&mut c)
+        .any(|k| !k.is_named() && k.kind_name() == tok)
 }
 
 fn is_meta(k: &str) -> bool {
@@ -94,7 +96,7 @@ fn signature(decl: Node, end: usize, src: &str) -> Option<String> {
     let mut c = decl.walk();
     let start = decl
         .children(&mut c)
-        .find(|k| !is_meta(k.kind()))
+        .find(|k| !is_meta(k.kind_name()))
         .map_or(decl.start_byte(), |k| k.start_byte());
     if end <= start {
         return None;

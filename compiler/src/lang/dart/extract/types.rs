@@ -1,6 +1,7 @@
 //! Written types: read into descriptions, with a reference for every type name.
 
 use super::*;
+use crate::lang::KindExt;
 
 impl<'s> Extractor<'s> {
     /// Reads a type and records a reference for every type name in it.
@@ -19,7 +20,7 @@ impl<'s> Extractor<'s> {
     }
 
     pub(super) fn ty_inner(&mut self, n: Node, usage: Use) -> TypeRef {
-        match n.kind() {
+        match n.kind_name() {
             "type_identifier" => {
                 let nm = self.t(n).to_string();
                 if self.lookup_type_param(&nm) {
@@ -37,15 +38,15 @@ impl<'s> Extractor<'s> {
                 let ids: Vec<Node> = ks
                     .iter()
                     .copied()
-                    .filter(|k| k.kind() == "type_identifier")
+                    .filter(|k| k.kind_name() == "type_identifier")
                     .collect();
                 let mut args = Vec::new();
                 let mut other = TypeRef::Unknown;
                 for k in &ks {
-                    match k.kind() {
+                    match k.kind_name() {
                         "type_arguments" => {
                             for a in kids(*k) {
-                                if a.kind() == "type" {
+                                if a.kind_name() == "type" {
                                     args.push(self.ty(a, Use::Type));
                                 }
                             }
@@ -102,7 +103,7 @@ impl<'s> Extractor<'s> {
             return;
         }
         for k in kids(n) {
-            match k.kind() {
+            match k.kind_name() {
                 "type" | "type_identifier" => {
                     self.ty(k, Use::Type);
                 }
@@ -123,13 +124,13 @@ impl<'s> Extractor<'s> {
         }
         let ids: Vec<Node> = kids(n)
             .into_iter()
-            .filter(|k| k.kind() == "type_identifier")
+            .filter(|k| k.kind_name() == "type_identifier")
             .collect();
         let args: Vec<TypeRef> = kids(n)
             .into_iter()
-            .filter(|k| k.kind() == "type_arguments")
+            .filter(|k| k.kind_name() == "type_arguments")
             .flat_map(kids)
-            .filter(|a| a.kind() == "type")
+            .filter(|a| a.kind_name() == "type")
             .map(|a| self.quiet_ty_at(a, depth + 1))
             .collect();
         let named = |prefix: Option<String>, name: String| {
@@ -139,7 +140,7 @@ impl<'s> Extractor<'s> {
                 TypeRef::Named { prefix, name, args }
             }
         };
-        match (n.kind(), ids.as_slice()) {
+        match (n.kind_name(), ids.as_slice()) {
             ("type_identifier", _) => named(None, self.t(n).to_string()),
             (_, [one]) => named(None, self.t(*one).to_string()),
             (_, [p, c, ..]) => named(Some(self.t(*p).to_string()), self.t(*c).to_string()),

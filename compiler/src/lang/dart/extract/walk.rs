@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::lang::FieldExt;
+use crate::lang::KindExt;
 
 impl<'s> Extractor<'s> {
     pub(super) fn stmt(&mut self, n: Node) {
@@ -13,7 +14,7 @@ impl<'s> Extractor<'s> {
     }
 
     pub(super) fn stmt_inner(&mut self, n: Node) {
-        match n.kind() {
+        match n.kind_name() {
             "block" | "function_body" | "switch_block" => {
                 self.scopes.push(HashMap::default());
                 for k in kids(n) {
@@ -23,14 +24,14 @@ impl<'s> Extractor<'s> {
             }
             "local_variable_declaration" => {
                 for k in kids(n) {
-                    match k.kind() {
+                    match k.kind_name() {
                         "initialized_variable_declaration" => self.local_vars(k),
                         "pattern_variable_declaration" => {
                             if let Some(v) = kids(k).into_iter().last() {
                                 self.expr(v, Use::Value);
                             }
                             for p in kids(k) {
-                                if is_pattern(p.kind()) {
+                                if is_pattern(p.kind_name()) {
                                     self.pattern(p);
                                 }
                             }
@@ -65,7 +66,7 @@ impl<'s> Extractor<'s> {
                 let mut on_ty: Option<TypeRef> = None;
                 let mut in_catch = false;
                 for k in kids(n) {
-                    match k.kind() {
+                    match k.kind_name() {
                         "type" => on_ty = Some(self.ty(k, Use::Type)),
                         "catch_clause" => {
                             self.scopes.push(HashMap::default());
@@ -102,12 +103,12 @@ impl<'s> Extractor<'s> {
             }
             "if_statement" | "if_element" => {
                 let ks = kids(n);
-                let has_case = ks.iter().any(|k| is_pattern(k.kind()));
+                let has_case = ks.iter().any(|k| is_pattern(k.kind_name()));
                 if has_case {
                     self.scopes.push(HashMap::default());
                     let mut cons_done = false;
                     for k in ks {
-                        if is_pattern(k.kind()) {
+                        if is_pattern(k.kind_name()) {
                             self.pattern(k);
                         } else if Some(k) == n.field("consequence") {
                             self.stmt(k);
@@ -129,7 +130,7 @@ impl<'s> Extractor<'s> {
             "switch_statement_case" | "switch_expression_case" | "switch_statement_default" => {
                 self.scopes.push(HashMap::default());
                 for k in kids(n) {
-                    if is_pattern(k.kind()) {
+                    if is_pattern(k.kind_name()) {
                         self.pattern(k);
                     } else {
                         self.stmt(k);
@@ -201,14 +202,14 @@ impl<'s> Extractor<'s> {
             if Some(k) == value {
                 continue;
             }
-            if is_pattern(k.kind()) {
+            if is_pattern(k.kind_name()) {
                 if let Some(v) = value {
                     self.expr(v, Use::Value);
                 }
                 self.pattern(k);
                 continue;
             }
-            if k.kind() == "initialized_variable_declaration" {
+            if k.kind_name() == "initialized_variable_declaration" {
                 self.local_vars(k);
                 continue;
             }
@@ -223,7 +224,7 @@ impl<'s> Extractor<'s> {
             items.push((nn, k.field("value")));
         }
         for x in kids(k) {
-            if x.kind() == "initialized_identifier"
+            if x.kind_name() == "initialized_identifier"
                 && let Some(nn) = x.field("name")
             {
                 items.push((nn, x.field("value")));
@@ -249,7 +250,7 @@ impl<'s> Extractor<'s> {
     pub(super) fn local_function(&mut self, sig: Node, body: Option<Node>) {
         self.scopes.push(HashMap::default());
         for k in kids(sig) {
-            match k.kind() {
+            match k.kind_name() {
                 "type_parameters" => self.type_params(k),
                 "formal_parameter_list" => self.params(k),
                 _ => {}
@@ -269,7 +270,7 @@ impl<'s> Extractor<'s> {
         if !self.deeper() {
             return;
         }
-        match p.kind() {
+        match p.kind_name() {
             "variable_pattern" => {
                 let ty = self.written_type(p);
                 let value = self.pattern_value.take();
@@ -292,14 +293,14 @@ impl<'s> Extractor<'s> {
                 if ks.len() >= 2
                     && ks
                         .iter()
-                        .all(|k| matches!(k.kind(), "identifier" | "type_identifier"))
+                        .all(|k| matches!(k.kind_name(), "identifier" | "type_identifier"))
                 {
                     self.chain(&ks, Use::Value);
                     self.depth -= 1;
                     return;
                 }
                 for k in ks {
-                    if !(k.kind() == "identifier" && self.t(k) == "_") {
+                    if !(k.kind_name() == "identifier" && self.t(k) == "_") {
                         self.expr(k, Use::Value);
                     }
                 }
@@ -308,7 +309,7 @@ impl<'s> Extractor<'s> {
                 // `p.C(name: pattern, :var name)`: the type, then a getter per field.
                 let ids: Vec<Node> = kids(p)
                     .into_iter()
-                    .filter(|k| k.kind() == "type_identifier")
+                    .filter(|k| k.kind_name() == "type_identifier")
                     .collect();
                 let tref = match ids.as_slice() {
                     [c] => Some((None, *c)),
@@ -340,20 +341,22 @@ impl<'s> Extractor<'s> {
                 let mut field: Option<Node> = None;
                 let mut colon = false;
                 for k in all {
-                    match k.kind() {
+                    match k.kind_name() {
                         "type_identifier" | "type_arguments" => {}
-                        "label" => field = kids(k).into_iter().find(|x| x.kind() == "identifier"),
+                        "label" => {
+                            field = kids(k).into_iter().find(|x| x.kind_name() == "identifier")
+                        }
                         ":" => colon = true,
                         x if is_pattern(x) => {
                             let at = match (field.take(), colon) {
                                 (Some(f), _) => Some(f),
                                 (None, true) => {
-                                    if k.kind() == "variable_pattern" {
+                                    if k.kind_name() == "variable_pattern" {
                                         k.field("name")
                                     } else {
                                         kids(k)
                                             .into_iter()
-                                            .find(|v| v.kind() == "variable_pattern")
+                                            .find(|v| v.kind_name() == "variable_pattern")
                                             .and_then(|v| v.field("name"))
                                     }
                                 }
@@ -368,7 +371,7 @@ impl<'s> Extractor<'s> {
                                     Target::Member(recv.clone(), nm.clone()),
                                 );
                                 // A variable bound to the field has the field's type.
-                                if k.kind() == "variable_pattern" {
+                                if k.kind_name() == "variable_pattern" {
                                     self.pattern_value =
                                         Some(Expr::Member(Box::new(recv.clone()), nm));
                                 }
@@ -382,7 +385,7 @@ impl<'s> Extractor<'s> {
             }
             "cast_pattern" => {
                 for k in kids(p) {
-                    match k.kind() {
+                    match k.kind_name() {
                         "type" => {
                             self.ty(k, Use::Type);
                         }
@@ -392,12 +395,12 @@ impl<'s> Extractor<'s> {
             }
             _ => {
                 for k in kids(p) {
-                    match k.kind() {
+                    match k.kind_name() {
                         "type" => {
                             self.ty(k, Use::Type);
                         }
                         "label" => {}
-                        "identifier" if p.kind() == "map_pattern" => self.expr(k, Use::Value),
+                        "identifier" if p.kind_name() == "map_pattern" => self.expr(k, Use::Value),
                         x if is_pattern(x) => self.pattern(k),
                         _ => self.expr(k, Use::Value),
                     }
@@ -409,10 +412,10 @@ impl<'s> Extractor<'s> {
 
     pub(super) fn arguments(&mut self, a: Node) {
         for k in kids(a) {
-            match k.kind() {
+            match k.kind_name() {
                 "named_argument" => {
                     for v in kids(k) {
-                        if v.kind() != "label" {
+                        if v.kind_name() != "label" {
                             self.expr(v, Use::Argument);
                         }
                     }
@@ -451,7 +454,7 @@ impl<'s> Extractor<'s> {
     }
 
     pub(super) fn expr_inner(&mut self, n: Node, usage: Use) {
-        match n.kind() {
+        match n.kind_name() {
             "identifier" | "identifier_dollar_escaped" => {
                 let nm = self.t(n);
                 if let Expr::Name(name, ctx) = self.name_expr(nm) {
@@ -472,7 +475,7 @@ impl<'s> Extractor<'s> {
             "instantiation_expression" => {
                 self.field_expr(n, "function", usage);
                 for k in kids(n) {
-                    if k.kind() == "type_arguments" {
+                    if k.kind_name() == "type_arguments" {
                         self.walk_types(k);
                     }
                 }
@@ -499,7 +502,7 @@ impl<'s> Extractor<'s> {
                 self.expr(*first, Use::Value);
                 let recv = self.describe(*first, 0);
                 for s in ks.iter().skip(1) {
-                    if s.kind() == "cascade_section" {
+                    if s.kind_name() == "cascade_section" {
                         self.cascade_section(*s, &recv);
                     }
                 }
@@ -509,7 +512,7 @@ impl<'s> Extractor<'s> {
                     self.ctor_ref(t, Use::Call);
                 }
                 for k in kids(n) {
-                    if k.kind() == "arguments" {
+                    if k.kind_name() == "arguments" {
                         self.arguments(k);
                     }
                 }
@@ -533,7 +536,7 @@ impl<'s> Extractor<'s> {
                     );
                 }
                 for k in kids(n) {
-                    match k.kind() {
+                    match k.kind_name() {
                         "type_arguments" => self.walk_types(k),
                         "arguments" => self.arguments(k),
                         _ => {}
@@ -543,7 +546,7 @@ impl<'s> Extractor<'s> {
             "constructor_tearoff" => {
                 let ids: Vec<Node> = kids(n)
                     .into_iter()
-                    .filter(|k| matches!(k.kind(), "type_identifier" | "identifier"))
+                    .filter(|k| matches!(k.kind_name(), "type_identifier" | "identifier"))
                     .collect();
                 let ctor = if has_token(n, "new") {
                     None
@@ -568,10 +571,10 @@ impl<'s> Extractor<'s> {
             }
             "type_cast_expression" | "type_test_expression" => {
                 for k in kids(n) {
-                    match k.kind() {
+                    match k.kind_name() {
                         "type_cast" | "type_test" => {
                             for t in kids(k) {
-                                if t.kind() == "type" {
+                                if t.kind_name() == "type" {
                                     self.ty(t, Use::Type);
                                 }
                             }
@@ -585,7 +588,7 @@ impl<'s> Extractor<'s> {
                 self.scopes = saved;
                 self.scopes.push(HashMap::default());
                 for k in kids(n) {
-                    match k.kind() {
+                    match k.kind_name() {
                         "formal_parameter_list" => self.params(k),
                         "type_parameters" => self.type_params(k),
                         "function_expression_body" | "function_body" | "block" => self.stmt(k),
@@ -617,7 +620,7 @@ impl<'s> Extractor<'s> {
                 if let Some(o) = n.field("object") {
                     let recv = self.describe(o, 0);
                     let mut c = n.walk();
-                    let bracket = n.children(&mut c).find(|k| k.kind() == "[");
+                    let bracket = n.children(&mut c).find(|k| k.kind_name() == "[");
                     self.push_ref(
                         bracket.unwrap_or(n),
                         Use::Operator,
@@ -680,7 +683,7 @@ impl<'s> Extractor<'s> {
     pub(super) fn cascade_section(&mut self, s: Node, recv: &Expr) {
         let mut cur = recv.clone();
         for k in kids(s) {
-            match k.kind() {
+            match k.kind_name() {
                 "cascade_call_expression" => {
                     let mut target = cur.clone();
                     if let Some(f) = k.field("function") {
@@ -692,7 +695,7 @@ impl<'s> Extractor<'s> {
                         target = Expr::Call(Box::new(Expr::Member(Box::new(cur.clone()), nm)));
                     }
                     for a in kids(k) {
-                        if a.kind() == "arguments" {
+                        if a.kind_name() == "arguments" {
                             self.arguments(a);
                         }
                     }
@@ -703,7 +706,7 @@ impl<'s> Extractor<'s> {
                 }
                 "cascade_selector" => {
                     for id in kids(k) {
-                        if id.kind() == "identifier" {
+                        if id.kind_name() == "identifier" {
                             let nm = self.t(id).to_string();
                             self.push_ref(id, Use::Write, Target::Member(cur.clone(), nm.clone()));
                             cur = Expr::Member(Box::new(cur.clone()), nm);
@@ -722,7 +725,7 @@ impl<'s> Extractor<'s> {
         let mut base = cur.clone();
         if let Some(o) = k.field("object") {
             for id in kids(o) {
-                if id.kind() == "identifier" {
+                if id.kind_name() == "identifier" {
                     let nm = self.t(id).to_string();
                     self.push_ref(id, Use::Value, Target::Member(base.clone(), nm.clone()));
                     base = Expr::Member(Box::new(base), nm);
@@ -733,7 +736,7 @@ impl<'s> Extractor<'s> {
             let nm = self.t(p).to_string();
             let parent_call = k
                 .parent()
-                .is_some_and(|x| x.kind() == "cascade_call_expression");
+                .is_some_and(|x| x.kind_name() == "cascade_call_expression");
             let usage = if parent_call { Use::Call } else { Use::Value };
             self.push_ref(p, usage, Target::Member(base.clone(), nm.clone()));
             base = Expr::Member(Box::new(base), nm);
@@ -749,10 +752,10 @@ impl<'s> Extractor<'s> {
     pub(super) fn ctor_ref(&mut self, t: Node, usage: Use) {
         let ids: Vec<Node> = kids(t)
             .into_iter()
-            .filter(|k| k.kind() == "type_identifier")
+            .filter(|k| k.kind_name() == "type_identifier")
             .collect();
         for k in kids(t) {
-            if k.kind() == "type_arguments" {
+            if k.kind_name() == "type_arguments" {
                 self.walk_types(k);
             }
         }

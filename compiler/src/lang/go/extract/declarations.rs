@@ -3,6 +3,7 @@
 //! (package-level ones become symbols, local ones locals).
 
 use crate::lang::FieldExt;
+use crate::lang::KindExt;
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
 
@@ -23,7 +24,7 @@ struct Receiver {
 
 impl Extractor<'_> {
     pub(super) fn top_level(&mut self, n: Node) {
-        match n.kind() {
+        match n.kind_name() {
             "package_clause" => {
                 if let Some(id) = n.named_child(0) {
                     self.file.package_name = self.text(id).to_string();
@@ -38,7 +39,7 @@ impl Extractor<'_> {
             "type_declaration" => {
                 let mut c = n.walk();
                 for spec in n.named_children(&mut c) {
-                    if matches!(spec.kind(), "type_spec" | "type_alias") {
+                    if matches!(spec.kind_name(), "type_spec" | "type_alias") {
                         self.type_spec(spec, true);
                     }
                 }
@@ -133,11 +134,11 @@ impl Extractor<'_> {
     fn receiver(&self, r: Node) -> Option<Receiver> {
         let param = r.named_child(0)?;
         let mut ty = param.field("type")?;
-        while matches!(ty.kind(), "pointer_type" | "parenthesized_type") {
+        while matches!(ty.kind_name(), "pointer_type" | "parenthesized_type") {
             ty = ty.named_child(0)?;
         }
         let mut type_params = Vec::new();
-        if ty.kind() == "generic_type" {
+        if ty.kind_name() == "generic_type" {
             if let Some(args) = ty.field("type_arguments") {
                 let mut c = args.walk();
                 for a in args.named_children(&mut c) {
@@ -149,7 +150,7 @@ impl Extractor<'_> {
             }
             ty = ty.field("type")?;
         }
-        if ty.kind() != "type_identifier" {
+        if ty.kind_name() != "type_identifier" {
             return None;
         }
         Some(Receiver {
@@ -193,7 +194,7 @@ impl Extractor<'_> {
     }
 
     pub(super) fn result_types(&self, r: Node) -> Vec<Option<Ty>> {
-        if r.kind() != "parameter_list" {
+        if r.kind_name() != "parameter_list" {
             return vec![self.ty_of_type(r)];
         }
         let mut out = Vec::new();
@@ -232,7 +233,7 @@ impl Extractor<'_> {
             pending.extend(self.parameters(p));
         }
         if let Some(r) = n.field("result") {
-            if r.kind() == "parameter_list" {
+            if r.kind_name() == "parameter_list" {
                 pending.extend(self.parameters(r));
             } else {
                 self.type_refs(r);
@@ -248,7 +249,7 @@ impl Extractor<'_> {
         let mut pending = Vec::new();
         for p in kids(list) {
             if !matches!(
-                p.kind(),
+                p.kind_name(),
                 "parameter_declaration" | "variadic_parameter_declaration"
             ) {
                 continue;
@@ -259,7 +260,7 @@ impl Extractor<'_> {
             }
             let ty = ty_node.and_then(|t| self.ty_of_type(t));
             // `xs ...T` is a `[]T` inside the function.
-            let ty = if p.kind() == "variadic_parameter_declaration" {
+            let ty = if p.kind_name() == "variadic_parameter_declaration" {
                 ty.map(|t| Ty::Container(Box::new(t)))
             } else {
                 ty
@@ -295,19 +296,19 @@ impl Extractor<'_> {
             });
             return;
         }
-        let alias = spec.kind() == "type_alias";
+        let alias = spec.kind_name() == "type_alias";
         let kind = if alias {
             SymbolKind::Alias
         } else {
             SymbolKind::Type
         };
         let mut d = self.decl(&name, name.clone(), kind, Span::of(spec));
-        d.is_struct = ty.kind() == "struct_type";
-        d.is_interface = ty.kind() == "interface_type";
+        d.is_struct = ty.kind_name() == "struct_type";
+        d.is_interface = ty.kind_name() == "interface_type";
         d.opaque_method_set = spec.field("type_parameters").is_some()
-            || (d.is_interface && named(ty).iter().any(|e| e.kind() != "method_elem"));
+            || (d.is_interface && named(ty).iter().any(|e| e.kind_name() != "method_elem"));
         d.underlying = self.ty_of_type(ty);
-        d.signature = Some(match ty.kind() {
+        d.signature = Some(match ty.kind_name() {
             "struct_type" => format!("type {name} struct"),
             "interface_type" => format!("type {name} interface"),
             _ => {
@@ -329,7 +330,7 @@ impl Extractor<'_> {
             if let Some(tps) = spec.field("type_parameters") {
                 x.type_parameters(tps);
             }
-            match ty.kind() {
+            match ty.kind_name() {
                 "struct_type" => x.struct_fields(ty, &name, idx),
                 "interface_type" => x.interface_methods(ty, &name, idx),
                 _ => x.type_refs(ty),
@@ -395,9 +396,9 @@ impl Extractor<'_> {
 
     pub(super) fn interface_methods(&mut self, it: Node, owner: &str, owner_idx: usize) {
         for e in kids(it) {
-            if e.kind() != "method_elem" {
+            if e.kind_name() != "method_elem" {
                 // One named type, not a union or an approximation (`~T`): an embedded interface.
-                if e.kind() == "type_elem"
+                if e.kind_name() == "type_elem"
                     && let [t] = named(e)[..]
                     && let Some(ty @ Ty::Named { .. }) = self.ty_of_type(t)
                 {
@@ -434,7 +435,7 @@ impl Extractor<'_> {
 
     /// Top-level or local `const`/`var` declarations.
     pub(super) fn value_decl(&mut self, n: Node, top: bool) {
-        let kind = if n.kind() == "const_declaration" {
+        let kind = if n.kind_name() == "const_declaration" {
             SymbolKind::Const
         } else {
             SymbolKind::Var
@@ -455,7 +456,7 @@ impl Extractor<'_> {
             let mut c = spec.walk();
             let names: Vec<Node> = spec
                 .children_by_field_name("name", &mut c)
-                .filter(|n| n.kind() == "identifier")
+                .filter(|n| n.kind_name() == "identifier")
                 .collect();
             let value_nodes: Vec<Node> = values.map(|v| named(v)).unwrap_or_default();
             let declared = ty_node.and_then(|t| self.ty_of_type(t));
@@ -507,12 +508,12 @@ impl Extractor<'_> {
             self.ty_of_expr(values[i])
         } else if values.len() == 1 {
             let v = values[0];
-            let v = if v.kind() == "parenthesized_expression" {
+            let v = if v.kind_name() == "parenthesized_expression" {
                 v.named_child(0)?
             } else {
                 v
             };
-            match v.kind() {
+            match v.kind_name() {
                 // `x, ok := y.(T)`, `v, ok := m[k]`, `v, ok := <-ch`: the first is the value.
                 "type_assertion_expression" | "index_expression" | "unary_expression"
                     if names == 2 =>

@@ -3,6 +3,7 @@
 //! type inside a type expression.
 
 use crate::lang::FieldExt;
+use crate::lang::KindExt;
 use tree_sitter::Node;
 
 use super::{Extractor, Target, Ty, Use, collect_kind, fields, named, nearest_ancestor};
@@ -43,7 +44,7 @@ impl Extractor<'_> {
 
     /// [`Self::expr`] one level down the depth bound.
     fn expr_inner(&mut self, n: Node, usage: Use) {
-        match n.kind() {
+        match n.kind_name() {
             "identifier" => {
                 let name = self.text(n);
                 if name != "_" && self.lookup_local(name).is_none() {
@@ -67,7 +68,7 @@ impl Extractor<'_> {
                     return;
                 };
                 let name = self.text(field).to_string();
-                if operand.kind() == "identifier" {
+                if operand.kind_name() == "identifier" {
                     let op = self.text(operand);
                     match self.lookup_local(op) {
                         Some(ty) => {
@@ -97,7 +98,8 @@ impl Extractor<'_> {
             // `F[int](x)` of a generic func parses as a conversion to a generic type; the name
             // decides in phase 2 (a func is called, a type converted to).
             "type_conversion_expression"
-                if n.field("type").is_some_and(|t| t.kind() == "generic_type") =>
+                if n.field("type")
+                    .is_some_and(|t| t.kind_name() == "generic_type") =>
             {
                 if let Some(t) = n.field("type") {
                     self.callee(t);
@@ -180,7 +182,7 @@ impl Extractor<'_> {
     /// called, a type is converted to); the bracketed arguments are types or, for an indexed
     /// value (`handlers[0](x)`), an ordinary expression.
     pub(super) fn callee(&mut self, f: Node) {
-        match f.kind() {
+        match f.kind_name() {
             "generic_type" => {
                 if let Some(t) = f.field("type") {
                     self.type_name_as(t, Use::Call);
@@ -197,7 +199,7 @@ impl Extractor<'_> {
 
     /// A type name (`T` or `pkg.T`) recorded with the given use.
     pub(super) fn type_name_as(&mut self, t: Node, usage: Use) {
-        match t.kind() {
+        match t.kind_name() {
             "type_identifier" => {
                 let name = self.text(t).to_string();
                 if self.lookup_local(&name).is_none() {
@@ -235,14 +237,14 @@ impl Extractor<'_> {
             LitTy::Node(mut t) => {
                 // An elided element of `[]*T{{...}}` is `&T{...}`: look through pointers and
                 // instantiation.
-                while let Some(inner) = match t.kind() {
+                while let Some(inner) = match t.kind_name() {
                     "generic_type" => t.field("type"),
                     "pointer_type" => t.named_child(0),
                     _ => None,
                 } {
                     t = inner;
                 }
-                match t.kind() {
+                match t.kind_name() {
                     // A named type: a struct (keys are fields) or a slice or map type (elided
                     // elements have its element type); phase 2 knows which.
                     "type_identifier" | "qualified_type" => match self.ty_of_type(t) {
@@ -268,13 +270,16 @@ impl Extractor<'_> {
             LitTy::Unknown => (Keys::Unknown, LitTy::Unknown),
         };
         for el in named(body) {
-            match el.kind() {
+            match el.kind_name() {
                 "keyed_element" => {
                     if let Some(k) = el.field("key") {
                         // `iota`, `nil`, `true` and `false` are identifiers too (field names
                         // may shadow them), though the grammar gives them their own kinds.
                         let ident = k.named_child(0).filter(|i| {
-                            matches!(i.kind(), "identifier" | "iota" | "nil" | "true" | "false")
+                            matches!(
+                                i.kind_name(),
+                                "identifier" | "iota" | "nil" | "true" | "false"
+                            )
                         });
                         match (&keys, ident) {
                             (Keys::Fields(t), Some(id)) => {
@@ -309,7 +314,7 @@ impl Extractor<'_> {
 
     fn element(&mut self, el: Node, ty: LitTy) {
         match el.named_child(0) {
-            Some(inner) if inner.kind() == "literal_value" => self.literal_value(inner, ty),
+            Some(inner) if inner.kind_name() == "literal_value" => self.literal_value(inner, ty),
             Some(inner) => self.expr(inner, Use::Assign),
             None => {}
         }
@@ -329,7 +334,7 @@ impl Extractor<'_> {
 
     /// [`Self::type_refs`] one level down the depth bound.
     fn type_refs_inner(&mut self, t: Node) {
-        match t.kind() {
+        match t.kind_name() {
             "type_identifier" | "qualified_type" => self.type_name_as(t, Use::Type),
             "struct_type" => {
                 let mut fields = Vec::new();
@@ -354,7 +359,7 @@ impl Extractor<'_> {
             }
             _ => {
                 for k in kids(t) {
-                    if k.kind() == "field_identifier" {
+                    if k.kind_name() == "field_identifier" {
                         continue;
                     }
                     self.type_refs(k);

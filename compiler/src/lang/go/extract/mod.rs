@@ -14,6 +14,7 @@ mod typing;
 
 use crate::hash::HashMap;
 use crate::lang::FieldExt;
+use crate::lang::KindExt;
 use std::cell::Cell;
 
 use kivgraph_format::SymbolKind;
@@ -279,7 +280,7 @@ pub(super) fn fields<'t>(n: Node<'t>, a: &str, b: &str) -> Option<(Node<'t>, Nod
 pub(super) fn named(n: Node) -> Vec<Node> {
     let mut c = n.walk();
     n.named_children(&mut c)
-        .filter(|k| k.kind() != "comment")
+        .filter(|k| k.kind_name() != "comment")
         .collect()
 }
 
@@ -291,11 +292,11 @@ fn count_field(n: Node, field: &str) -> usize {
 fn has_token(n: Node, token: &str) -> bool {
     let mut c = n.walk();
     n.children(&mut c)
-        .any(|k| !k.is_named() && k.kind() == token)
+        .any(|k| !k.is_named() && k.kind_name() == token)
 }
 
 fn collect_kind<'t>(n: Node<'t>, kind: &str, out: &mut Vec<Node<'t>>) {
-    if n.kind() == kind {
+    if n.kind_name() == kind {
         out.push(n);
         return;
     }
@@ -308,7 +309,7 @@ fn collect_kind<'t>(n: Node<'t>, kind: &str, out: &mut Vec<Node<'t>>) {
 fn nearest_ancestor<'t>(n: Node<'t>, kind: &str) -> Option<Node<'t>> {
     let mut p = n.parent();
     while let Some(x) = p {
-        if x.kind() == kind {
+        if x.kind_name() == kind {
             return Some(x);
         }
         p = x.parent();

@@ -3,6 +3,7 @@
 //! they come into scope.
 
 use crate::lang::FieldExt;
+use crate::lang::KindExt;
 use tree_sitter::Node;
 
 use super::{Extractor, Ty, Use, has_token, named};
@@ -26,7 +27,7 @@ impl Extractor<'_> {
 
     /// [`Self::stmt`] one level down the depth bound.
     fn stmt_inner(&mut self, n: Node) {
-        match n.kind() {
+        match n.kind_name() {
             "block" => self.block(n),
             "statement_list" => self.statements(n),
             "short_var_declaration" => {
@@ -39,7 +40,7 @@ impl Extractor<'_> {
                     .map(|i| self.infer_value_ty(&right, left.len(), i))
                     .collect();
                 for (l, ty) in left.iter().zip(types) {
-                    if l.kind() == "identifier" {
+                    if l.kind_name() == "identifier" {
                         let name = self.text(*l).to_string();
                         // Redeclaration in the same scope keeps the variable; a new one shadows.
                         let same_scope = self.scopes.last().is_some_and(|s| s.contains_key(&name));
@@ -52,14 +53,14 @@ impl Extractor<'_> {
             "var_declaration" | "const_declaration" => self.value_decl(n, false),
             "type_declaration" => {
                 for s in kids(n) {
-                    if matches!(s.kind(), "type_spec" | "type_alias") {
+                    if matches!(s.kind_name(), "type_spec" | "type_alias") {
                         self.type_spec(s, false);
                     }
                 }
             }
             "for_statement" => self.with_scope(|x| {
                 for k in kids(n) {
-                    match k.kind() {
+                    match k.kind_name() {
                         "range_clause" => {
                             x.expr_field(k, "right", Use::Value);
                             let defines = has_token(k, ":=");
@@ -70,7 +71,7 @@ impl Extractor<'_> {
                             let elem = ranged.map(|t| Ty::Elem(Box::new(t)));
                             if let Some(l) = k.field("left") {
                                 for (i, id) in named(l).into_iter().enumerate() {
-                                    if defines && id.kind() == "identifier" {
+                                    if defines && id.kind_name() == "identifier" {
                                         let t = x.text(id).to_string();
                                         let ty = match i {
                                             0 => key.clone(),
@@ -119,10 +120,10 @@ impl Extractor<'_> {
                         .and_then(|a| named(a).first().copied())
                         .map(|a| x.text(a).to_string());
                     for case in kids(n) {
-                        match case.kind() {
+                        match case.kind_name() {
                             "expression_case" | "default_case" | "type_case"
                             | "communication_case" => x.with_scope(|x| {
-                                if case.kind() == "type_case" {
+                                if case.kind_name() == "type_case" {
                                     let mut c = case.walk();
                                     let types: Vec<Node> = case
                                         .children_by_field_name("type", &mut c)
@@ -139,7 +140,7 @@ impl Extractor<'_> {
                                         };
                                         x.declare_local(a, ty);
                                     }
-                                } else if case.kind() == "default_case"
+                                } else if case.kind_name() == "default_case"
                                     && let Some(a) = &alias
                                 {
                                     x.declare_local(a, None);
@@ -150,7 +151,7 @@ impl Extractor<'_> {
                                 }
                                 for b in kids(case)
                                     .into_iter()
-                                    .filter(|k| k.kind() == "statement_list")
+                                    .filter(|k| k.kind_name() == "statement_list")
                                 {
                                     x.statements(b);
                                 }
@@ -164,7 +165,7 @@ impl Extractor<'_> {
                 if let Some(l) = n.field("left") {
                     let defines = has_token(n, ":=");
                     for id in named(l) {
-                        if defines && id.kind() == "identifier" {
+                        if defines && id.kind_name() == "identifier" {
                             let t = self.text(id).to_string();
                             self.declare_local(&t, None);
                         } else {
@@ -174,7 +175,10 @@ impl Extractor<'_> {
                 }
             }
             "labeled_statement" => {
-                for k in kids(n).into_iter().filter(|k| k.kind() != "label_name") {
+                for k in kids(n)
+                    .into_iter()
+                    .filter(|k| k.kind_name() != "label_name")
+                {
                     self.stmt(k);
                 }
             }

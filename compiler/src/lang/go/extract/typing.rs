@@ -2,6 +2,7 @@
 //! initializer, resolved against package scopes in phase 2.
 
 use crate::lang::FieldExt;
+use crate::lang::KindExt;
 use tree_sitter::Node;
 
 use super::{Extractor, MAX_DEPTH, Ty, fields};
@@ -15,7 +16,7 @@ impl Extractor<'_> {
 
     fn ty_of_type_unbounded(&self, mut t: Node) -> Option<Ty> {
         loop {
-            match t.kind() {
+            match t.kind_name() {
                 "pointer_type" | "parenthesized_type" => t = t.named_child(0)?,
                 "generic_type" => t = t.field("type")?,
                 "type_identifier" => {
@@ -80,7 +81,7 @@ impl Extractor<'_> {
     }
 
     fn ty_of_expr_unbounded(&self, n: Node) -> Option<Ty> {
-        match n.kind() {
+        match n.kind_name() {
             "parenthesized_expression" => self.ty_of_expr(n.named_child(0)?),
             "unary_expression" => {
                 let op = n.field("operator").map(|o| self.text(o));
@@ -122,10 +123,10 @@ impl Extractor<'_> {
             "call_expression" => self.ty_of_call(n, 0),
             "type_conversion_expression" => {
                 let t = n.field("type")?;
-                if t.kind() == "generic_type" {
+                if t.kind_name() == "generic_type" {
                     // `F[int](x)`: a generic func's result, or a conversion; phase 2 tells.
                     let base = t.field("type")?;
-                    return match base.kind() {
+                    return match base.kind_name() {
                         "type_identifier" => Some(Ty::Call {
                             qual: None,
                             name: self.text(base).to_string(),
@@ -147,18 +148,18 @@ impl Extractor<'_> {
 
     /// The type of result `index` of a call expression.
     pub(super) fn ty_of_call(&self, n: Node, index: usize) -> Option<Ty> {
-        if n.kind() == "parenthesized_expression" {
+        if n.kind_name() == "parenthesized_expression" {
             return self.ty_of_call(n.named_child(0)?, index);
         }
-        if n.kind() != "call_expression" {
+        if n.kind_name() != "call_expression" {
             return None;
         }
         let mut f = n.field("function")?;
         // `(*T)(p)` converts to a pointer type: look through the parentheses and the star.
-        if f.kind() == "parenthesized_expression"
+        if f.kind_name() == "parenthesized_expression"
             && let Some(inner) = f.named_child(0)
         {
-            f = match inner.kind() {
+            f = match inner.kind_name() {
                 "unary_expression"
                     if inner.field("operator").is_some_and(|o| self.text(o) == "*") =>
                 {
@@ -169,7 +170,7 @@ impl Extractor<'_> {
             };
         }
         while matches!(
-            f.kind(),
+            f.kind_name(),
             "index_expression" | "type_instantiation_expression" | "generic_type"
         ) {
             f = f
@@ -177,7 +178,7 @@ impl Extractor<'_> {
                 .or_else(|| f.field("type"))
                 .or_else(|| f.named_child(0))?;
         }
-        match f.kind() {
+        match f.kind_name() {
             "identifier" => {
                 let name = self.text(f);
                 if self.lookup_local(name).is_some() {
@@ -220,7 +221,7 @@ impl Extractor<'_> {
         let (operand, field) = fields(n, "operand", "field")?;
         let name = self.text(field).to_string();
         let text = self.text(operand);
-        let qual = (operand.kind() == "identifier" && self.lookup_local(text).is_none())
+        let qual = (operand.kind_name() == "identifier" && self.lookup_local(text).is_none())
             .then(|| text.to_string());
         Some((qual.ok_or(operand), name))
     }

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::lang::FieldExt;
+use crate::lang::KindExt;
 
 impl Extractor<'_> {
     pub(super) fn walk_assignment(&mut self, n: Node) {
@@ -14,18 +15,18 @@ impl Extractor<'_> {
         let left = n.field("left");
         // The value of `x = …` belongs to x's declaration; that of `self.x = …` to the method.
         let stmt_decl = left
-            .filter(|l| l.kind() != "attribute")
+            .filter(|l| l.kind_name() != "attribute")
             .and_then(|l| self.decl_of(l))
             .or_else(|| n.parent().and_then(|p| self.decl_of(p)));
         if let Some(r) = right {
-            if r.kind() == "assignment" {
+            if r.kind_name() == "assignment" {
                 self.walk_assignment(r);
             } else {
                 self.with_owner(stmt_decl, |x| x.walk(r));
             }
         }
         let value = right.map(|r| {
-            let r = if r.kind() == "assignment" {
+            let r = if r.kind_name() == "assignment" {
                 innermost_value(r)
             } else {
                 r
@@ -33,7 +34,7 @@ impl Extractor<'_> {
             self.expr_of(r)
         });
         let tyref = ty.map(|t| self.type_ref(t));
-        let augmented = n.kind() == "augmented_assignment";
+        let augmented = n.kind_name() == "augmented_assignment";
         if let Some(l) = left {
             if augmented {
                 // `x += 1` reads x and rebinds it.
@@ -46,7 +47,7 @@ impl Extractor<'_> {
     }
 
     pub(super) fn walk_target_reads(&mut self, l: Node) {
-        match l.kind() {
+        match l.kind_name() {
             "identifier" => self.name_ref(l, Use::Value),
             _ => self.walk(l),
         }
@@ -56,7 +57,7 @@ impl Extractor<'_> {
     /// declarations theirs, `self.x` fields theirs; attribute and subscript targets are
     /// walked as reads of their objects.
     pub(super) fn assign_targets(&mut self, t: Node, value: Option<Expr>, ty: Option<TypeRef>) {
-        match t.kind() {
+        match t.kind_name() {
             "identifier" => {
                 let name = self.t(t).to_string();
                 match self.lookup_assign(&name) {
@@ -101,7 +102,7 @@ impl Extractor<'_> {
             | "list"
             | "as_pattern_target"
             | "parenthesized_expression" => {
-                let single = t.kind() == "as_pattern_target" && kids(t).len() == 1;
+                let single = t.kind_name() == "as_pattern_target" && kids(t).len() == 1;
                 for k in kids(t) {
                     if single {
                         self.assign_targets(k, value.clone(), ty.clone());

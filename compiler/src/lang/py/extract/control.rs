@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::lang::FieldExt;
+use crate::lang::KindExt;
 
 impl Extractor<'_> {
     /// A dotted name read as a value (`Color.RED` of a `case`): its first part a name, each
@@ -24,7 +25,7 @@ impl Extractor<'_> {
     /// A `case` pattern: bare names capture (bind), dotted names and class patterns' classes
     /// are read, keyword names are attribute names.
     pub(super) fn walk_case_pattern(&mut self, n: Node) {
-        match n.kind() {
+        match n.kind_name() {
             "dotted_name" => {
                 let parts = kids(n);
                 if parts.len() == 1 {
@@ -35,7 +36,7 @@ impl Extractor<'_> {
             }
             "class_pattern" => {
                 for (i, k) in kids(n).into_iter().enumerate() {
-                    if i == 0 && k.kind() == "dotted_name" {
+                    if i == 0 && k.kind_name() == "dotted_name" {
                         self.dotted_value(&kids(k));
                     } else {
                         self.walk_case_pattern(k);
@@ -52,9 +53,9 @@ impl Extractor<'_> {
             "identifier" => self.capture(n),
             "as_pattern" => {
                 for k in kids(n) {
-                    if k.kind() == "as_pattern_target" {
+                    if k.kind_name() == "as_pattern_target" {
                         for t in kids(k) {
-                            if t.kind() == "identifier" {
+                            if t.kind_name() == "identifier" {
                                 self.capture(t);
                             }
                         }
@@ -92,7 +93,7 @@ impl Extractor<'_> {
     /// 3.11, and `TYPE_CHECKING` (true, as for a type checker).
     pub(super) fn static_condition(&self, c: Node) -> Option<bool> {
         const TARGET: (i64, i64) = (3, 11);
-        match c.kind() {
+        match c.kind_name() {
             "parenthesized_expression" => c.named_child(0).and_then(|x| self.static_condition(x)),
             "identifier" | "attribute" => {
                 let t = self.t(c);
@@ -112,7 +113,7 @@ impl Extractor<'_> {
                     return None;
                 }
                 let rhs = parts[1];
-                if rhs.kind() != "tuple" {
+                if rhs.kind_name() != "tuple" {
                     return None;
                 }
                 let nums: Vec<i64> = kids(rhs)
@@ -166,27 +167,29 @@ impl Extractor<'_> {
     /// `if not isinstance(x, C):` whose branch always leaves the block (its last statement is
     /// `return`, `raise`, `continue` or `break`) and that has no `elif` or `else`: `x` and `C`.
     pub(super) fn exit_unless_isinstance(&self, stmt: Node) -> Option<(String, TypeRef)> {
-        if stmt.kind() != "if_statement"
+        if stmt.kind_name() != "if_statement"
             || kids(stmt)
                 .iter()
-                .any(|k| matches!(k.kind(), "elif_clause" | "else_clause"))
+                .any(|k| matches!(k.kind_name(), "elif_clause" | "else_clause"))
         {
             return None;
         }
         let cond = stmt.field("condition")?;
-        if cond.kind() != "not_operator" {
+        if cond.kind_name() != "not_operator" {
             return None;
         }
         let body = stmt.field("consequence")?;
-        let last = kids(body).into_iter().rfind(|k| k.kind() != "comment")?;
+        let last = kids(body)
+            .into_iter()
+            .rfind(|k| k.kind_name() != "comment")?;
         if !matches!(
-            last.kind(),
+            last.kind_name(),
             "return_statement" | "raise_statement" | "continue_statement" | "break_statement"
         ) {
             return None;
         }
         let inner = cond.field("argument")?;
-        if inner.kind() != "call" {
+        if inner.kind_name() != "call" {
             return None;
         }
         self.isinstance_test(inner, 0)
@@ -197,9 +200,9 @@ impl Extractor<'_> {
         if d > 8 {
             return None;
         }
-        match cond.kind() {
+        match cond.kind_name() {
             "parenthesized_expression" => self.isinstance_test(cond.named_child(0)?, d + 1),
-            "boolean_operator" if cond.field("operator")?.kind() == "and" => {
+            "boolean_operator" if cond.field("operator")?.kind_name() == "and" => {
                 let l = cond.field("left")?;
                 let r = cond.field("right")?;
                 self.isinstance_test(l, d + 1)
@@ -207,7 +210,7 @@ impl Extractor<'_> {
             }
             "call" => {
                 let f = cond.field("function")?;
-                if f.kind() != "identifier"
+                if f.kind_name() != "identifier"
                     || self.t(f) != "isinstance"
                     || !matches!(self.lookup("isinstance"), NameRes::Unbound(_))
                 {
@@ -215,29 +218,29 @@ impl Extractor<'_> {
                 }
                 let args: Vec<Node> = kids(cond.field("arguments")?)
                     .into_iter()
-                    .filter(|k| k.kind() != "comment")
+                    .filter(|k| k.kind_name() != "comment")
                     .collect();
                 let [x, c] = args.as_slice() else {
                     return None;
                 };
-                if x.kind() != "identifier" {
+                if x.kind_name() != "identifier" {
                     return None;
                 }
                 let name = self.t(*x).to_string();
                 if !matches!(self.lookup(&name), NameRes::Local(_)) {
                     return None;
                 }
-                let class = |n: Node| match n.kind() {
+                let class = |n: Node| match n.kind_name() {
                     "identifier" | "attribute" => match self.type_ref(n) {
                         t @ TypeRef::Named { .. } => Some(t),
                         _ => None,
                     },
                     _ => None,
                 };
-                let ty = if c.kind() == "tuple" {
+                let ty = if c.kind_name() == "tuple" {
                     let parts: Option<Vec<TypeRef>> = kids(*c)
                         .into_iter()
-                        .filter(|k| k.kind() != "comment")
+                        .filter(|k| k.kind_name() != "comment")
                         .map(class)
                         .collect();
                     match parts? {
@@ -259,7 +262,7 @@ impl Extractor<'_> {
         let mut body = n.field("consequence");
         let alternatives: Vec<Node> = kids(n)
             .into_iter()
-            .filter(|k| matches!(k.kind(), "elif_clause" | "else_clause"))
+            .filter(|k| matches!(k.kind_name(), "elif_clause" | "else_clause"))
             .collect();
         let mut i = 0;
         loop {
@@ -285,7 +288,7 @@ impl Extractor<'_> {
                 return;
             };
             i += 1;
-            match alt.kind() {
+            match alt.kind_name() {
                 "elif_clause" => {
                     if known == Some(true) {
                         return;
@@ -298,7 +301,7 @@ impl Extractor<'_> {
                     // unknown one it is one more possibility.
                     if let Some(b) = alt
                         .field("body")
-                        .or_else(|| kids(*alt).into_iter().find(|k| k.kind() == "block"))
+                        .or_else(|| kids(*alt).into_iter().find(|k| k.kind_name() == "block"))
                     {
                         self.walk(b);
                     }

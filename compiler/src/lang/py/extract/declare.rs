@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::lang::FieldExt;
+use crate::lang::KindExt;
 
 impl Extractor<'_> {
     /// Declares the names a module or class body binds, looking into compound statements but
@@ -13,12 +14,12 @@ impl Extractor<'_> {
     }
 
     pub(super) fn declare_stmt(&mut self, s: Node, class: Option<usize>, prefix: &str) {
-        match s.kind() {
+        match s.kind_name() {
             "decorated_definition" => {
                 if let Some(d) = s.field("definition") {
                     let decorators: Vec<String> = kids(s)
                         .into_iter()
-                        .filter(|k| k.kind() == "decorator")
+                        .filter(|k| k.kind_name() == "decorator")
                         .filter_map(|k| k.named_child(0))
                         .map(|e| self.t(e).to_string())
                         .collect();
@@ -30,7 +31,7 @@ impl Extractor<'_> {
             }
             "expression_statement" => {
                 for e in kids(s) {
-                    if e.kind() == "assignment" {
+                    if e.kind_name() == "assignment" {
                         self.declare_assignment(e, s, class, prefix);
                     }
                 }
@@ -42,7 +43,7 @@ impl Extractor<'_> {
                 // `from __future__ import x`: an import of the standard library, recorded at
                 // the statement.
                 for n in kids(s) {
-                    let name = match n.kind() {
+                    let name = match n.kind_name() {
                         "dotted_name" => n,
                         "aliased_import" => match n.field("name") {
                             Some(x) => x,
@@ -75,7 +76,7 @@ impl Extractor<'_> {
             | "match_statement"
             | "case_clause" => {
                 for k in kids(s) {
-                    match k.kind() {
+                    match k.kind_name() {
                         "block"
                         | "elif_clause"
                         | "else_clause"
@@ -86,7 +87,7 @@ impl Extractor<'_> {
                         _ => self.declare_stmt_like(k, class, prefix),
                     }
                 }
-                if s.kind() == "for_statement"
+                if s.kind_name() == "for_statement"
                     && let Some(l) = s.field("left")
                 {
                     self.declare_targets(l, s, class, prefix, false);
@@ -103,7 +104,7 @@ impl Extractor<'_> {
 
     pub(super) fn declare_stmt_like(&mut self, k: Node, class: Option<usize>, prefix: &str) {
         if matches!(
-            k.kind(),
+            k.kind_name(),
             "decorated_definition"
                 | "function_definition"
                 | "class_definition"
@@ -158,7 +159,7 @@ impl Extractor<'_> {
             self.file.decls[e].span.extend_to(Span::of(span_node));
             return;
         }
-        if d.kind() == "class_definition" {
+        if d.kind_name() == "class_definition" {
             let c = self.new_decl(span_node, &name, SymbolKind::Class, class, prefix);
             self.file.decls[c].signature = header(d, self.src);
             self.decl_at.insert((d.start_byte(), d.kind_id()), c);
@@ -200,17 +201,17 @@ impl Extractor<'_> {
     /// body does not declare `x`, at its first assignment.
     pub(super) fn declare_self_fields(&mut self, body: Node, c: usize, qp: &str) {
         for s in kids(body) {
-            let def = match s.kind() {
+            let def = match s.kind_name() {
                 "decorated_definition" => s.field("definition"),
                 "function_definition" => Some(s),
                 _ => None,
             };
-            let Some(def) = def.filter(|d| d.kind() == "function_definition") else {
+            let Some(def) = def.filter(|d| d.kind_name() == "function_definition") else {
                 continue;
             };
-            let decorated_static = s.kind() == "decorated_definition"
+            let decorated_static = s.kind_name() == "decorated_definition"
                 && kids(s).iter().any(|k| {
-                    k.kind() == "decorator"
+                    k.kind_name() == "decorator"
                         && k.named_child(0)
                             .is_some_and(|e| matches!(self.t(e), "staticmethod" | "classmethod"))
                 });
@@ -235,7 +236,7 @@ impl Extractor<'_> {
             return;
         }
         for k in kids(n) {
-            match k.kind() {
+            match k.kind_name() {
                 "function_definition" | "class_definition" | "decorated_definition" | "lambda" => {}
                 "assignment" | "augmented_assignment" => {
                     if let Some(l) = k.field("left") {
@@ -301,22 +302,22 @@ impl Extractor<'_> {
         self.declare_targets(left, stmt, class, prefix, true);
         // `x = y = 1`: the right side may itself be an assignment.
         if let Some(r) = a.field("right")
-            && r.kind() == "assignment"
+            && r.kind_name() == "assignment"
         {
             self.declare_assignment(r, stmt, class, prefix);
         }
         if class.is_none()
-            && left.kind() == "identifier"
+            && left.kind_name() == "identifier"
             && self.t(left) == "__all__"
             && let Some(r) = a.field("right")
-            && matches!(r.kind(), "list" | "tuple")
+            && matches!(r.kind_name(), "list" | "tuple")
         {
             let mut names = Vec::new();
             for e in kids(r) {
-                if e.kind() == "string" && e.named_child_count() <= 3 {
+                if e.kind_name() == "string" && e.named_child_count() <= 3 {
                     let t = self.t(e);
                     names.push(t.trim_matches(|c| c == '"' || c == '\'').to_string());
-                } else if e.kind() != "comment" {
+                } else if e.kind_name() != "comment" {
                     return;
                 }
             }
@@ -332,7 +333,7 @@ impl Extractor<'_> {
         prefix: &str,
         assignment: bool,
     ) {
-        match t.kind() {
+        match t.kind_name() {
             "identifier" => {
                 let name = self.t(t).to_string();
                 if let Some(e) = self.existing(&name, class) {
@@ -365,9 +366,9 @@ impl Extractor<'_> {
     }
 
     pub(super) fn declare_import(&mut self, s: Node, top: bool) {
-        if s.kind() == "import_statement" {
+        if s.kind_name() == "import_statement" {
             for n in kids(s) {
-                let (name, alias) = match n.kind() {
+                let (name, alias) = match n.kind_name() {
                     "dotted_name" => (n, None),
                     "aliased_import" => match aliased(n) {
                         Some((name, alias)) => (name, Some(alias)),
@@ -402,7 +403,7 @@ impl Extractor<'_> {
             if Some(n) == s.field("module_name") {
                 continue;
             }
-            match n.kind() {
+            match n.kind_name() {
                 "dotted_name" => {
                     let name = self.t(n).to_string();
                     self.push_import(
@@ -445,7 +446,7 @@ impl Extractor<'_> {
         let mut guarded = false;
         let mut p = at.parent();
         while let Some(n) = p {
-            match n.kind() {
+            match n.kind_name() {
                 "try_statement" => {
                     guarded = true;
                     break;

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::lang::FieldExt;
+use crate::lang::KindExt;
 
 impl Extractor<'_> {
     /// The parameters of a function or lambda into the innermost scope, their annotations and
@@ -11,30 +12,34 @@ impl Extractor<'_> {
     pub(super) fn bind_params(&mut self, params: Node, method: Option<&MethodContext>) {
         let mut first = true;
         for p in kids(params) {
-            let (name, ty) = match p.kind() {
+            let (name, ty) = match p.kind_name() {
                 "identifier" => (Some(p), None),
                 "typed_parameter" => {
                     // `x: T`, `*args: T`, `**kwargs: T`.
-                    let name = kids(p).into_iter().find_map(|k| match k.kind() {
+                    let name = kids(p).into_iter().find_map(|k| match k.kind_name() {
                         "identifier" => Some(k),
                         "list_splat_pattern" | "dictionary_splat_pattern" => {
-                            kids(k).into_iter().find(|c| c.kind() == "identifier")
+                            kids(k).into_iter().find(|c| c.kind_name() == "identifier")
                         }
                         _ => None,
                     });
                     let splat = kids(p).iter().any(|k| {
-                        matches!(k.kind(), "list_splat_pattern" | "dictionary_splat_pattern")
+                        matches!(
+                            k.kind_name(),
+                            "list_splat_pattern" | "dictionary_splat_pattern"
+                        )
                     });
                     (name, if splat { None } else { p.field("type") })
                 }
                 "default_parameter" => (p.field("name"), None),
                 "typed_default_parameter" => (p.field("name"), p.field("type")),
-                "list_splat_pattern" | "dictionary_splat_pattern" => {
-                    (kids(p).into_iter().find(|k| k.kind() == "identifier"), None)
-                }
+                "list_splat_pattern" | "dictionary_splat_pattern" => (
+                    kids(p).into_iter().find(|k| k.kind_name() == "identifier"),
+                    None,
+                ),
                 _ => (None, None),
             };
-            let Some(name) = name.filter(|n| n.kind() == "identifier") else {
+            let Some(name) = name.filter(|n| n.kind_name() == "identifier") else {
                 continue;
             };
             let l = self.new_local();
@@ -47,7 +52,9 @@ impl Extractor<'_> {
                 self.file.locals[l].assignments = 1;
             } else if let Some(t) = ty {
                 self.file.locals[l].ty = Some(self.type_ref(t));
-            } else if p.kind() == "list_splat_pattern" || p.kind() == "dictionary_splat_pattern" {
+            } else if p.kind_name() == "list_splat_pattern"
+                || p.kind_name() == "dictionary_splat_pattern"
+            {
                 self.file.locals[l].value = Some(Expr::External);
             }
             first = false;
@@ -132,7 +139,7 @@ impl Extractor<'_> {
     /// subtrees that hold an error), so expressions are not searched.
     pub(super) fn pre_declare_globals(&mut self, body: Node) {
         for k in kids(body) {
-            match k.kind() {
+            match k.kind_name() {
                 "global_statement" | "nonlocal_statement" => self.walk(k),
                 "function_definition" | "class_definition" | "decorated_definition" => {}
                 kind if kind == "block"
@@ -166,7 +173,7 @@ impl Extractor<'_> {
         self.with_owner(decl, |x| {
             if let Some(sup) = n.field("superclasses") {
                 for a in kids(sup) {
-                    match a.kind() {
+                    match a.kind_name() {
                         "identifier" => {
                             x.name_ref(a, Use::Extends);
                             let t = x.type_ref(a);
@@ -189,7 +196,7 @@ impl Extractor<'_> {
                         // `Base[int]`: the base is `Base`.
                         "subscript" => {
                             if let Some(v) = a.field("value") {
-                                match v.kind() {
+                                match v.kind_name() {
                                     "identifier" => x.name_ref(v, Use::Extends),
                                     "attribute" => {
                                         x.member_ref(v, Use::Extends);
@@ -239,7 +246,7 @@ impl Extractor<'_> {
         // The first iterable is evaluated in the enclosing scope.
         let clauses: Vec<Node> = kids(n)
             .into_iter()
-            .filter(|k| k.kind() == "for_in_clause")
+            .filter(|k| k.kind_name() == "for_in_clause")
             .collect();
         if let Some(first) = clauses.first()
             && let Some(r) = first.field("right")
@@ -261,7 +268,7 @@ impl Extractor<'_> {
                 target_names(l, self.src, &mut names);
                 for nm in names {
                     let lid = self.new_local();
-                    if l.kind() == "identifier" {
+                    if l.kind_name() == "identifier" {
                         self.file.locals[lid].value = value.clone();
                         self.file.locals[lid].assignments = 1;
                     }
@@ -272,7 +279,7 @@ impl Extractor<'_> {
             }
         }
         for k in kids(n) {
-            match k.kind() {
+            match k.kind_name() {
                 "for_in_clause" => {}
                 "if_clause" => self.walk_block(k),
                 _ => self.walk(k),

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::lang::FieldExt;
+use crate::lang::KindExt;
 
 impl Extractor<'_> {
     pub(super) fn expr_of(&self, n: Node) -> Expr {
@@ -12,7 +13,7 @@ impl Extractor<'_> {
         if d > MAX_EXPR {
             return Expr::Unknown;
         }
-        match n.kind() {
+        match n.kind_name() {
             "identifier" => Expr::Name(self.lookup(self.t(n))),
             "attribute" => match (n.field("object"), n.field("attribute")) {
                 (Some(o), Some(a)) => {
@@ -21,10 +22,12 @@ impl Extractor<'_> {
                 _ => Expr::Unknown,
             },
             "call" => match n.field("function") {
-                Some(f) if f.kind() == "identifier" && self.t(f) == "super" => match &self.method {
-                    Some(m) => Expr::Super(m.class),
-                    None => Expr::Unknown,
-                },
+                Some(f) if f.kind_name() == "identifier" && self.t(f) == "super" => {
+                    match &self.method {
+                        Some(m) => Expr::Super(m.class),
+                        None => Expr::Unknown,
+                    }
+                }
                 Some(f) => Expr::Call(Box::new(self.expr_at(f, d + 1))),
                 None => Expr::Unknown,
             },
@@ -39,7 +42,7 @@ impl Extractor<'_> {
                 Some(v)
                     if !kids(n)
                         .iter()
-                        .any(|k| matches!(k.kind(), "slice" | "ERROR")) =>
+                        .any(|k| matches!(k.kind_name(), "slice" | "ERROR")) =>
                 {
                     Expr::Index(Box::new(self.expr_at(v, d + 1)))
                 }
@@ -49,12 +52,12 @@ impl Extractor<'_> {
             // `and`/`or` may be either operand.
             "boolean_operator" => {
                 let empty = |x: Node| {
-                    matches!(x.kind(), "none" | "false")
-                        || (matches!(x.kind(), "list" | "dictionary" | "tuple" | "set")
+                    matches!(x.kind_name(), "none" | "false")
+                        || (matches!(x.kind_name(), "list" | "dictionary" | "tuple" | "set")
                             && x.named_child_count() == 0)
                 };
                 match (
-                    n.field("operator").map(|o| o.kind()),
+                    n.field("operator").map(|o| o.kind_name()),
                     n.field("left"),
                     n.field("right"),
                 ) {
@@ -92,7 +95,7 @@ impl Extractor<'_> {
         if d > MAX_EXPR {
             return TypeRef::Unknown;
         }
-        match n.kind() {
+        match n.kind_name() {
             "type" => n
                 .named_child(0)
                 .map_or(TypeRef::Unknown, |c| self.type_at(c, d + 1)),
@@ -118,7 +121,7 @@ impl Extractor<'_> {
             "attribute" => {
                 let mut path = Vec::new();
                 let mut cur = n;
-                while cur.kind() == "attribute" {
+                while cur.kind_name() == "attribute" {
                     match (cur.field("object"), cur.field("attribute")) {
                         (Some(o), Some(a)) => {
                             path.push(self.t(a).to_string());
@@ -127,7 +130,7 @@ impl Extractor<'_> {
                         _ => return TypeRef::Unknown,
                     }
                 }
-                if cur.kind() != "identifier" {
+                if cur.kind_name() != "identifier" {
                     return TypeRef::Unknown;
                 }
                 path.reverse();
@@ -163,7 +166,7 @@ impl Extractor<'_> {
             }
             "union_type" => self.union_at(kids(n), d + 1),
             "subscript" | "generic_type" => {
-                let (head, args): (Option<Node>, Vec<Node>) = if n.kind() == "subscript" {
+                let (head, args): (Option<Node>, Vec<Node>) = if n.kind_name() == "subscript" {
                     let args = kids(n)
                         .into_iter()
                         .filter(|k| Some(*k) != n.field("value"))
@@ -174,7 +177,7 @@ impl Extractor<'_> {
                     let head = ks.first().copied();
                     let args = ks
                         .iter()
-                        .filter(|k| k.kind() == "type_parameter")
+                        .filter(|k| k.kind_name() == "type_parameter")
                         .flat_map(|k| kids(*k))
                         .collect();
                     (head, args)
@@ -234,7 +237,7 @@ impl Extractor<'_> {
     pub(super) fn union_at(&self, parts: Vec<Node>, d: usize) -> TypeRef {
         let kept: Vec<Node> = parts
             .into_iter()
-            .filter(|p| !(p.kind() == "none" || self.t(*p) == "None"))
+            .filter(|p| !(p.kind_name() == "none" || self.t(*p) == "None"))
             .collect();
         match kept.len() {
             0 => TypeRef::External,

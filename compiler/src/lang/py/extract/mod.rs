@@ -15,6 +15,7 @@ mod walk;
 
 use crate::hash::{HashMap, HashSet};
 use crate::lang::FieldExt;
+use crate::lang::KindExt;
 
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
@@ -321,14 +322,16 @@ impl<'s> Extractor<'s> {
 }
 
 fn flatten_bitor<'t>(n: Node<'t>, src: &str, out: &mut Vec<Node<'t>>) {
-    if n.kind() == "binary_operator" && n.field("operator").is_some_and(|o| text(o, src) == "|") {
+    if n.kind_name() == "binary_operator"
+        && n.field("operator").is_some_and(|o| text(o, src) == "|")
+    {
         if let Some(l) = n.field("left") {
             flatten_bitor(l, src, out);
         }
         if let Some(r) = n.field("right") {
             flatten_bitor(r, src, out);
         }
-    } else if n.kind() == "type" {
+    } else if n.kind_name() == "type" {
         match n.named_child(0) {
             Some(c) => flatten_bitor(c, src, out),
             None => out.push(n),
@@ -340,7 +343,7 @@ fn flatten_bitor<'t>(n: Node<'t>, src: &str, out: &mut Vec<Node<'t>>) {
 
 fn innermost_value(a: Node) -> Node {
     let mut cur = a;
-    while cur.kind() == "assignment" {
+    while cur.kind_name() == "assignment" {
         match cur.field("right") {
             Some(r) => cur = r,
             None => break,
@@ -352,10 +355,14 @@ fn innermost_value(a: Node) -> Node {
 /// The name of a function's first parameter (`self`, `cls`).
 fn first_param(def: Node, src: &str) -> Option<String> {
     let params = def.field("parameters")?;
-    let p = kids(params).into_iter().find(|k| k.kind() != "comment")?;
-    let id = match p.kind() {
+    let p = kids(params)
+        .into_iter()
+        .find(|k| k.kind_name() != "comment")?;
+    let id = match p.kind_name() {
         "identifier" => p,
-        "typed_parameter" => kids(p).into_iter().find(|k| k.kind() == "identifier")?,
+        "typed_parameter" => kids(p)
+            .into_iter()
+            .find(|k| k.kind_name() == "identifier")?,
         "default_parameter" | "typed_default_parameter" => p.field("name")?,
         _ => return None,
     };
@@ -364,7 +371,7 @@ fn first_param(def: Node, src: &str) -> Option<String> {
 
 /// Attribute nodes among assignment targets.
 fn attribute_targets<'t>(t: Node<'t>, out: &mut Vec<Node<'t>>) {
-    match t.kind() {
+    match t.kind_name() {
         "attribute" => out.push(t),
         "pattern_list" | "tuple_pattern" | "list_pattern" => {
             for k in kids(t) {
@@ -377,7 +384,7 @@ fn attribute_targets<'t>(t: Node<'t>, out: &mut Vec<Node<'t>>) {
 
 /// Identifier names among assignment targets.
 fn target_names(t: Node, src: &str, out: &mut Vec<String>) {
-    match t.kind() {
+    match t.kind_name() {
         "identifier" => out.push(text(t, src).to_string()),
         "pattern_list"
         | "tuple_pattern"
@@ -397,7 +404,7 @@ fn target_names(t: Node, src: &str, out: &mut Vec<String>) {
 
 /// The names a `case` pattern captures.
 fn case_captures(n: Node, src: &str, out: &mut Vec<String>) {
-    match n.kind() {
+    match n.kind_name() {
         "dotted_name" => {
             let parts = kids(n);
             if parts.len() == 1 {
@@ -406,7 +413,7 @@ fn case_captures(n: Node, src: &str, out: &mut Vec<String>) {
         }
         "class_pattern" => {
             for (i, k) in kids(n).into_iter().enumerate() {
-                if !(i == 0 && k.kind() == "dotted_name") {
+                if !(i == 0 && k.kind_name() == "dotted_name") {
                     case_captures(k, src, out);
                 }
             }
@@ -421,7 +428,7 @@ fn case_captures(n: Node, src: &str, out: &mut Vec<String>) {
         "identifier" => out.push(text(n, src).to_string()),
         "as_pattern_target" | "splat_pattern" => {
             for k in kids(n) {
-                if k.kind() == "identifier" {
+                if k.kind_name() == "identifier" {
                     out.push(text(k, src).to_string());
                 }
             }

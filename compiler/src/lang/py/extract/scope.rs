@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::lang::FieldExt;
+use crate::lang::KindExt;
 
 impl Extractor<'_> {
     pub(super) fn new_local(&mut self) -> usize {
@@ -19,7 +20,7 @@ impl Extractor<'_> {
             if depth > MAX_DEPTH + 1 {
                 return false;
             }
-            match k.kind() {
+            match k.kind_name() {
                 "function_definition" | "class_definition" => {
                     if let Some(nm) = k.field("name") {
                         out.push(self.t(nm).to_string());
@@ -42,11 +43,11 @@ impl Extractor<'_> {
                     // A chained assignment (`a = b = c`) is walked for its inner one.
                     k.field("right").is_some_and(|r| {
                         self.collect_bound_expr(r, out);
-                        r.kind() == "assignment"
+                        r.kind_name() == "assignment"
                     })
                 }
                 "for_statement" | "for_in_clause" => {
-                    if k.kind() == "for_statement"
+                    if k.kind_name() == "for_statement"
                         && let Some(l) = k.field("left")
                     {
                         target_names(l, self.src, out);
@@ -64,7 +65,7 @@ impl Extractor<'_> {
                         target_names(a, self.src, out);
                     }
                     for c in kids(k) {
-                        if c.kind() == "as_pattern"
+                        if c.kind_name() == "as_pattern"
                             && let Some(a) = c.field("alias")
                         {
                             target_names(a, self.src, out);
@@ -80,12 +81,16 @@ impl Extractor<'_> {
                 }
                 "import_statement" | "import_from_statement" => {
                     for c in kids(k) {
-                        match c.kind() {
+                        match c.kind_name() {
                             "dotted_name" if Some(c) != k.field("module_name") => {
                                 if let Some(f) = c.named_child(0) {
                                     out.push(
-                                        self.t(if k.kind() == "import_statement" { f } else { c })
-                                            .to_string(),
+                                        self.t(if k.kind_name() == "import_statement" {
+                                            f
+                                        } else {
+                                            c
+                                        })
+                                        .to_string(),
                                     );
                                 }
                             }
@@ -122,12 +127,12 @@ impl Extractor<'_> {
     /// Walrus targets inside an expression (comprehensions included) bind in the function.
     pub(super) fn collect_bound_expr(&self, n: Node, out: &mut Vec<String>) {
         let mut visit = |k: Node| {
-            if k.kind() == "named_expression"
+            if k.kind_name() == "named_expression"
                 && let Some(nm) = k.field("name")
             {
                 out.push(self.t(nm).to_string());
             }
-            k.kind() != "lambda"
+            k.kind_name() != "lambda"
         };
         if visit(n) {
             crate::lang::walk_named_below(n, |k, depth| depth <= MAX_DEPTH && visit(k));
@@ -204,7 +209,7 @@ impl Extractor<'_> {
         let obj = n.field("object");
         let attr = n.field("attribute");
         let base = match obj {
-            Some(o) => match o.kind() {
+            Some(o) => match o.kind_name() {
                 "attribute" => self.member_ref(o, Use::Value),
                 "identifier" => {
                     self.name_ref(o, Use::Value);

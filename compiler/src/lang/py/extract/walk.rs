@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::lang::FieldExt;
+use crate::lang::KindExt;
 
 /// Nodes that bind and name nothing but, for strings, the expressions of f-strings.
 const LEAVES: &[&str] = &[
@@ -52,10 +53,10 @@ impl Extractor<'_> {
     }
 
     pub(super) fn walk_inner(&mut self, n: Node) {
-        match n.kind() {
+        match n.kind_name() {
             k if LEAVES.contains(&k) => {
                 // f-strings hold expressions.
-                if matches!(n.kind(), "string" | "concatenated_string") {
+                if matches!(n.kind_name(), "string" | "concatenated_string") {
                     self.walk_interpolations(n);
                 }
             }
@@ -67,7 +68,7 @@ impl Extractor<'_> {
                     .and_then(|d| d.field("name"))
                     .map(|nm| self.t(nm).to_string());
                 for k in kids(n) {
-                    if k.kind() == "decorator"
+                    if k.kind_name() == "decorator"
                         && let Some(e) = k.named_child(0)
                         && !self.own_accessor(e, name.as_deref())
                     {
@@ -82,7 +83,7 @@ impl Extractor<'_> {
             "class_definition" => self.walk_class(n),
             "lambda" => self.walk_lambda(n),
             "global_statement" | "nonlocal_statement" => {
-                let global = n.kind() == "global_statement";
+                let global = n.kind_name() == "global_statement";
                 let names: Vec<String> = kids(n).iter().map(|k| self.t(*k).to_string()).collect();
                 if let Some(s) = self.scopes.last_mut() {
                     for nm in names {
@@ -119,16 +120,16 @@ impl Extractor<'_> {
             }
             "with_item" => {
                 if let Some(v) = n.field("value") {
-                    if v.kind() == "as_pattern" {
+                    if v.kind_name() == "as_pattern" {
                         for k in kids(v) {
-                            if k.kind() != "as_pattern_target" {
+                            if k.kind_name() != "as_pattern_target" {
                                 self.walk(k);
                             }
                         }
                         // `with C() as v`: `v` is what `C().__enter__()` returns (SPEC 12.4).
                         let entered = kids(v)
                             .into_iter()
-                            .find(|k| k.kind() != "as_pattern_target")
+                            .find(|k| k.kind_name() != "as_pattern_target")
                             .map(|e| {
                                 let member =
                                     Expr::Member(Box::new(self.expr_of(e)), "__enter__".into());
@@ -144,10 +145,10 @@ impl Extractor<'_> {
             }
             "except_clause" => {
                 for k in kids(n) {
-                    match k.kind() {
+                    match k.kind_name() {
                         "as_pattern" => {
                             for c in kids(k) {
-                                if c.kind() != "as_pattern_target" {
+                                if c.kind_name() != "as_pattern_target" {
                                     self.walk(c);
                                 }
                             }
@@ -180,8 +181,8 @@ impl Extractor<'_> {
             "keyword_argument" => {
                 if let Some(v) = n.field("value") {
                     // `key=f` in a call passes f by name, as a positional argument would.
-                    let in_call = n.parent().is_some_and(|p| p.kind() == "argument_list");
-                    match v.kind() {
+                    let in_call = n.parent().is_some_and(|p| p.kind_name() == "argument_list");
+                    match v.kind_name() {
                         "identifier" if in_call => self.name_ref(v, Use::Argument),
                         "attribute" if in_call => {
                             self.member_ref(v, Use::Argument);
@@ -216,10 +217,10 @@ impl Extractor<'_> {
 
     pub(super) fn walk_interpolations(&mut self, n: Node) {
         for k in kids(n) {
-            match k.kind() {
+            match k.kind_name() {
                 "interpolation" => {
                     for e in kids(k) {
-                        if !matches!(e.kind(), "format_specifier" | "type_conversion") {
+                        if !matches!(e.kind_name(), "format_specifier" | "type_conversion") {
                             self.walk(e);
                         }
                     }
@@ -276,15 +277,15 @@ impl Extractor<'_> {
     /// `@p.setter`, `@p.getter` or `@p.deleter` on a `def p`: a part of the property `p` being
     /// declared (SPEC 12.2), not a use of it.
     fn own_accessor(&self, e: Node, name: Option<&str>) -> bool {
-        e.kind() == "attribute"
+        e.kind_name() == "attribute"
             && e.field("object")
-                .is_some_and(|o| o.kind() == "identifier" && Some(self.t(o)) == name)
+                .is_some_and(|o| o.kind_name() == "identifier" && Some(self.t(o)) == name)
             && e.field("attribute")
                 .is_some_and(|a| matches!(self.t(a), "setter" | "getter" | "deleter"))
     }
 
     pub(super) fn walk_decorator(&mut self, e: Node) {
-        match e.kind() {
+        match e.kind_name() {
             "identifier" => self.name_ref(e, Use::Decorator),
             "attribute" => {
                 self.member_ref(e, Use::Decorator);
@@ -295,7 +296,7 @@ impl Extractor<'_> {
     }
 
     pub(super) fn walk_type(&mut self, n: Node) {
-        match n.kind() {
+        match n.kind_name() {
             "identifier" => self.name_ref(n, Use::Type),
             "attribute" => {
                 self.member_ref(n, Use::Type);
@@ -313,7 +314,7 @@ impl Extractor<'_> {
     pub(super) fn walk_call(&mut self, n: Node) {
         let f = n.field("function");
         if let Some(f) = f {
-            match f.kind() {
+            match f.kind_name() {
                 "identifier" => self.name_ref(f, Use::Call),
                 "attribute" => {
                     self.member_ref(f, Use::Call);
@@ -322,12 +323,12 @@ impl Extractor<'_> {
             }
         }
         if let Some(args) = n.field("arguments") {
-            if args.kind() == "generator_expression" {
+            if args.kind_name() == "generator_expression" {
                 self.walk(args);
                 return;
             }
             for a in kids(args) {
-                match a.kind() {
+                match a.kind_name() {
                     "identifier" => self.name_ref(a, Use::Argument),
                     "attribute" => {
                         self.member_ref(a, Use::Argument);

@@ -2,6 +2,7 @@
 //! statements, patterns and their bindings, `if let` and `while let` conditions.
 
 use crate::hash::HashMap;
+use crate::lang::KindExt;
 
 use tree_sitter::Node;
 
@@ -14,7 +15,7 @@ impl Walker<'_> {
         if self.deep() {
             return;
         }
-        let has_items = kids(b).iter().any(|k| is_item(k.kind()));
+        let has_items = kids(b).iter().any(|k| is_item(k.kind_name()));
         let m = self.module;
         if has_items {
             self.f.mods.push(ModuleDecl {
@@ -33,7 +34,7 @@ impl Walker<'_> {
         let mut attrs: Vec<Node> = Vec::new();
         let children = self.kids_cfg(b);
         for &(k, off) in &children {
-            match k.kind() {
+            match k.kind_name() {
                 "attribute_item" => attrs.push(k),
                 kind if is_item(kind) && off => attrs.clear(),
                 kind if is_item(kind) => {
@@ -55,7 +56,7 @@ impl Walker<'_> {
             }
         }
         for &(k, off) in &children {
-            if !is_item(k.kind()) && k.kind() != "attribute_item" && !off {
+            if !is_item(k.kind_name()) && k.kind_name() != "attribute_item" && !off {
                 self.deeper(|w| w.stmt(k));
             }
         }
@@ -67,7 +68,7 @@ impl Walker<'_> {
         if self.deep() {
             return;
         }
-        match n.kind() {
+        match n.kind_name() {
             "let_declaration" => self.let_declaration(n),
             "expression_statement" => {
                 for k in kids(n) {
@@ -95,7 +96,7 @@ impl Walker<'_> {
                 _ => Recv::Unknown,
             };
             let mut scope = Scope::default();
-            if p.kind() == "identifier" {
+            if p.kind_name() == "identifier" {
                 scope.vals.insert(self.t(p).to_string(), recv);
             } else {
                 self.deeper(|w| w.pattern(p, &mut scope));
@@ -117,7 +118,7 @@ impl Walker<'_> {
             return;
         };
         let recv = ty.map_or(Recv::Unknown, Recv::Ty);
-        match pat.kind() {
+        match pat.kind_name() {
             "identifier" => {
                 scope.vals.insert(self.t(pat).to_string(), recv);
             }
@@ -133,7 +134,7 @@ impl Walker<'_> {
         if self.deep() {
             return;
         }
-        match p.kind() {
+        match p.kind_name() {
             "identifier" => {
                 let nm = self.t(p);
                 if nm.starts_with(|c: char| c.is_uppercase()) && self.is_local(nm).is_none() {
@@ -168,7 +169,7 @@ impl Walker<'_> {
                     self.push_path_ref(RefKind::Ref, segs.clone(), Ns::Type, t);
                 }
                 for k in kids(p).into_iter().skip(1) {
-                    if k.kind() == "field_pattern" {
+                    if k.kind_name() == "field_pattern" {
                         if let Some(nm) = field(k, "name") {
                             if let Some(segs) = &segs {
                                 self.push_ref(
@@ -204,7 +205,7 @@ impl Walker<'_> {
             | "float_literal" => {}
             "range_pattern" | "negative_literal" => {
                 for k in kids(p) {
-                    if k.kind() == "scoped_identifier" || k.kind() == "identifier" {
+                    if k.kind_name() == "scoped_identifier" || k.kind_name() == "identifier" {
                         self.deeper(|w| w.expr(k));
                     }
                 }
@@ -222,7 +223,7 @@ impl Walker<'_> {
         if self.deep() {
             return;
         }
-        match c.kind() {
+        match c.kind_name() {
             "let_condition" => {
                 self.walk_field(c, "value", Self::expr);
                 if let Some(p) = field(c, "pattern") {

@@ -6,6 +6,7 @@
 //! `cfg` is false is not compiled; one whose `cfg` is undecided is kept.
 
 use crate::lang::FieldExt;
+use crate::lang::KindExt;
 use tree_sitter::Node;
 
 use super::Walker;
@@ -43,7 +44,7 @@ impl Walker<'_> {
             if k.is_named() {
                 out.push((k, off));
             }
-            match k.kind() {
+            match k.kind_name() {
                 "attribute_item" => off |= self.cfg_attr_value(k) == Some(false),
                 "line_comment" | "block_comment" => {}
                 _ => off = false,
@@ -56,14 +57,16 @@ impl Walker<'_> {
     pub(super) fn inner_cfg_off(&self, body: Node) -> bool {
         kids(body)
             .into_iter()
-            .filter(|k| k.kind() == "inner_attribute_item")
+            .filter(|k| k.kind_name() == "inner_attribute_item")
             .any(|k| self.cfg_attr_value(k) == Some(false))
     }
 
     /// The value of `#[cfg(p)]` (or `#![cfg(p)]`); `None` for another attribute or an
     /// undecided predicate.
     fn cfg_attr_value(&self, item: Node) -> Option<bool> {
-        let attr = kids(item).into_iter().find(|k| k.kind() == "attribute")?;
+        let attr = kids(item)
+            .into_iter()
+            .find(|k| k.kind_name() == "attribute")?;
         let head = kids(attr).into_iter().next()?;
         if self.t(head) != "cfg" {
             return None;
@@ -82,24 +85,24 @@ impl Walker<'_> {
         let mut c = tt.walk();
         let toks: Vec<Node> = tt
             .children(&mut c)
-            .filter(|k| !matches!(k.kind(), "(" | ")" | "line_comment" | "block_comment"))
+            .filter(|k| !matches!(k.kind_name(), "(" | ")" | "line_comment" | "block_comment"))
             .collect();
         let mut out = Vec::new();
         let mut i = 0;
         while i < toks.len() {
             let t = toks[i];
-            if t.kind() == "," {
+            if t.kind_name() == "," {
                 i += 1;
                 continue;
             }
-            if t.kind() != "identifier" {
+            if t.kind_name() != "identifier" {
                 out.push(None);
                 i += 1;
                 continue;
             }
             let name = self.t(t);
             let next = toks.get(i + 1);
-            match next.map(|n| n.kind()) {
+            match next.map(|n| n.kind_name()) {
                 Some("token_tree") => {
                     let inner = self.predicates(*next.unwrap());
                     out.push(match name {
@@ -113,7 +116,7 @@ impl Walker<'_> {
                 Some("=") => {
                     let value = toks
                         .get(i + 2)
-                        .filter(|v| v.kind() == "string_literal")
+                        .filter(|v| v.kind_name() == "string_literal")
                         .map(|v| self.t(*v).trim_matches('"').to_string());
                     out.push(value.and_then(|v| match name {
                         "feature" => self.features.map(|f| f.contains(&v)),

@@ -2,6 +2,7 @@
 //! what a receiver expression's type is made of.
 
 use crate::lang::FieldExt;
+use crate::lang::KindExt;
 use tree_sitter::Node;
 
 use super::{EXPRESSION_MACROS, Ns, Recv, RefKind, Scope, SelfCtx, Ty, Walker, What, field};
@@ -44,7 +45,7 @@ impl Walker<'_> {
         if self.depth.get() > 32 {
             return Recv::Unknown;
         }
-        match e.kind() {
+        match e.kind_name() {
             "identifier" => match self.is_local(self.t(e)) {
                 Some(r) => r.clone(),
                 None => Recv::Value(vec![self.t(e).to_string()]),
@@ -58,7 +59,7 @@ impl Walker<'_> {
                 let Some(f) = field(e, "function") else {
                     return Recv::Unknown;
                 };
-                match f.kind() {
+                match f.kind_name() {
                     "field_expression" => self.recv_member(f, Recv::Method),
                     "identifier" if self.is_local(self.t(f)).is_some() => Recv::Unknown,
                     _ => self
@@ -73,7 +74,7 @@ impl Walker<'_> {
             "field_expression" => self.recv_member(e, Recv::Field),
             "reference_expression" | "parenthesized_expression" => kids(e)
                 .into_iter()
-                .rfind(|k| k.kind() != "mutable_specifier")
+                .rfind(|k| k.kind_name() != "mutable_specifier")
                 .map_or(Recv::Unknown, |k| self.depth.nested(|| self.recv(k))),
             "unary_expression" if self.t(e).starts_with('*') => kids(e)
                 .into_iter()
@@ -87,7 +88,7 @@ impl Walker<'_> {
     }
 
     pub(super) fn value_path(&mut self, n: Node, kind: RefKind) {
-        match n.kind() {
+        match n.kind_name() {
             "identifier" => {
                 let nm = self.t(n);
                 if self.is_local(nm).is_some() {
@@ -103,11 +104,11 @@ impl Walker<'_> {
             "scoped_identifier" => {
                 let p = field(n, "path");
                 if let Some(pp) = p {
-                    if pp.kind() == "bracketed_type" {
+                    if pp.kind_name() == "bracketed_type" {
                         self.deeper(|w| w.qualified(pp, n, kind));
                         return;
                     }
-                    if pp.kind() == "generic_type"
+                    if pp.kind_name() == "generic_type"
                         && let Some(a) = field(pp, "type_arguments")
                     {
                         self.deeper(|w| w.ty(a));
@@ -120,7 +121,7 @@ impl Walker<'_> {
             "generic_function" => {
                 self.walk_field(n, "type_arguments", Self::ty);
                 if let Some(f) = field(n, "function") {
-                    if f.kind() == "field_expression" {
+                    if f.kind_name() == "field_expression" {
                         self.deeper(|w| w.expr(f));
                     } else {
                         self.deeper(|w| w.value_path(f, kind));
@@ -135,19 +136,19 @@ impl Walker<'_> {
         if self.deep() {
             return;
         }
-        match e.kind() {
+        match e.kind_name() {
             "identifier" | "scoped_identifier" | "generic_function" => {
                 self.deeper(|w| w.value_path(e, RefKind::Ref))
             }
             "call_expression" => {
                 if let Some(f) = field(e, "function") {
-                    match f.kind() {
+                    match f.kind_name() {
                         "field_expression" | "generic_function"
-                            if f.kind() == "field_expression"
+                            if f.kind_name() == "field_expression"
                                 || field(f, "function")
-                                    .is_some_and(|x| x.kind() == "field_expression") =>
+                                    .is_some_and(|x| x.kind_name() == "field_expression") =>
                         {
-                            let fe = if f.kind() == "generic_function" {
+                            let fe = if f.kind_name() == "generic_function" {
                                 self.walk_field(f, "type_arguments", Self::ty);
                                 field(f, "function").unwrap()
                             } else {
@@ -163,7 +164,7 @@ impl Walker<'_> {
                 }
                 if let Some(args) = field(e, "arguments") {
                     for a in kids(args) {
-                        match a.kind() {
+                        match a.kind_name() {
                             "identifier" | "scoped_identifier" => {
                                 self.deeper(|w| w.value_path(a, RefKind::Arg))
                             }
@@ -180,7 +181,7 @@ impl Walker<'_> {
                     let at = self.name_at(m);
                     self.push_ref(RefKind::Call, What::Path(segs, Ns::Macro), at);
                 }
-                if let Some(tt) = kids(e).into_iter().find(|k| k.kind() == "token_tree") {
+                if let Some(tt) = kids(e).into_iter().find(|k| k.kind_name() == "token_tree") {
                     let name = field(e, "macro").map_or("", |m| {
                         let t = self.t(m);
                         t.rsplit("::").next().unwrap_or(t)
@@ -199,7 +200,7 @@ impl Walker<'_> {
                         || s.len() > 1
                         || matches!(self.selfc, Some(SelfCtx::Impl(_))))
                 {
-                    let at = match n.kind() {
+                    let at = match n.kind_name() {
                         "scoped_type_identifier" => self.name_at(n),
                         "generic_type_with_turbofish" => {
                             self.walk_field(n, "type_arguments", Self::ty);
@@ -208,7 +209,7 @@ impl Walker<'_> {
                         _ => self.at(n),
                     };
                     self.push_ref(RefKind::Ref, What::Path(s.clone(), Ns::Type), at);
-                    if n.kind() == "scoped_type_identifier" {
+                    if n.kind_name() == "scoped_type_identifier" {
                         let prefix = self.prefix_at(n);
                         if let Some(r) = self.f.refs.last_mut() {
                             r.prefix_pos = prefix;
@@ -218,7 +219,7 @@ impl Walker<'_> {
                 let recv = segs.map_or(Recv::Unknown, |s| Recv::Ty(Ty::Path(s, Vec::new())));
                 if let Some(body) = field(e, "body") {
                     for fi in kids(body) {
-                        match fi.kind() {
+                        match fi.kind_name() {
                             "field_initializer" => {
                                 if let Some(nm) = field(fi, "field") {
                                     self.push_ref(
@@ -231,7 +232,7 @@ impl Walker<'_> {
                             }
                             "shorthand_field_initializer" => {
                                 if let Some(nm) =
-                                    kids(fi).into_iter().find(|k| k.kind() == "identifier")
+                                    kids(fi).into_iter().find(|k| k.kind_name() == "identifier")
                                 {
                                     self.push_ref(
                                         RefKind::Ref,
@@ -248,9 +249,9 @@ impl Walker<'_> {
             }
             "block" | "unsafe_block" | "async_block" | "const_block" | "loop_expression" => {
                 for k in kids(e) {
-                    if k.kind() == "block" {
+                    if k.kind_name() == "block" {
                         self.deeper(|w| w.block(k));
-                    } else if e.kind() == "block" {
+                    } else if e.kind_name() == "block" {
                         self.deeper(|w| w.block(e));
                         return;
                     }
@@ -260,7 +261,7 @@ impl Walker<'_> {
                 let mut scope = Scope::default();
                 if let Some(ps) = field(e, "parameters") {
                     for p in kids(ps) {
-                        if p.kind() == "parameter" {
+                        if p.kind_name() == "parameter" {
                             self.parameter(p, &mut scope, false);
                         } else {
                             self.deeper(|w| w.pattern(p, &mut scope));
@@ -301,13 +302,13 @@ impl Walker<'_> {
                 self.walk_field(e, "value", Self::expr);
                 if let Some(b) = field(e, "body") {
                     for arm in kids(b) {
-                        if arm.kind() != "match_arm" {
+                        if arm.kind_name() != "match_arm" {
                             continue;
                         }
                         let mut scope = Scope::default();
                         if let Some(p) = field(arm, "pattern") {
                             for k in kids(p) {
-                                if k.kind() == "condition" || p.field("condition") == Some(k) {
+                                if k.kind_name() == "condition" || p.field("condition") == Some(k) {
                                     continue;
                                 }
                                 self.deeper(|w| w.pattern(k, &mut scope));
@@ -325,7 +326,7 @@ impl Walker<'_> {
             // `format!("{x}", x = v)`: `x` names an argument, not a value.
             "assignment_expression"
                 if self.shift.is_some()
-                    && field(e, "left").is_some_and(|l| l.kind() == "identifier") =>
+                    && field(e, "left").is_some_and(|l| l.kind_name() == "identifier") =>
             {
                 self.walk_field(e, "right", Self::expr);
             }

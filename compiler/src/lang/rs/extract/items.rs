@@ -1,6 +1,7 @@
 //! Items: the declarations of a module body or block (modules, functions, types, traits,
 //! impls, consts, macros, `use`s, `extern crate`), their attributes and signatures.
 
+use crate::lang::KindExt;
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
 
@@ -18,7 +19,7 @@ impl Walker<'_> {
             derives: Vec::new(),
         };
         for at in attrs {
-            let Some(attr) = kids(*at).into_iter().find(|k| k.kind() == "attribute") else {
+            let Some(attr) = kids(*at).into_iter().find(|k| k.kind_name() == "attribute") else {
                 continue;
             };
             let Some(p) = kids(attr).into_iter().next() else {
@@ -38,7 +39,7 @@ impl Walker<'_> {
                         let mut at_pos = (0, 0);
                         let mut c = tt.walk();
                         for k in tt.children(&mut c) {
-                            match k.kind() {
+                            match k.kind_name() {
                                 "identifier" => {
                                     at_pos = self.at(k);
                                     cur.push(self.t(k).to_string());
@@ -66,7 +67,7 @@ impl Walker<'_> {
     pub(super) fn vis(&self, n: Node) -> (bool, bool) {
         // (has visibility, unrestricted pub)
         for k in kids(n) {
-            if k.kind() == "visibility_modifier" {
+            if k.kind_name() == "visibility_modifier" {
                 return (true, self.t(k).trim() == "pub");
             }
         }
@@ -174,7 +175,7 @@ impl Walker<'_> {
         }
         let mut attrs: Vec<Node> = Vec::new();
         for (k, off) in self.kids_cfg(body) {
-            match k.kind() {
+            match k.kind_name() {
                 "attribute_item" => {
                     attrs.push(k);
                     continue;
@@ -206,7 +207,7 @@ impl Walker<'_> {
             return;
         }
         let (_, exported) = self.vis(n);
-        match n.kind() {
+        match n.kind_name() {
             "mod_item" => {
                 let name = self.name_of(n);
                 let body = field(n, "body");
@@ -237,15 +238,18 @@ impl Walker<'_> {
             "struct_item" | "union_item" => {
                 let name = self.name_of(n);
                 let body = field(n, "body");
-                let kind = if n.kind() == "union_item" {
+                let kind = if n.kind_name() == "union_item" {
                     SymbolKind::Union
                 } else {
                     SymbolKind::Struct
                 };
-                let sig = self.sig(n, body.filter(|b| b.kind() == "field_declaration_list"));
+                let sig = self.sig(
+                    n,
+                    body.filter(|b| b.kind_name() == "field_declaration_list"),
+                );
                 let id = self.module_item(n, &name, kind, exported, sig);
                 self.f.items[id].value_too =
-                    body.is_none_or(|b| b.kind() == "ordered_field_declaration_list");
+                    body.is_none_or(|b| b.kind_name() == "ordered_field_declaration_list");
                 self.f.items[id].generics = self.generic_names(n);
                 let s = self.source;
                 self.source = self.src_of(id);
@@ -265,7 +269,7 @@ impl Walker<'_> {
                 self.with_generics(n, |w| {
                     let Some(b) = body else { return };
                     for v in kids(b) {
-                        if v.kind() != "enum_variant" {
+                        if v.kind_name() != "enum_variant" {
                             continue;
                         }
                         let vn = w.name_of(v);
@@ -281,7 +285,7 @@ impl Walker<'_> {
                             Some(id),
                         );
                         w.f.items[vid].value_too =
-                            vb.is_none_or(|b| b.kind() == "ordered_field_declaration_list");
+                            vb.is_none_or(|b| b.kind_name() == "ordered_field_declaration_list");
                         if let Some(vb) = vb {
                             w.deeper(|w| w.fields(vb, &qn, vid));
                         }
@@ -366,7 +370,7 @@ impl Walker<'_> {
             }
             "const_item" | "static_item" => {
                 let name = self.name_of(n);
-                let kind = if n.kind() == "const_item" {
+                let kind = if n.kind_name() == "const_item" {
                     SymbolKind::Const
                 } else {
                     SymbolKind::Static
@@ -397,7 +401,7 @@ impl Walker<'_> {
                 );
                 self.f.items[id].macro_export = a.macro_export;
                 for rule in kids(n) {
-                    if rule.kind() == "macro_rule"
+                    if rule.kind_name() == "macro_rule"
                         && let Some(tt) = field(rule, "right")
                     {
                         self.deeper(|w| w.macro_tokens(tt, true));
@@ -443,7 +447,7 @@ impl Walker<'_> {
             "let_declaration" => self.deeper(|w| w.stmt(n)),
             "empty_statement" | "line_comment" | "block_comment" => {}
             _ => {
-                if n.kind().ends_with("_expression") || n.kind() == "block" {
+                if n.kind_name().ends_with("_expression") || n.kind_name() == "block" {
                     self.deeper(|w| w.expr(n))
                 }
             }

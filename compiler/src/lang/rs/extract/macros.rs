@@ -1,6 +1,7 @@
 //! Token trees read as code: the branches of `cfg_if!` as items, and the arguments of a macro
 //! invocation or the expansion of a `macro_rules!` rule as expressions or statements.
 
+use crate::lang::KindExt;
 use tree_sitter::Node;
 
 use super::{Depth, Ns, RefKind, Scope, Walker, What, field, parser};
@@ -10,11 +11,11 @@ impl Walker<'_> {
     /// `cfg_if! { if #[cfg(…)] { items } else { items } }`: the items of every branch, each
     /// brace group re-parsed as a module body (`#[cfg]` is not evaluated).
     pub(super) fn cfg_if_items(&mut self, n: Node) {
-        let Some(tt) = kids(n).into_iter().find(|k| k.kind() == "token_tree") else {
+        let Some(tt) = kids(n).into_iter().find(|k| k.kind_name() == "token_tree") else {
             return;
         };
         for g in kids(tt) {
-            if g.kind() != "token_tree"
+            if g.kind_name() != "token_tree"
                 || !self.t(g).starts_with('{')
                 || g.end_byte() < g.start_byte() + 2
             {
@@ -75,9 +76,9 @@ impl Walker<'_> {
             self.reparsed(tt, &snippet, pre.len(), in_macro_def, |w| {
                 w.scopes.push(Scope::default());
                 for k in kids(body_node) {
-                    if k.kind().ends_with("_item")
-                        || k.kind() == "use_declaration"
-                        || k.kind() == "macro_definition"
+                    if k.kind_name().ends_with("_item")
+                        || k.kind_name() == "use_declaration"
+                        || k.kind_name() == "macro_definition"
                     {
                         continue;
                     }
@@ -105,7 +106,7 @@ impl Walker<'_> {
         let mut i = 0;
         while i < toks.len() {
             let t = toks[i];
-            match t.kind() {
+            match t.kind_name() {
                 "token_tree" => {
                     self.deeper(|w| w.token_paths(t));
                     i += 1;
@@ -116,14 +117,14 @@ impl Walker<'_> {
                     let mut last = t;
                     let mut j = i + 1;
                     while j + 1 < toks.len()
-                        && toks[j].kind() == "::"
-                        && toks[j + 1].kind() == "identifier"
+                        && toks[j].kind_name() == "::"
+                        && toks[j + 1].kind_name() == "identifier"
                     {
                         segs.push(self.t(toks[j + 1]).to_string());
                         last = toks[j + 1];
                         j += 2;
                     }
-                    let next = toks.get(j).map(|n| n.kind());
+                    let next = toks.get(j).map(|n| n.kind_name());
                     if !matches!(next, Some(":" | "!")) {
                         let at = self.at(last);
                         self.push_ref(RefKind::Ref, What::Path(segs, Ns::Value), at);

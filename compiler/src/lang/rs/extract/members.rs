@@ -1,6 +1,7 @@
 //! What items hold: struct and variant fields, the functions, types and consts of traits and
 //! impls, function parameters and bodies, generic parameters and their bounds.
 
+use crate::lang::KindExt;
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
 
@@ -15,18 +16,18 @@ impl Walker<'_> {
             && self.f.items[owner_id].exported;
         let mut idx = 0;
         for fnode in kids(b) {
-            let (nm, public, ty) = match fnode.kind() {
+            let (nm, public, ty) = match fnode.kind_name() {
                 "field_declaration" => {
                     (self.name_of(fnode), self.vis(fnode).1, field(fnode, "type"))
                 }
                 "visibility_modifier" | "attribute_item" | "line_comment" | "block_comment" => {
                     continue;
                 }
-                _ if b.kind() == "ordered_field_declaration_list" => {
+                _ if b.kind_name() == "ordered_field_declaration_list" => {
                     // A tuple field: its type node, after an optional visibility.
-                    let public = fnode
-                        .prev_named_sibling()
-                        .is_some_and(|p| p.kind() == "visibility_modifier" && self.t(p) == "pub");
+                    let public = fnode.prev_named_sibling().is_some_and(|p| {
+                        p.kind_name() == "visibility_modifier" && self.t(p) == "pub"
+                    });
                     idx += 1;
                     ((idx - 1).to_string(), public, Some(fnode))
                 }
@@ -61,7 +62,7 @@ impl Walker<'_> {
             }
             let (_, ex) = self.vis(k);
             let ex = ex || in_trait_or_impl;
-            match k.kind() {
+            match k.kind_name() {
                 "function_item" | "function_signature_item" => {
                     self.deeper(|w| w.function(k, Some((owner, prefix.to_string(), is_trait)), ex));
                 }
@@ -122,7 +123,8 @@ impl Walker<'_> {
         let name = self.name_of(n);
         let body = field(n, "body");
         let params = field(n, "parameters");
-        let has_self = params.is_some_and(|p| kids(p).iter().any(|k| k.kind() == "self_parameter"));
+        let has_self =
+            params.is_some_and(|p| kids(p).iter().any(|k| k.kind_name() == "self_parameter"));
         let (qn, kind, parent, is_trait) = match &owner {
             None => (name.clone(), SymbolKind::Function, None, false),
             Some((o, prefix, is_trait)) => {
@@ -148,7 +150,7 @@ impl Walker<'_> {
             let mut scope = Scope::default();
             if let Some(p) = params {
                 for prm in kids(p) {
-                    match prm.kind() {
+                    match prm.kind_name() {
                         "self_parameter" => {
                             scope.vals.insert(
                                 "self".into(),
@@ -178,7 +180,9 @@ impl Walker<'_> {
         };
         kids(tp)
             .into_iter()
-            .filter(|p| p.kind() == "type_parameter" || p.kind() == "constrained_type_parameter")
+            .filter(|p| {
+                p.kind_name() == "type_parameter" || p.kind_name() == "constrained_type_parameter"
+            })
             .filter_map(|p| {
                 field(p, "name")
                     .or_else(|| field(p, "left"))
@@ -192,7 +196,9 @@ impl Walker<'_> {
         let mut bounds: Vec<(String, Node)> = Vec::new();
         if let Some(tp) = field(n, "type_parameters") {
             for p in kids(tp) {
-                if p.kind() == "type_parameter" || p.kind() == "constrained_type_parameter" {
+                if p.kind_name() == "type_parameter"
+                    || p.kind_name() == "constrained_type_parameter"
+                {
                     let nm = field(p, "name")
                         .or_else(|| field(p, "left"))
                         .map(|x| self.t(x).to_string())
@@ -201,16 +207,19 @@ impl Walker<'_> {
                     if let Some(b) = field(p, "bounds") {
                         bounds.push((nm, b));
                     }
-                } else if p.kind() == "const_parameter"
+                } else if p.kind_name() == "const_parameter"
                     && let Some(nm) = field(p, "name")
                 {
                     scope.vals.insert(self.t(nm).to_string(), Recv::Unknown);
                 }
             }
         }
-        if let Some(w) = kids(n).into_iter().find(|k| k.kind() == "where_clause") {
+        if let Some(w) = kids(n)
+            .into_iter()
+            .find(|k| k.kind_name() == "where_clause")
+        {
             for p in kids(w) {
-                if p.kind() != "where_predicate" {
+                if p.kind_name() != "where_predicate" {
                     continue;
                 }
                 if let (Some(l), Some(b)) = (field(p, "left"), field(p, "bounds")) {
@@ -240,12 +249,12 @@ impl Walker<'_> {
     pub(super) fn bounds(&mut self, b: Node, kind: RefKind) -> Vec<Ty> {
         let mut out = Vec::new();
         for k in kids(b) {
-            let k = if k.kind() == "higher_ranked_trait_bound" {
+            let k = if k.kind_name() == "higher_ranked_trait_bound" {
                 field(k, "value").unwrap_or(k)
             } else {
                 k
             };
-            match k.kind() {
+            match k.kind_name() {
                 "lifetime" => {}
                 "type_identifier" | "scoped_type_identifier" | "generic_type" => {
                     let t = self.deeper(|w| w.ty_of(k));

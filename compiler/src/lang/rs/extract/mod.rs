@@ -15,6 +15,7 @@ mod types;
 
 use crate::hash::HashMap;
 use crate::lang::FieldExt;
+use crate::lang::KindExt;
 
 use kivgraph_format::SymbolKind;
 use tree_sitter::{Node, Parser};
@@ -515,7 +516,7 @@ impl<'s> Walker<'s> {
     fn prefix_at(&self, n: Node) -> Option<(u32, u32)> {
         let mut p = field(n, "path")?;
         for _ in 0..4 {
-            match p.kind() {
+            match p.kind_name() {
                 "scoped_identifier" | "scoped_type_identifier" => return Some(self.name_at(p)),
                 "identifier" | "type_identifier" => return Some(self.at(p)),
                 "generic_type" => p = field(p, "type")?,

@@ -1,6 +1,7 @@
 //! Paths and types: the segments of a path, the written type of a type node and the type
 //! references inside it, `<T as Tr>::name`, and the leaves of `use` trees.
 
+use crate::lang::KindExt;
 use tree_sitter::Node;
 
 use super::{Import, Leaf, MAX_DEPTH, Ns, PRIMITIVES, RefKind, SelfCtx, Ty, Walker, What, field};
@@ -12,7 +13,7 @@ impl Walker<'_> {
     pub(super) fn type_name(&self, mut n: Node) -> String {
         // `&`, `*const` and generic arguments are looked through, iteratively.
         for _ in 0..MAX_DEPTH {
-            match n.kind() {
+            match n.kind_name() {
                 "generic_type" | "reference_type" | "pointer_type" => match field(n, "type") {
                     Some(t) => n = t,
                     None => return String::new(),
@@ -20,7 +21,7 @@ impl Walker<'_> {
                 _ => break,
             }
         }
-        match n.kind() {
+        match n.kind_name() {
             "type_identifier" | "primitive_type" => self.t(n).to_string(),
             "scoped_type_identifier" | "scoped_identifier" => {
                 field(n, "name").map_or_else(String::new, |x| self.t(x).to_string())
@@ -33,7 +34,7 @@ impl Walker<'_> {
         if self.depth.get() > MAX_DEPTH {
             return None;
         }
-        match n.kind() {
+        match n.kind_name() {
             "identifier" | "type_identifier" | "self" | "super" | "crate" | "field_identifier" => {
                 Some(vec![self.t(n).to_string()])
             }
@@ -41,8 +42,10 @@ impl Walker<'_> {
             "scoped_identifier" | "scoped_type_identifier" => {
                 let name = field(n, "name")?;
                 let mut segs = match field(n, "path") {
-                    Some(p) if p.kind() == "bracketed_type" || p.kind() == "generic_type" => {
-                        if p.kind() == "generic_type" {
+                    Some(p)
+                        if p.kind_name() == "bracketed_type" || p.kind_name() == "generic_type" =>
+                    {
+                        if p.kind_name() == "generic_type" {
                             self.depth.nested(|| self.path_segs(field(p, "type")?))?
                         } else {
                             return None;
@@ -67,7 +70,7 @@ impl Walker<'_> {
         if self.depth.get() > MAX_DEPTH {
             return Ty::Unknown;
         }
-        match n.kind() {
+        match n.kind_name() {
             "reference_type" | "pointer_type" => field(n, "type").map_or(Ty::Unknown, |t| {
                 Ty::Ref(Box::new(self.depth.nested(|| self.ty_of(t))))
             }),
@@ -92,7 +95,7 @@ impl Walker<'_> {
                 let args = field(n, "type_arguments").map_or_else(Vec::new, |a| {
                     kids(a)
                         .into_iter()
-                        .filter(|k| k.kind() != "lifetime")
+                        .filter(|k| k.kind_name() != "lifetime")
                         .map(|k| self.depth.nested(|| self.ty_of(k)))
                         .collect()
                 });
@@ -102,7 +105,7 @@ impl Walker<'_> {
                 let Some(t) = field(n, "trait") else {
                     return Ty::Unknown;
                 };
-                let ts: Vec<Ty> = if t.kind() == "trait_bounds" {
+                let ts: Vec<Ty> = if t.kind_name() == "trait_bounds" {
                     kids(t)
                         .into_iter()
                         .map(|k| self.depth.nested(|| self.ty_of(k)))
@@ -131,7 +134,7 @@ impl Walker<'_> {
         if self.deep() {
             return;
         }
-        match n.kind() {
+        match n.kind_name() {
             "type_identifier" => {
                 let nm = self.t(n);
                 if nm == "Self" {
@@ -154,7 +157,7 @@ impl Walker<'_> {
                     self.deeper(|w| w.qualified(p, n, kind));
                 }
                 if let Some(p) = field(n, "path")
-                    && p.kind() == "generic_type"
+                    && p.kind_name() == "generic_type"
                     && let Some(a) = field(p, "type_arguments")
                 {
                     self.deeper(|w| w.type_refs(a, RefKind::Type));
@@ -168,7 +171,10 @@ impl Walker<'_> {
                     // `Tr<Item = T>`: `Item` is the associated type `Tr::Item`.
                     let trait_segs = field(n, "type").and_then(|t| self.deeper(|w| w.path_segs(t)));
                     if let Some(segs) = trait_segs {
-                        for b in kids(a).into_iter().filter(|k| k.kind() == "type_binding") {
+                        for b in kids(a)
+                            .into_iter()
+                            .filter(|k| k.kind_name() == "type_binding")
+                        {
                             if let Some(name) = field(b, "name") {
                                 let mut path = segs.clone();
                                 path.push(self.t(name).to_string());
@@ -193,7 +199,7 @@ impl Walker<'_> {
             }
             "primitive_type" | "lifetime" => {}
             "block" => self.deeper(|w| w.block(n)),
-            _ if n.kind().ends_with("_expression") || n.kind().ends_with("_literal") => {
+            _ if n.kind_name().ends_with("_expression") || n.kind_name().ends_with("_literal") => {
                 self.deeper(|w| w.expr(n))
             }
             "identifier" | "scoped_identifier" => self.deeper(|w| w.expr(n)),
@@ -227,7 +233,7 @@ impl Walker<'_> {
             return;
         };
         let Some(name) = field(n, "name") else { return };
-        if q.kind() == "qualified_type" {
+        if q.kind_name() == "qualified_type" {
             let (Some(t), Some(a)) = (field(q, "type"), field(q, "alias")) else {
                 return;
             };
@@ -255,7 +261,7 @@ impl Walker<'_> {
                 source: w.source,
             });
         };
-        match n.kind() {
+        match n.kind_name() {
             "identifier" | "self" | "super" | "crate" | "scoped_identifier" | "metavariable" => {
                 let Some(mut segs) = self.deeper(|w| w.path_segs(n)) else {
                     return;
@@ -265,7 +271,7 @@ impl Walker<'_> {
                     segs.remove(0);
                 }
                 full.extend(segs);
-                let p = match n.kind() {
+                let p = match n.kind_name() {
                     "scoped_identifier" => self.name_at(n),
                     _ => self.at(n),
                 };
@@ -280,7 +286,7 @@ impl Walker<'_> {
                 };
                 let mut full = prefix;
                 full.extend(segs);
-                let p = match path.kind() {
+                let p = match path.kind_name() {
                     "scoped_identifier" => self.name_at(path),
                     _ => self.at(path),
                 };
@@ -295,7 +301,7 @@ impl Walker<'_> {
                     && let Some(segs) = self.deeper(|w| w.path_segs(p))
                 {
                     full.extend(segs);
-                    at = match p.kind() {
+                    at = match p.kind_name() {
                         "scoped_identifier" => self.name_at(p),
                         _ => self.at(p),
                     };

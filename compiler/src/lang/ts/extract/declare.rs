@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::lang::FieldExt;
+use crate::lang::KindExt;
 
 impl Extractor<'_> {
     /// Declares the statements of a module or namespace body. Names go into the innermost
@@ -27,7 +28,7 @@ impl Extractor<'_> {
         exported: bool,
     ) {
         let parent_exported = parent.is_none_or(|p| self.file.decls[p].exported);
-        match s.kind() {
+        match s.kind_name() {
             // Error recovery keeps whole declarations inside an ERROR node.
             "ERROR" => {
                 for k in kids(s) {
@@ -47,11 +48,12 @@ impl Extractor<'_> {
             "ambient_declaration" => {
                 for d in kids(s) {
                     // `declare module "x" {}` and `declare global {}` are not this module's.
-                    if d.kind() == "module" && d.field("name").is_some_and(|n| n.kind() == "string")
+                    if d.kind_name() == "module"
+                        && d.field("name").is_some_and(|n| n.kind_name() == "string")
                     {
                         continue;
                     }
-                    if d.kind() == "statement_block" {
+                    if d.kind_name() == "statement_block" {
                         continue;
                     }
                     self.declare_statement(d, parent, prefix, top, exported);
@@ -59,7 +61,7 @@ impl Extractor<'_> {
             }
             "expression_statement" => {
                 if let Some(e) = s.named_child(0) {
-                    match e.kind() {
+                    match e.kind_name() {
                         "internal_module" | "module" => {
                             self.declare_namespace(e, parent, prefix, exported && parent_exported)
                         }
@@ -88,7 +90,7 @@ impl Extractor<'_> {
                 let name = self.t(name);
                 // Overloads and the implementation are one symbol, at the first signature.
                 let existing = self.scope_decl(name, parent, |k| k == SymbolKind::Function);
-                let signature_only = s.kind() == "function_signature";
+                let signature_only = s.kind_name() == "function_signature";
                 match existing {
                     Some(d) => {
                         self.join_part(d, s);
@@ -118,7 +120,7 @@ impl Extractor<'_> {
             // `import X = NS.Y` (and `export import`): a declaration of its own, an alias whose
             // uses bind to it and whose target is walked as a reference (SPEC 11.2).
             "import_alias" => {
-                if let Some(name) = s.named_child(0).filter(|n| n.kind() == "identifier") {
+                if let Some(name) = s.named_child(0).filter(|n| n.kind_name() == "identifier") {
                     let name = self.t(name);
                     let e = exported && parent_exported;
                     let d = self.new_decl(s, name, SymbolKind::Alias, parent, prefix, e);
@@ -127,7 +129,7 @@ impl Extractor<'_> {
             }
             "interface_declaration" | "type_alias_declaration" => {
                 let exported = exported && parent_exported;
-                let interface = s.kind() == "interface_declaration";
+                let interface = s.kind_name() == "interface_declaration";
                 let kind = if interface {
                     SymbolKind::Interface
                 } else {
@@ -140,7 +142,7 @@ impl Extractor<'_> {
                 let members = if interface {
                     s.field("body")
                 } else {
-                    s.field("value").filter(|v| v.kind() == "object_type")
+                    s.field("value").filter(|v| v.kind_name() == "object_type")
                 };
                 if let Some(m) = members {
                     self.declare_type_members(m, d);
@@ -155,13 +157,13 @@ impl Extractor<'_> {
                 let qp = format!("{}.", self.file.decls[d].qn);
                 if let Some(body) = s.field("body") {
                     for m in kids(body) {
-                        let name_node = if m.kind() == "enum_assignment" {
+                        let name_node = if m.kind_name() == "enum_assignment" {
                             m.field("name")
                         } else {
                             Some(m)
                         };
                         let Some(nn) = name_node else { continue };
-                        let mname = match nn.kind() {
+                        let mname = match nn.kind_name() {
                             "property_identifier" => self.t(nn).to_string(),
                             "string" => string_value(nn, self.src),
                             _ => continue,
@@ -173,7 +175,7 @@ impl Extractor<'_> {
                 }
             }
             "lexical_declaration" | "variable_declaration" => {
-                let kind = if s.kind() == "lexical_declaration"
+                let kind = if s.kind_name() == "lexical_declaration"
                     && s.child(0).is_some_and(|k| self.t(k) == "const")
                 {
                     SymbolKind::Constant
@@ -182,7 +184,7 @@ impl Extractor<'_> {
                 };
                 for vd in kids(s)
                     .into_iter()
-                    .filter(|d| d.kind() == "variable_declarator")
+                    .filter(|d| d.kind_name() == "variable_declarator")
                 {
                     if top
                         && parent.is_none()
@@ -249,7 +251,7 @@ impl Extractor<'_> {
     /// or classes).
     pub(super) fn declare_block_vars(&mut self, n: Node, prefix: &str) {
         for k in kids(n) {
-            match k.kind() {
+            match k.kind_name() {
                 "variable_declaration" => self.declare_statement(k, None, prefix, true, false),
                 "function_declaration"
                 | "generator_function_declaration"
@@ -317,7 +319,7 @@ impl Extractor<'_> {
             let mut star_as = None;
             let mut c = s.walk();
             for ch in s.children(&mut c) {
-                match ch.kind() {
+                match ch.kind_name() {
                     "*" => star = true,
                     "namespace_export" => {
                         star = false;
@@ -354,7 +356,7 @@ impl Extractor<'_> {
         }
         if let Some(v) = s.field("value") {
             // `export default <expression>`.
-            match v.kind() {
+            match v.kind_name() {
                 "identifier" => {} // bound in the walk, where every top-level name is known
                 "function_expression" | "function" | "generator_function" | "arrow_function" => {
                     let d = self.new_decl(v, "default", SymbolKind::Function, None, "", true);
@@ -375,7 +377,7 @@ impl Extractor<'_> {
         let mut c = s.walk();
         let expr: Option<Node> = s
             .named_children(&mut c)
-            .find(|n| !matches!(n.kind(), "export_clause" | "comment" | "decorator"));
+            .find(|n| !matches!(n.kind_name(), "export_clause" | "comment" | "decorator"));
         if let Some(e) = expr
             && has_child(s, "=")
         {
@@ -384,7 +386,7 @@ impl Extractor<'_> {
     }
 
     pub(super) fn spec_name(&self, n: Node) -> String {
-        if n.kind() == "string" {
+        if n.kind_name() == "string" {
             string_value(n, self.src)
         } else {
             self.t(n).to_string()
@@ -400,7 +402,7 @@ impl Extractor<'_> {
     ) -> Vec<(Node<'t>, String, Option<Node<'t>>)> {
         kids(list)
             .into_iter()
-            .filter(|sp| sp.kind() == kind)
+            .filter(|sp| sp.kind_name() == kind)
             .filter_map(|sp| {
                 let n = sp.field("name")?;
                 Some((n, self.spec_name(n), sp.field("alias")))
@@ -422,7 +424,7 @@ impl Extractor<'_> {
         let Some(src) = s.field("source").or_else(|| {
             let mut c = s.walk();
             s.named_children(&mut c)
-                .find(|n| n.kind() == "import_require_clause")
+                .find(|n| n.kind_name() == "import_require_clause")
                 .and_then(|r| r.field("source"))
         }) else {
             return;
@@ -430,15 +432,15 @@ impl Extractor<'_> {
         let statement = self.specifier(src);
         let spec = self.file.specifiers[statement].spec.clone();
         for k in kids(s) {
-            match k.kind() {
+            match k.kind_name() {
                 "import_require_clause" => {
-                    if let Some(id) = k.named_child(0).filter(|n| n.kind() == "identifier") {
+                    if let Some(id) = k.named_child(0).filter(|n| n.kind_name() == "identifier") {
                         self.push_import(id, ImportKind::Require, &spec, statement);
                     }
                 }
                 "import_clause" => {
                     for p in kids(k) {
-                        match p.kind() {
+                        match p.kind_name() {
                             "identifier" => {
                                 self.push_import(p, ImportKind::Default, &spec, statement)
                             }
@@ -495,16 +497,16 @@ impl Extractor<'_> {
     /// `require("x")` with a literal specifier.
     pub(super) fn require_of<'t>(&self, v: Node<'t>) -> Option<Node<'t>> {
         let v = unwrap_parens(v);
-        if v.kind() != "call_expression" {
+        if v.kind_name() != "call_expression" {
             return None;
         }
         let f = v.field("function")?;
-        if f.kind() != "identifier" || self.t(f) != "require" {
+        if f.kind_name() != "identifier" || self.t(f) != "require" {
             return None;
         }
         let args = v.field("arguments")?;
         let a = args.named_child(0)?;
-        (a.kind() == "string" && args.named_child_count() == 1).then_some(a)
+        (a.kind_name() == "string" && args.named_child_count() == 1).then_some(a)
     }
 
     pub(super) fn declare_require(&mut self, vd: Node, src: Node) {
@@ -513,14 +515,14 @@ impl Extractor<'_> {
         let Some(name) = vd.field("name") else {
             return;
         };
-        match name.kind() {
+        match name.kind_name() {
             "identifier" => self.push_import(name, ImportKind::Require, &spec, statement),
             "object_pattern" => {
                 for p in kids(name) {
-                    let (key, local) = match p.kind() {
+                    let (key, local) = match p.kind_name() {
                         "shorthand_property_identifier_pattern" => (p, p),
                         "pair_pattern" => match (p.field("key"), p.field("value")) {
-                            (Some(k), Some(v)) if v.kind() == "identifier" => (k, v),
+                            (Some(k), Some(v)) if v.kind_name() == "identifier" => (k, v),
                             _ => continue,
                         },
                         _ => continue,
@@ -539,7 +541,7 @@ impl Extractor<'_> {
         let (Some(left), Some(right)) = (e.field("left"), e.field("right")) else {
             return;
         };
-        if left.kind() != "member_expression" {
+        if left.kind_name() != "member_expression" {
             return;
         }
         let lt = self.t(left);
@@ -558,7 +560,7 @@ impl Extractor<'_> {
             return;
         };
         let name = self.t(prop).to_string();
-        let kind = match unwrap_parens(right).kind() {
+        let kind = match unwrap_parens(right).kind_name() {
             "function_expression" | "function" | "arrow_function" | "generator_function" => {
                 SymbolKind::Function
             }
@@ -581,13 +583,13 @@ impl Extractor<'_> {
         let Some(name) = n.field("name") else {
             return;
         };
-        if name.kind() == "string" {
+        if name.kind_name() == "string" {
             return;
         }
         // `namespace A.B.C`: a chain of namespaces.
         let mut parts = Vec::new();
         let mut cur = name;
-        while cur.kind() == "nested_identifier" {
+        while cur.kind_name() == "nested_identifier" {
             if let Some(p) = cur.field("property") {
                 parts.push(self.t(p).to_string());
             }
@@ -662,7 +664,7 @@ impl Extractor<'_> {
             return d;
         };
         for m in kids(body) {
-            let kind = match m.kind() {
+            let kind = match m.kind_name() {
                 "method_definition" | "method_signature" | "abstract_method_signature" => {
                     if has_child(m, "get") || has_child(m, "set") {
                         SymbolKind::Property
@@ -703,8 +705,10 @@ impl Extractor<'_> {
                     let is_prop = {
                         let mut cc = p.walk();
                         p.children(&mut cc).any(|c| {
-                            matches!(c.kind(), "accessibility_modifier" | "override_modifier")
-                                || self.t(c) == "readonly"
+                            matches!(
+                                c.kind_name(),
+                                "accessibility_modifier" | "override_modifier"
+                            ) || self.t(c) == "readonly"
                         })
                     };
                     if !is_prop {
@@ -713,7 +717,7 @@ impl Extractor<'_> {
                     let Some(pat) = p.field("pattern") else {
                         continue;
                     };
-                    if pat.kind() != "identifier" {
+                    if pat.kind_name() != "identifier" {
                         continue;
                     }
                     let pname = self.t(pat).to_string();
@@ -729,7 +733,7 @@ impl Extractor<'_> {
     /// The name of the class or type member `m`: an identifier, a `#private` name or a string.
     fn member_name(&self, m: Node) -> Option<String> {
         let nn = m.field("name")?;
-        match nn.kind() {
+        match nn.kind_name() {
             "property_identifier" | "private_property_identifier" => Some(self.t(nn).to_string()),
             "string" => Some(string_value(nn, self.src)),
             _ => None,
@@ -757,7 +761,7 @@ impl Extractor<'_> {
         let qp = format!("{}.", self.file.decls[d].qn);
         let exported = self.file.decls[d].exported;
         for m in kids(body) {
-            let kind = match m.kind() {
+            let kind = match m.kind_name() {
                 "property_signature" => SymbolKind::Property,
                 "method_signature" => SymbolKind::Method,
                 "index_signature" | "call_signature" | "construct_signature" => {

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::lang::FieldExt;
+use crate::lang::KindExt;
 
 impl Extractor<'_> {
     pub(super) fn expr_of(&self, n: Node) -> Expr {
@@ -12,7 +13,7 @@ impl Extractor<'_> {
         if d > MAX_EXPR {
             return Expr::Unknown;
         }
-        match n.kind() {
+        match n.kind_name() {
             "identifier" => {
                 let name = self.t(n);
                 if name == "undefined" {
@@ -53,7 +54,7 @@ impl Extractor<'_> {
             "as_expression" | "satisfies_expression" => {
                 let ty = n.named_child(1);
                 match ty {
-                    Some(t) if n.kind() == "as_expression" => {
+                    Some(t) if n.kind_name() == "as_expression" => {
                         if self.t(t) == "const" {
                             n.named_child(0)
                                 .map_or(Expr::Unknown, |c| self.expr_at(c, d + 1))
@@ -70,7 +71,7 @@ impl Extractor<'_> {
                 .named_child(0)
                 .map_or(Expr::Unknown, |t| Expr::Typed(self.type_at(t, d + 1))),
             "subscript_expression" => {
-                let idx_is_number = n.field("index").is_some_and(|i| i.kind() == "number");
+                let idx_is_number = n.field("index").is_some_and(|i| i.kind_name() == "number");
                 match n.field("object") {
                     Some(o) if idx_is_number => {
                         let i = n
@@ -88,10 +89,11 @@ impl Extractor<'_> {
             // `a ?? {}`, `a || []`: the members of `a` (an empty literal adds none); another
             // `??`, `||` or `&&` may be either operand.
             "binary_expression" => {
-                let empty =
-                    |x: Node| matches!(x.kind(), "object" | "array") && x.named_child_count() == 0;
+                let empty = |x: Node| {
+                    matches!(x.kind_name(), "object" | "array") && x.named_child_count() == 0
+                };
                 let (l, r) = (n.field("left"), n.field("right"));
-                match n.field("operator").map(|o| o.kind()) {
+                match n.field("operator").map(|o| o.kind_name()) {
                     Some("??" | "||") if r.is_some_and(empty) => {
                         l.map_or(Expr::Unknown, |l| self.expr_at(l, d + 1))
                     }
@@ -118,8 +120,8 @@ impl Extractor<'_> {
         if let Some(params) = n.field("parameters") {
             let mut c = params.walk();
             for p in params.named_children(&mut c) {
-                if matches!(p.kind(), "required_parameter" | "optional_parameter") {
-                    if p.field("pattern").is_some_and(|x| x.kind() == "this") {
+                if matches!(p.kind_name(), "required_parameter" | "optional_parameter") {
+                    if p.field("pattern").is_some_and(|x| x.kind_name() == "this") {
                         continue;
                     }
                     ps.push(p.field("type").map(|t| self.type_at(t, d + 1)));
@@ -137,7 +139,7 @@ impl Extractor<'_> {
         if d > MAX_EXPR {
             return TypeRef::Unknown;
         }
-        match n.kind() {
+        match n.kind_name() {
             "type_annotation" | "parenthesized_type" | "readonly_type" => n
                 .named_child(0)
                 .map_or(TypeRef::Unknown, |c| self.type_at(c, d + 1)),
@@ -151,7 +153,7 @@ impl Extractor<'_> {
                 let mut cur = Some(n);
                 let mut head = None;
                 while let Some(c) = cur {
-                    match c.kind() {
+                    match c.kind_name() {
                         "nested_type_identifier" => {
                             if let Some(nm) = c.field("name") {
                                 path.push(self.t(nm).to_string());
@@ -213,8 +215,8 @@ impl Extractor<'_> {
                 let kept: Vec<Node> = flat
                     .into_iter()
                     .filter(|p| {
-                        let nullish = matches!(p.kind(), "null" | "undefined")
-                            || (matches!(p.kind(), "literal_type" | "predefined_type")
+                        let nullish = matches!(p.kind_name(), "null" | "undefined")
+                            || (matches!(p.kind_name(), "literal_type" | "predefined_type")
                                 && matches!(self.t(*p), "null" | "undefined"));
                         !nullish
                     })
@@ -238,7 +240,7 @@ impl Extractor<'_> {
                 .named_child(0)
                 .map_or(TypeRef::Unknown, |c| self.type_at(c, d + 1)),
             "type_predicate" => match (n.field("name"), n.field("type")) {
-                (Some(p), Some(t)) if p.kind() == "identifier" => TypeRef::Predicate(
+                (Some(p), Some(t)) if p.kind_name() == "identifier" => TypeRef::Predicate(
                     usize::MAX,
                     Box::new(self.type_at(t, d + 1)),
                     self.t(p).to_string(),
@@ -251,8 +253,10 @@ impl Extractor<'_> {
                 let parts: Vec<Node> = n.named_children(&mut c).collect();
                 match parts[..] {
                     [base, key]
-                        if key.kind() == "literal_type"
-                            && key.named_child(0).is_some_and(|s| s.kind() == "string") =>
+                        if key.kind_name() == "literal_type"
+                            && key
+                                .named_child(0)
+                                .is_some_and(|s| s.kind_name() == "string") =>
                     {
                         let key = key
                             .named_child(0)
@@ -271,7 +275,7 @@ impl Extractor<'_> {
             ),
             "conditional_type" => {
                 let extends_any = n.field("right").is_some_and(|r| {
-                    r.kind() == "predefined_type" && matches!(self.t(r), "any" | "unknown")
+                    r.kind_name() == "predefined_type" && matches!(self.t(r), "any" | "unknown")
                 });
                 match (n.field("left"), n.field("consequence")) {
                     (Some(l), Some(c)) => TypeRef::Cond {
@@ -285,10 +289,12 @@ impl Extractor<'_> {
             "tuple_type" => {
                 let mut ts = Vec::new();
                 for m in kids(n) {
-                    match m.kind() {
+                    match m.kind_name() {
                         "rest_type" | "comment" => break,
                         "required_parameter" | "optional_parameter" => {
-                            if m.field("name").is_some_and(|x| x.kind() == "rest_pattern") {
+                            if m.field("name")
+                                .is_some_and(|x| x.kind_name() == "rest_pattern")
+                            {
                                 break;
                             }
                             ts.push(
@@ -305,7 +311,7 @@ impl Extractor<'_> {
                 }
                 TypeRef::Tuple(ts)
             }
-            "literal_type" if n.named_child(0).is_some_and(|s| s.kind() == "string") => {
+            "literal_type" if n.named_child(0).is_some_and(|s| s.kind_name() == "string") => {
                 TypeRef::Literal(
                     n.named_child(0)
                         .map_or(String::new(), |s| super::string_value(s, self.src)),
@@ -319,7 +325,7 @@ impl Extractor<'_> {
                 let mut props = Vec::new();
                 let mut c = n.walk();
                 for m in n.named_children(&mut c) {
-                    match m.kind() {
+                    match m.kind_name() {
                         "property_signature" => {
                             if let Some(name) = m.field("name") {
                                 props.push((
@@ -349,20 +355,20 @@ impl Extractor<'_> {
 pub(super) fn mapped_over(n: Node) -> Option<Node> {
     let members: Vec<Node> = kids(n)
         .into_iter()
-        .filter(|k| k.is_named() && k.kind() != "comment")
+        .filter(|k| k.is_named() && k.kind_name() != "comment")
         .collect();
     let [sig] = members[..] else { return None };
-    if sig.kind() != "index_signature" {
+    if sig.kind_name() != "index_signature" {
         return None;
     }
     let clause = kids(sig)
         .into_iter()
-        .find(|k| k.kind() == "mapped_type_clause")?;
+        .find(|k| k.kind_name() == "mapped_type_clause")?;
     if clause.field("alias").is_some() {
         return None;
     }
     let keys = clause.field("type")?;
-    if keys.kind() != "index_type_query" {
+    if keys.kind_name() != "index_type_query" {
         return None;
     }
     keys.named_child(0)

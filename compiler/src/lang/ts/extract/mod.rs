@@ -14,6 +14,7 @@ mod walk;
 
 use crate::hash::{HashMap, HashSet};
 use crate::lang::FieldExt;
+use crate::lang::KindExt;
 
 use kivgraph_format::SymbolKind;
 use tree_sitter::Node;
@@ -339,13 +340,13 @@ fn signature(n: Node, src: &str) -> Option<String> {
 
 fn has_child(n: Node, kind: &str) -> bool {
     let mut c = n.walk();
-    n.children(&mut c).any(|c| c.kind() == kind)
+    n.children(&mut c).any(|c| c.kind_name() == kind)
 }
 
 fn is_private(n: Node, src: &str) -> bool {
     let mut c = n.walk();
     n.children(&mut c)
-        .any(|c| c.kind() == "accessibility_modifier" && text(c, src) == "private")
+        .any(|c| c.kind_name() == "accessibility_modifier" && text(c, src) == "private")
 }
 
 /// A scope of locals and declarations: name → bindings, newest last.
@@ -624,7 +625,7 @@ impl<'s> Extractor<'s> {
 }
 
 fn collect_infers(n: Node, src: &str, out: &mut Vec<String>) {
-    if n.kind() == "infer_type" {
+    if n.kind_name() == "infer_type" {
         if let Some(t) = n.named_child(0) {
             out.push(text(t, src).to_string());
         }
@@ -657,7 +658,7 @@ fn expr_depth(e: &Expr) -> usize {
 }
 
 fn flatten_union<'t>(n: Node<'t>, out: &mut Vec<Node<'t>>) {
-    if n.kind() == "union_type" {
+    if n.kind_name() == "union_type" {
         for k in kids(n) {
             flatten_union(k, out);
         }
@@ -668,7 +669,10 @@ fn flatten_union<'t>(n: Node<'t>, out: &mut Vec<Node<'t>>) {
 
 fn unwrap_parens(n: Node) -> Node {
     let mut n = n;
-    while matches!(n.kind(), "parenthesized_expression" | "non_null_expression") {
+    while matches!(
+        n.kind_name(),
+        "parenthesized_expression" | "non_null_expression"
+    ) {
         match n.named_child(0) {
             Some(c) => n = c,
             None => break,
@@ -702,13 +706,13 @@ fn expr_type(e: Expr) -> TypeRef {
 
 /// The names a binding pattern declares, with their identifier nodes.
 fn pattern_names<'t>(p: Node<'t>, src: &str, out: &mut Vec<(String, Node<'t>)>) {
-    match p.kind() {
+    match p.kind_name() {
         "identifier" | "shorthand_property_identifier_pattern" => {
             out.push((text(p, src).to_string(), p))
         }
         "object_pattern" | "array_pattern" => {
             for k in kids(p) {
-                match k.kind() {
+                match k.kind_name() {
                     "pair_pattern" => {
                         if let Some(v) = k.field("value") {
                             pattern_names(v, src, out);
@@ -748,14 +752,14 @@ fn pattern_names<'t>(p: Node<'t>, src: &str, out: &mut Vec<(String, Node<'t>)>) 
 fn narrowing_ranges(root: Node) -> Vec<(usize, usize)> {
     let mut out: Vec<(usize, usize)> = Vec::new();
     crate::lang::each_named(root, |n| {
-        let field = match n.kind() {
+        let field = match n.kind_name() {
             "if_statement" | "while_statement" | "do_statement" | "for_statement"
             | "ternary_expression" => Some("condition"),
             "switch_statement" => Some("value"),
             "assignment_expression" | "augmented_assignment_expression" => Some("left"),
             "binary_expression"
                 if n.field("operator")
-                    .is_some_and(|o| matches!(o.kind(), "&&" | "||")) =>
+                    .is_some_and(|o| matches!(o.kind_name(), "&&" | "||")) =>
             {
                 Some("left")
             }
@@ -763,7 +767,7 @@ fn narrowing_ranges(root: Node) -> Vec<(usize, usize)> {
         };
         if let Some(c) = field.and_then(|f| n.field(f))
             // `x.p = v` narrows `x.p`, not `x`.
-            && (field != Some("left") || n.kind() == "binary_expression" || c.kind() == "identifier")
+            && (field != Some("left") || n.kind_name() == "binary_expression" || c.kind_name() == "identifier")
         {
             out.push((c.start_byte(), c.end_byte()));
         }

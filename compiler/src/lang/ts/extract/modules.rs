@@ -2,11 +2,12 @@
 
 use super::*;
 use crate::lang::FieldExt;
+use crate::lang::KindExt;
 
 impl Extractor<'_> {
     pub(super) fn import_refs_of_require(&mut self, pattern: Node) {
         for p in kids(pattern) {
-            let key = match p.kind() {
+            let key = match p.kind_name() {
                 "shorthand_property_identifier_pattern" => Some(p),
                 "pair_pattern" => p.field("key"),
                 _ => None,
@@ -59,7 +60,7 @@ impl Extractor<'_> {
 
     pub(super) fn walk_export(&mut self, n: Node) {
         if let Some(d) = n.field("declaration") {
-            for dec in kids(n).into_iter().filter(|k| k.kind() == "decorator") {
+            for dec in kids(n).into_iter().filter(|k| k.kind_name() == "decorator") {
                 self.walk(dec);
             }
             self.walk(d);
@@ -90,14 +91,14 @@ impl Extractor<'_> {
         }
         let is_default = has_child(n, "default");
         if let Some(v) = n.field("value") {
-            if v.kind() == "identifier" && is_default && self.scopes.len() == 1 {
+            if v.kind_name() == "identifier" && is_default && self.scopes.len() == 1 {
                 let name = self.t(v).to_string();
                 let res = self.lookup_any(&name);
                 self.push_ref(v, Use::Export, RefTarget::Name(res.clone(), name));
                 self.file.exports.push(("default".into(), res));
             } else {
                 let decl = self.decl_of(v);
-                if matches!(v.kind(), "class") {
+                if matches!(v.kind_name(), "class") {
                     self.walk_class(v);
                 } else {
                     self.with_owner(decl, |x| x.walk(v));
@@ -111,7 +112,7 @@ impl Extractor<'_> {
             return;
         }
         for k in kids(n) {
-            match k.kind() {
+            match k.kind_name() {
                 "export_clause" => {
                     for (nn, name, alias) in self.specifiers(k, "export_specifier") {
                         let alias = alias.map_or(name.clone(), |a| self.spec_name(a));
@@ -126,7 +127,7 @@ impl Extractor<'_> {
                 _ => {
                     // `export = expr`.
                     if has_child(n, "=") {
-                        if k.kind() == "identifier" {
+                        if k.kind_name() == "identifier" {
                             self.name_ref(k, Use::Export);
                         } else {
                             self.walk(k);
@@ -156,9 +157,9 @@ impl Extractor<'_> {
         let lt = self.t(l);
         if lt == "module.exports" {
             let r = unwrap_parens(r);
-            if r.kind() == "object" {
+            if r.kind_name() == "object" {
                 for p in kids(r) {
-                    match p.kind() {
+                    match p.kind_name() {
                         "shorthand_property_identifier" => {
                             let nm = self.t(p).to_string();
                             let res = self.lookup(&nm, false);
@@ -166,7 +167,7 @@ impl Extractor<'_> {
                         }
                         "pair" => {
                             if let (Some(k), Some(v)) = (p.field("key"), p.field("value"))
-                                && v.kind() == "identifier"
+                                && v.kind_name() == "identifier"
                             {
                                 let key = self.spec_name(k);
                                 let vn = self.t(v).to_string();
@@ -194,7 +195,7 @@ impl Extractor<'_> {
         let name = n.field("name");
         let mut comp = Expr::Unknown;
         if let Some(nm) = name {
-            match nm.kind() {
+            match nm.kind_name() {
                 "identifier" => {
                     let t = self.t(nm);
                     // Lower-case tags are intrinsic elements.
@@ -212,12 +213,12 @@ impl Extractor<'_> {
             self.walk(t);
         }
         for a in kids(n) {
-            match a.kind() {
+            match a.kind_name() {
                 "jsx_attribute" => {
                     let mut cc = a.walk();
                     let parts: Vec<Node> = a.named_children(&mut cc).collect();
                     for (i, p) in parts.into_iter().enumerate() {
-                        if i == 0 && p.kind() == "property_identifier" {
+                        if i == 0 && p.kind_name() == "property_identifier" {
                             if comp != Expr::Unknown {
                                 let pn = self.t(p).to_string();
                                 self.push_ref(

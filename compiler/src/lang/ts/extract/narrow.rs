@@ -6,6 +6,7 @@
 use super::walk::is_function;
 use super::*;
 use crate::lang::FieldExt;
+use crate::lang::KindExt;
 
 impl Extractor<'_> {
     /// Whether `n` assigns `name` anywhere below it. A function's assigned names are gathered
@@ -151,7 +152,8 @@ impl Extractor<'_> {
                 // Both flows meet again: the declared type.
             } else if alt.is_none()
                 && cons.is_some_and(ends_in_jump)
-                && n.parent().is_some_and(|p| p.kind() == "statement_block")
+                && n.parent()
+                    .is_some_and(|p| p.kind_name() == "statement_block")
             {
                 self.bind_narrowed(x, k, lits, !eq);
             } else {
@@ -185,16 +187,16 @@ impl Extractor<'_> {
         };
         let cases: Vec<Node> = kids(body)
             .into_iter()
-            .filter(|c| matches!(c.kind(), "switch_case" | "switch_default"))
+            .filter(|c| matches!(c.kind_name(), "switch_case" | "switch_default"))
             .collect();
         let literal = |c: Node| {
             c.field("value")
-                .filter(|v| v.kind() == "string")
+                .filter(|v| v.kind_name() == "string")
                 .map(|v| string_value(v, self.src))
         };
         let all: Option<Vec<String>> = cases
             .iter()
-            .filter(|c| c.kind() == "switch_case")
+            .filter(|c| c.kind_name() == "switch_case")
             .map(|c| literal(*c))
             .collect();
         // One scope for every case: `let`/`const` in a case is the switch's.
@@ -207,7 +209,7 @@ impl Extractor<'_> {
         let mut falling: Option<Vec<String>> = Some(Vec::new());
         let mut leaves = false;
         for case in cases {
-            let here: Option<(Vec<String>, bool)> = match (case.kind(), &falling) {
+            let here: Option<(Vec<String>, bool)> = match (case.kind_name(), &falling) {
                 ("switch_case", Some(prev)) => literal(case).map(|l| {
                     let mut v = prev.clone();
                     v.push(l);
@@ -224,7 +226,7 @@ impl Extractor<'_> {
             let mut c = case.walk();
             let stmts: Vec<Node> = case
                 .children_by_field_name("body", &mut c)
-                .filter(|s| s.kind() != "comment")
+                .filter(|s| s.kind_name() != "comment")
                 .collect();
             self.scopes.push(Scope::default());
             match &here {
@@ -252,8 +254,8 @@ impl Extractor<'_> {
     /// operands before it (`x.k === "a" || x.k === "b"`: `x.k` in the second is not `"a"`).
     fn walk_test(&mut self, c: Node, x: &str, k: &str, before: &mut Vec<String>) {
         let c = unwrap_parens(c);
-        if c.kind() == "binary_expression"
-            && c.field("operator").is_some_and(|o| o.kind() == "||")
+        if c.kind_name() == "binary_expression"
+            && c.field("operator").is_some_and(|o| o.kind_name() == "||")
             && let (Some(l), Some(r)) = (c.field("left"), c.field("right"))
         {
             self.walk_test(l, x, k, before);
@@ -310,11 +312,11 @@ impl Extractor<'_> {
     /// (or `!=`), or an `||` of equalities of the same `x.k`: the local's name, `k`, the
     /// literals, and whether the test holds when `x.k` equals one of them.
     fn discriminant_test(&self, c: Node) -> Option<(String, String, Vec<String>, bool)> {
-        match c.kind() {
+        match c.kind_name() {
             "parenthesized_expression" => self.discriminant_test(c.named_child(0)?),
             "binary_expression" => {
                 let (op, l, r) = binary(c)?;
-                match op.kind() {
+                match op.kind_name() {
                     "||" => {
                         let (a, ak, mut al, ae) = self.discriminant_test(l)?;
                         let (b, bk, bl, be) = self.discriminant_test(r)?;
@@ -324,9 +326,13 @@ impl Extractor<'_> {
                         })
                     }
                     "===" | "==" | "!==" | "!=" => {
-                        let eq = matches!(op.kind(), "===" | "==");
-                        let (m, s) = if l.kind() == "string" { (r, l) } else { (l, r) };
-                        if s.kind() != "string" {
+                        let eq = matches!(op.kind_name(), "===" | "==");
+                        let (m, s) = if l.kind_name() == "string" {
+                            (r, l)
+                        } else {
+                            (l, r)
+                        };
+                        if s.kind_name() != "string" {
                             return None;
                         }
                         let (x, k) = self.discriminant_of(m)?;
@@ -343,20 +349,20 @@ impl Extractor<'_> {
     /// callee, and `x`'s position among the arguments.
     fn guard_test(&self, c: Node) -> Option<(String, Expr, usize)> {
         let c = unwrap_parens(c);
-        if c.kind() != "call_expression" {
+        if c.kind_name() != "call_expression" {
             return None;
         }
         let f = c.field("function")?;
-        if !matches!(f.kind(), "identifier" | "member_expression") {
+        if !matches!(f.kind_name(), "identifier" | "member_expression") {
             return None;
         }
         let args = c.field("arguments")?;
         let mut cur = args.walk();
         let (i, a) = args
             .named_children(&mut cur)
-            .filter(|a| a.kind() != "comment")
+            .filter(|a| a.kind_name() != "comment")
             .enumerate()
-            .find(|(_, a)| a.kind() == "identifier")?;
+            .find(|(_, a)| a.kind_name() == "identifier")?;
         let name = self.t(a).to_string();
         matches!(self.lookup(&name, false), NameRes::Local(_)).then(|| (name, self.expr_of(f), i))
     }
@@ -364,11 +370,11 @@ impl Extractor<'_> {
     /// `"k" in x` (parenthesized too) with `x` a local or parameter: `x`'s name and `k`.
     fn in_test(&self, c: Node) -> Option<(String, String)> {
         let c = unwrap_parens(c);
-        if c.kind() != "binary_expression" {
+        if c.kind_name() != "binary_expression" {
             return None;
         }
         let (op, l, r) = binary(c)?;
-        if op.kind() != "in" || l.kind() != "string" || r.kind() != "identifier" {
+        if op.kind_name() != "in" || l.kind_name() != "string" || r.kind_name() != "identifier" {
             return None;
         }
         let name = self.t(r).to_string();
@@ -379,12 +385,12 @@ impl Extractor<'_> {
     /// `x.k` (also parenthesized, `x?.k`) with `x` a local or parameter: `x`'s name and `k`.
     fn discriminant_of(&self, m: Node) -> Option<(String, String)> {
         let m = unwrap_parens(m);
-        if m.kind() != "member_expression" {
+        if m.kind_name() != "member_expression" {
             return None;
         }
         let o = m.field("object")?;
         let p = m.field("property")?;
-        if o.kind() != "identifier" || p.kind() != "property_identifier" {
+        if o.kind_name() != "identifier" || p.kind_name() != "property_identifier" {
             return None;
         }
         let name = self.t(o).to_string();
@@ -395,18 +401,18 @@ impl Extractor<'_> {
     /// `x instanceof C` (parenthesized, or the first operand of `&&`): the local `x` and the
     /// type `C`.
     fn instanceof_test(&self, c: Node) -> Option<(String, TypeRef)> {
-        match c.kind() {
+        match c.kind_name() {
             "parenthesized_expression" => self.instanceof_test(c.named_child(0)?),
             "binary_expression" => {
                 let (op, l, r) = binary(c)?;
-                match op.kind() {
+                match op.kind_name() {
                     "&&" => self.instanceof_test(l).or_else(|| self.instanceof_test(r)),
-                    "instanceof" if l.kind() == "identifier" => {
+                    "instanceof" if l.kind_name() == "identifier" => {
                         let name = self.t(l).to_string();
                         if !matches!(self.lookup(&name, false), NameRes::Local(_)) {
                             return None;
                         }
-                        let ty = match r.kind() {
+                        let ty = match r.kind_name() {
                             "identifier" => TypeRef::Named {
                                 head: self.lookup(self.t(r), false),
                                 path: Vec::new(),
@@ -433,7 +439,7 @@ fn binary(c: Node) -> Option<(Node, Node, Node)> {
 fn enclosing_function(n: Node) -> Node {
     let mut cur = n;
     while let Some(p) = cur.parent() {
-        if is_function(p.kind()) {
+        if is_function(p.kind_name()) {
             return p;
         }
         cur = p;
@@ -444,11 +450,11 @@ fn enclosing_function(n: Node) -> Node {
 /// Whether statement `s` always ends in a jump: `return`, `throw`, `break`, `continue`, or a
 /// block whose last statement does.
 fn ends_in_jump(s: Node) -> bool {
-    match s.kind() {
+    match s.kind_name() {
         "return_statement" | "throw_statement" | "break_statement" | "continue_statement" => true,
         "statement_block" => kids(s)
             .into_iter()
-            .rfind(|k| k.kind() != "comment")
+            .rfind(|k| k.kind_name() != "comment")
             .is_some_and(ends_in_jump),
         _ => false,
     }
@@ -459,7 +465,7 @@ fn ends_in_jump(s: Node) -> bool {
 fn has_jump(s: Node, breaks: bool) -> bool {
     let mut stack = vec![s];
     while let Some(x) = stack.pop() {
-        match x.kind() {
+        match x.kind_name() {
             "return_statement" | "throw_statement" | "continue_statement" => return true,
             "break_statement" if breaks || x.named_child(0).is_some() => return true,
             k if is_function(k) || matches!(k, "class_declaration" | "class") => {}

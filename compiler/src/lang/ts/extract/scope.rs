@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::lang::FieldExt;
+use crate::lang::KindExt;
 
 impl Extractor<'_> {
     pub(super) fn push_ref(&mut self, at: Node, usage: Use, target: RefTarget) {
@@ -19,7 +20,7 @@ impl Extractor<'_> {
     /// body, every `var` not inside a nested function.
     pub(super) fn hoist(&mut self, body: Node, function_body: bool) {
         for s in kids(body) {
-            let s = if s.kind() == "export_statement" {
+            let s = if s.kind_name() == "export_statement" {
                 match s.field("declaration") {
                     Some(d) => d,
                     None => continue,
@@ -27,7 +28,7 @@ impl Extractor<'_> {
             } else {
                 s
             };
-            match s.kind() {
+            match s.kind_name() {
                 "function_declaration"
                 | "generator_function_declaration"
                 | "class_declaration"
@@ -59,7 +60,7 @@ impl Extractor<'_> {
     }
 
     pub(super) fn hoist_vars(&mut self, n: Node) {
-        match n.kind() {
+        match n.kind_name() {
             "function_declaration"
             | "generator_function_declaration"
             | "function_expression"
@@ -72,7 +73,7 @@ impl Extractor<'_> {
             _ => {
                 for k in kids(n) {
                     if matches!(
-                        k.kind(),
+                        k.kind_name(),
                         "statement_block"
                             | "if_statement"
                             | "else_clause"
@@ -100,7 +101,7 @@ impl Extractor<'_> {
     pub(super) fn declare_locals(&mut self, decl: Node) {
         for vd in kids(decl)
             .into_iter()
-            .filter(|d| d.kind() == "variable_declarator")
+            .filter(|d| d.kind_name() == "variable_declarator")
         {
             if let Some(name) = vd.field("name") {
                 let mut names = Vec::new();
@@ -149,11 +150,11 @@ impl Extractor<'_> {
             src.as_ref()
                 .map(|s| Expr::Member(Box::new(s.clone()), name.to_string()))
         };
-        match p.kind() {
+        match p.kind_name() {
             "identifier" => self.set_name(p, src, create),
             "object_pattern" => {
                 for k in kids(p) {
-                    match k.kind() {
+                    match k.kind_name() {
                         "shorthand_property_identifier_pattern" => {
                             let name = self.t(k).to_string();
                             let v = member(&src, &name);
@@ -166,12 +167,12 @@ impl Extractor<'_> {
                             let key = k.field("key");
                             let mut v = None;
                             if let Some(key) = key {
-                                match key.kind() {
+                                match key.kind_name() {
                                     "property_identifier" | "string" => {
                                         let name = self.spec_name(key);
                                         v = member(&src, &name);
                                         if let Some(s) = &src
-                                            && key.kind() == "property_identifier"
+                                            && key.kind_name() == "property_identifier"
                                         {
                                             self.push_ref(
                                                 key,
@@ -192,7 +193,7 @@ impl Extractor<'_> {
                                 self.walk(r);
                             }
                             if let Some(l) = k.field("left") {
-                                if l.kind() == "shorthand_property_identifier_pattern" {
+                                if l.kind_name() == "shorthand_property_identifier_pattern" {
                                     let name = self.t(l).to_string();
                                     let v = member(&src, &name);
                                     if let Some(s) = &src {
@@ -219,7 +220,7 @@ impl Extractor<'_> {
             }
             "array_pattern" => {
                 for (i, k) in kids(p).into_iter().enumerate() {
-                    match k.kind() {
+                    match k.kind_name() {
                         "rest_pattern" => {
                             if let Some(x) = k.named_child(0) {
                                 self.pattern(x, None, create);
@@ -305,7 +306,7 @@ impl Extractor<'_> {
             }
             for p in ps {
                 for k in kids(p) {
-                    if k.kind() != "type_identifier" || p.field("name") != Some(k) {
+                    if k.kind_name() != "type_identifier" || p.field("name") != Some(k) {
                         self.walk(k);
                     }
                 }
@@ -347,7 +348,7 @@ impl Extractor<'_> {
         let base = match obj {
             Some(o) => {
                 let o2 = unwrap_parens(o);
-                match o2.kind() {
+                match o2.kind_name() {
                     "member_expression" => self.member_ref(o2, Use::Value),
                     "identifier" => {
                         // A qualifier: the declaration of that name which holds the member
@@ -362,7 +363,7 @@ impl Extractor<'_> {
                         self.expr_of(o2)
                     }
                     _ => {
-                        if o2.kind() == "this" {
+                        if o2.kind_name() == "this" {
                             let this = NameRes::Unbound("this".into());
                             self.note_narrowing(o2, "this", &this);
                         }
@@ -378,7 +379,7 @@ impl Extractor<'_> {
         };
         let name = self.t(p).to_string();
         if matches!(
-            p.kind(),
+            p.kind_name(),
             "property_identifier" | "private_property_identifier"
         ) {
             self.push_ref(p, usage, RefTarget::Member(base.clone(), name.clone()));

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::lang::FieldExt;
+use crate::lang::KindExt;
 
 /// Nodes that bind and name nothing.
 const LEAVES: &[&str] = &[
@@ -32,7 +33,7 @@ impl Extractor<'_> {
         // A named function expression's name is visible inside it, and only there.
         if decl.is_none()
             && matches!(
-                n.kind(),
+                n.kind_name(),
                 "function_expression" | "function" | "generator_function"
             )
             && let Some(name) = n.field("name")
@@ -81,7 +82,7 @@ impl Extractor<'_> {
                 }
             }
             if let Some(body) = n.field("body") {
-                if body.kind() == "statement_block" {
+                if body.kind_name() == "statement_block" {
                     x.hoist(body, true);
                     x.walk_children(body);
                 } else {
@@ -91,7 +92,7 @@ impl Extractor<'_> {
                 if let Some(d) = decl
                     && x.file.decls[d].ret.is_none()
                 {
-                    let returned = if body.kind() == "statement_block" {
+                    let returned = if body.kind_name() == "statement_block" {
                         single_return(body)
                     } else {
                         Some(body)
@@ -115,7 +116,7 @@ impl Extractor<'_> {
         let mut c = params.walk();
         let p = params
             .named_children(&mut c)
-            .find(|p| p.field("pattern").is_some_and(|x| x.kind() == "this"))?;
+            .find(|p| p.field("pattern").is_some_and(|x| x.kind_name() == "this"))?;
         Some(self.type_ref(p.field("type")?))
     }
 
@@ -157,10 +158,10 @@ impl Extractor<'_> {
             let ps: Vec<Node> = params.named_children(&mut c).collect();
             let mut i = 0;
             for p in ps {
-                if matches!(p.kind(), "comment" | "decorator") {
+                if matches!(p.kind_name(), "comment" | "decorator") {
                     continue;
                 }
-                let is_this = p.field("pattern").is_some_and(|x| x.kind() == "this");
+                let is_this = p.field("pattern").is_some_and(|x| x.kind_name() == "this");
                 let ty = self.walk_parameter(p, ctx(i));
                 if !is_this {
                     out.push(ty);
@@ -175,7 +176,7 @@ impl Extractor<'_> {
     }
 
     pub(super) fn walk_parameter(&mut self, p: Node, contextual: Option<Expr>) -> Option<TypeRef> {
-        match p.kind() {
+        match p.kind_name() {
             "required_parameter" | "optional_parameter" => {
                 let ty = p.field("type").map(|t| {
                     self.walk(t);
@@ -184,11 +185,11 @@ impl Extractor<'_> {
                 if let Some(v) = p.field("value") {
                     self.walk(v);
                 }
-                for d in kids(p).into_iter().filter(|k| k.kind() == "decorator") {
+                for d in kids(p).into_iter().filter(|k| k.kind_name() == "decorator") {
                     self.walk(d);
                 }
                 if let Some(pat) = p.field("pattern") {
-                    if pat.kind() == "this" {
+                    if pat.kind_name() == "this" {
                         return ty;
                     }
                     // A parameter property: the field's type is the parameter's.
@@ -222,7 +223,7 @@ impl Extractor<'_> {
         self.with_owner(decl, |x| {
             x.bind_type_params(n);
             for k in kids(n) {
-                match k.kind() {
+                match k.kind_name() {
                     "decorator" => x.walk(k),
                     "class_heritage" => x.walk_heritage(k, decl),
                     _ => {}
@@ -241,7 +242,7 @@ impl Extractor<'_> {
 
     pub(super) fn walk_heritage(&mut self, h: Node, decl: Option<usize>) {
         for cl in kids(h) {
-            match cl.kind() {
+            match cl.kind_name() {
                 "extends_clause" => {
                     if let Some(v) = cl.field("value") {
                         self.heritage(v, Use::Extends, decl);
@@ -251,7 +252,7 @@ impl Extractor<'_> {
                     }
                 }
                 "implements_clause" | "extends_type_clause" => {
-                    let u = if cl.kind() == "implements_clause" {
+                    let u = if cl.kind_name() == "implements_clause" {
                         Use::Implements
                     } else {
                         Use::Extends
@@ -269,14 +270,14 @@ impl Extractor<'_> {
     /// the declaration.
     pub(super) fn heritage(&mut self, t: Node, usage: Use, decl: Option<usize>) {
         let mut targs = Vec::new();
-        let head = match t.kind() {
+        let head = match t.kind_name() {
             "generic_type" => {
                 if let Some(a) = t.field("type_arguments") {
                     self.walk(a);
                     let mut c = a.walk();
                     targs = a
                         .named_children(&mut c)
-                        .filter(|x| x.kind() != "comment")
+                        .filter(|x| x.kind_name() != "comment")
                         .map(|x| self.type_ref(x))
                         .collect();
                 }
@@ -284,7 +285,7 @@ impl Extractor<'_> {
             }
             _ => t,
         };
-        let mut tr = match head.kind() {
+        let mut tr = match head.kind_name() {
             "identifier" | "type_identifier" => {
                 let name = self.t(head).to_string();
                 let res = self.lookup(&name, true);
@@ -321,7 +322,7 @@ impl Extractor<'_> {
 
     /// A qualified name `a.b.c` in a heritage clause or type: refs for every part.
     pub(super) fn member_chain(&mut self, n: Node, last_use: Use) -> Expr {
-        match n.kind() {
+        match n.kind_name() {
             "identifier" | "type_identifier" => {
                 let name = self.t(n).to_string();
                 let res = self.lookup(&name, false);
@@ -329,7 +330,7 @@ impl Extractor<'_> {
                 Expr::Name(res)
             }
             "member_expression" | "nested_identifier" | "nested_type_identifier" => {
-                let (obj, prop) = match n.kind() {
+                let (obj, prop) = match n.kind_name() {
                     "nested_type_identifier" => (n.field("module"), n.field("name")),
                     _ => (n.field("object"), n.field("property")),
                 };
@@ -354,10 +355,10 @@ impl Extractor<'_> {
 
     pub(super) fn walk_member(&mut self, m: Node, class: Option<usize>) {
         let decl = self.decl_of(m);
-        match m.kind() {
+        match m.kind_name() {
             "method_definition" => {
                 if let Some(n) = m.field("name")
-                    && n.kind() == "computed_property_name"
+                    && n.kind_name() == "computed_property_name"
                 {
                     self.with_owner(decl, |x| x.walk(n));
                 }
@@ -384,11 +385,11 @@ impl Extractor<'_> {
             }
             "public_field_definition" => {
                 self.with_owner(decl, |x| {
-                    for d in kids(m).into_iter().filter(|k| k.kind() == "decorator") {
+                    for d in kids(m).into_iter().filter(|k| k.kind_name() == "decorator") {
                         x.walk(d);
                     }
                     if let Some(n) = m.field("name")
-                        && n.kind() == "computed_property_name"
+                        && n.kind_name() == "computed_property_name"
                     {
                         x.walk(n);
                     }
@@ -423,7 +424,7 @@ impl Extractor<'_> {
     }
 
     pub(super) fn walk_inner(&mut self, n: Node) {
-        match n.kind() {
+        match n.kind_name() {
             k if LEAVES.contains(&k) => {}
             "import_statement" => self.walk_import(n),
             "export_statement" => self.walk_export(n),
@@ -447,7 +448,7 @@ impl Extractor<'_> {
                 self.scopes.push(Scope::default());
                 let parts = kids(n);
                 for k in &parts {
-                    if k.kind() == "mapped_type_clause"
+                    if k.kind_name() == "mapped_type_clause"
                         && let Some(name) = k.field("name")
                     {
                         let l = self.new_local(None, None);
@@ -456,13 +457,13 @@ impl Extractor<'_> {
                     }
                 }
                 for k in parts {
-                    if k.kind() == "mapped_type_clause" {
+                    if k.kind_name() == "mapped_type_clause" {
                         for p in kids(k) {
                             if Some(p) != k.field("name") {
                                 self.walk(p);
                             }
                         }
-                    } else if k.kind() == "identifier" {
+                    } else if k.kind_name() == "identifier" {
                         // `[key: string]`: the parameter name.
                     } else {
                         self.walk(k);
@@ -514,7 +515,7 @@ impl Extractor<'_> {
                         x.file.decls[d].type_params = tps;
                     }
                     for k in kids(n) {
-                        if k.kind() == "extends_type_clause" {
+                        if k.kind_name() == "extends_type_clause" {
                             x.walk_heritage_clause(k, decl);
                         }
                     }
@@ -544,7 +545,7 @@ impl Extractor<'_> {
                         x.file.decls[d].type_params = tps;
                     }
                     if let Some(v) = n.field("value") {
-                        if v.kind() == "object_type" {
+                        if v.kind_name() == "object_type" {
                             x.walk_type_members(v);
                             // A mapped type over `keyof T` has `T`'s members.
                             if describe::mapped_over(v).is_some()
@@ -572,7 +573,7 @@ impl Extractor<'_> {
                 }
                 if let Some(body) = n.field("body") {
                     for m in kids(body) {
-                        if m.kind() == "enum_assignment"
+                        if m.kind_name() == "enum_assignment"
                             && let Some(v) = m.field("value")
                         {
                             let md = self.decl_of(m).or(decl);
@@ -607,7 +608,7 @@ impl Extractor<'_> {
                     }
                     self.with_owner(decl, |x| {
                         for s in kids(body) {
-                            if s.kind() == "export_statement" {
+                            if s.kind_name() == "export_statement" {
                                 if let Some(d) = s.field("declaration") {
                                     x.walk(d);
                                 } else {
@@ -624,7 +625,7 @@ impl Extractor<'_> {
             "ambient_declaration" => self.walk_children(n),
             "lexical_declaration" | "variable_declaration" => {
                 for vd in kids(n) {
-                    if vd.kind() == "variable_declarator" {
+                    if vd.kind_name() == "variable_declarator" {
                         self.walk_declarator(vd);
                     } else {
                         self.walk(vd);
@@ -639,14 +640,17 @@ impl Extractor<'_> {
             }
             "if_statement" => self.walk_if(n),
             "return_statement" => match n.named_child(0) {
-                Some(v) if v.kind() != "comment" => self.walk_returned(v),
+                Some(v) if v.kind_name() != "comment" => self.walk_returned(v),
                 _ => self.walk_children(n),
             },
             "switch_statement" => self.walk_switch(n),
             "for_statement" => {
                 self.scopes.push(Scope::default());
                 if let Some(init) = n.field("initializer")
-                    && matches!(init.kind(), "lexical_declaration" | "variable_declaration")
+                    && matches!(
+                        init.kind_name(),
+                        "lexical_declaration" | "variable_declaration"
+                    )
                 {
                     self.declare_locals(init);
                 }
@@ -720,7 +724,7 @@ impl Extractor<'_> {
             "pair" => {
                 // Keys are not references, computed keys are.
                 if let Some(k) = n.field("key")
-                    && k.kind() == "computed_property_name"
+                    && k.kind_name() == "computed_property_name"
                 {
                     self.walk(k);
                 }
@@ -732,7 +736,7 @@ impl Extractor<'_> {
             "jsx_opening_element" | "jsx_self_closing_element" => self.walk_jsx(n),
             "jsx_closing_element" => {
                 if let Some(nm) = n.field("name").or_else(|| n.named_child(0)) {
-                    match nm.kind() {
+                    match nm.kind_name() {
                         "identifier"
                             if self.t(nm).starts_with(|c: char| c.is_ascii_uppercase()) =>
                         {
@@ -751,10 +755,10 @@ impl Extractor<'_> {
             // `o.m = (p) => …`: the function's parameters are typed by the member's declaration.
             "assignment_expression"
                 if n.field("left")
-                    .is_some_and(|l| l.kind() == "member_expression")
+                    .is_some_and(|l| l.kind_name() == "member_expression")
                     && n.field("right").is_some_and(|r| {
                         matches!(
-                            r.kind(),
+                            r.kind_name(),
                             "arrow_function" | "function_expression" | "function"
                         )
                     }) =>
@@ -789,12 +793,12 @@ impl Extractor<'_> {
     pub(super) fn walk_type_members(&mut self, body: Node) {
         for m in kids(body) {
             let decl = self.decl_of(m);
-            match m.kind() {
+            match m.kind_name() {
                 "property_signature" => {
                     self.with_owner(decl, |x| {
                         // `[KEY]: T`: the key is an expression (a `unique symbol` constant).
                         if let Some(n) = m.field("name")
-                            && n.kind() == "computed_property_name"
+                            && n.kind_name() == "computed_property_name"
                         {
                             x.walk(n);
                         }
@@ -835,7 +839,7 @@ impl Extractor<'_> {
 
     /// A name or member expression used as `usage` (`f`, `a.b.f`); anything else is walked.
     fn name_or_member_ref(&mut self, e: Node, usage: Use) {
-        match e.kind() {
+        match e.kind_name() {
             "identifier" => self.name_ref(e, usage),
             "member_expression" => {
                 self.member_ref(e, usage);
@@ -852,7 +856,7 @@ impl Extractor<'_> {
             let mut c = t.walk();
             call.args = t
                 .named_children(&mut c)
-                .filter(|a| a.kind() != "comment")
+                .filter(|a| a.kind_name() != "comment")
                 .map(|a| self.type_ref(a))
                 .collect();
         }
@@ -874,7 +878,7 @@ impl Extractor<'_> {
         let xs: Vec<Node> = args.named_children(&mut c).collect();
         let mut i = 0;
         for a in xs {
-            match a.kind() {
+            match a.kind_name() {
                 "comment" => continue,
                 "identifier" => self.name_ref(a, Use::Argument),
                 "member_expression" => {
@@ -901,7 +905,7 @@ impl Extractor<'_> {
         if top_require {
             // Bound as an import; its specifier and names are walked as imports.
             if let Some(n) = name
-                && n.kind() == "object_pattern"
+                && n.kind_name() == "object_pattern"
             {
                 self.import_refs_of_require(n);
             }
@@ -914,14 +918,14 @@ impl Extractor<'_> {
         let value = vd.field("value").map(|v| {
             if let Some(t) = &ty
                 && matches!(
-                    v.kind(),
+                    v.kind_name(),
                     "arrow_function" | "function_expression" | "function"
                 )
             {
                 self.callback = Some(Context::Typed(t.clone()));
             }
             if let Some(t) = &ty
-                && v.kind() == "call_expression"
+                && v.kind_name() == "call_expression"
             {
                 self.expected = Some((v.id(), t.clone()));
             }
@@ -931,7 +935,7 @@ impl Extractor<'_> {
             self.expr_of(v)
         });
         let Some(name) = name else { return };
-        if name.kind() == "identifier" {
+        if name.kind_name() == "identifier" {
             let nm = self.t(name).to_string();
             match self.lookup(&nm, false) {
                 NameRes::Decl(d) if decl_here == Some(d) => {
@@ -959,7 +963,7 @@ impl Extractor<'_> {
     fn walk_returned(&mut self, v: Node) {
         if let Some(t) = &self.ret_ctx
             && matches!(
-                v.kind(),
+                v.kind_name(),
                 "arrow_function" | "function_expression" | "function"
             )
         {
@@ -980,14 +984,14 @@ fn param_names(n: Node, src: &str) -> Vec<String> {
     params
         .named_children(&mut c)
         .filter_map(|p| p.field("pattern"))
-        .filter(|p| p.kind() != "this")
+        .filter(|p| p.kind_name() != "this")
         .map(|p| text(p, src).to_string())
         .collect()
 }
 
 /// An object or array literal, possibly parenthesized or under `as const`/`satisfies`.
 fn object_or_array(v: Node) -> bool {
-    match v.kind() {
+    match v.kind_name() {
         "object" | "array" => true,
         "parenthesized_expression" | "as_expression" | "satisfies_expression" => {
             v.named_child(0).is_some_and(object_or_array)
@@ -1003,10 +1007,10 @@ fn single_return(body: Node) -> Option<Node> {
     let mut count = 0;
     let mut stack = vec![body];
     while let Some(x) = stack.pop() {
-        match x.kind() {
+        match x.kind_name() {
             "return_statement" => {
                 count += 1;
-                found = x.named_child(0).filter(|v| v.kind() != "comment");
+                found = x.named_child(0).filter(|v| v.kind_name() != "comment");
             }
             k if is_function(k) || matches!(k, "class_declaration" | "class") => {}
             _ => stack.extend(kids(x)),
@@ -1035,12 +1039,12 @@ pub(super) fn assigned_names(n: Node, src: &str) -> crate::hash::HashSet<String>
     crate::lang::each_named(n, |x| {
         #[cfg(test)]
         tests::VISITS.with(|w| w.set(w.get() + 1));
-        let target = match x.kind() {
+        let target = match x.kind_name() {
             "assignment_expression" | "augmented_assignment_expression" => x.field("left"),
             "update_expression" => x.field("argument"),
             _ => None,
         };
-        if let Some(t) = target.filter(|t| t.kind() == "identifier") {
+        if let Some(t) = target.filter(|t| t.kind_name() == "identifier") {
             names.insert(text(t, src).to_string());
         }
         true
