@@ -132,8 +132,13 @@ impl<B> Hit<B> {
 
 /// The memo of a recursive search through modules (attributes, exports) that cuts cycles and
 /// runaway chains: a key met again while it is being computed, or too deep, is `missing`, and
-/// a result computed past such a cut depends on where the search started, so it is kept only
-/// when it found something.
+/// a result computed past such a cut depends on where the search started, so it is not kept.
+/// Every value the memo holds is then the one a search from its own key gives, and an answer
+/// does not depend on which searches ran before it: not on which module asked first, nor on
+/// which modules share a memo (TypeScript binds runs of modules on several threads, each run
+/// with a memo of its own). Keeping what a cut search found made a name that `b` re-exports
+/// through a cycle bind to one of its two declarations when `a` had been asked first, and to
+/// both otherwise.
 pub(crate) struct CutMemo<K, V> {
     memo: RefCell<HashMap<K, V>>,
     busy: RefCell<HashSet<K>>,
@@ -182,7 +187,7 @@ impl<K: Hash + Eq + Clone, V: Clone + PartialEq> CutMemo<K, V> {
         let cut = self.cut.get();
         self.cut.set(outer || cut);
         self.busy.borrow_mut().remove(&key);
-        if !cut || v != missing {
+        if !cut {
             self.memo.borrow_mut().insert(key, v.clone());
         }
         v

@@ -53,7 +53,7 @@ impl FrontEnd for TypeScript {
             modules.iter().map(|m| (m.repo, m.path.as_str())),
             project.configs,
         );
-        resolve::Resolver::new(facts, modules, ts_project).run();
+        resolve::run(facts, modules, ts_project);
     }
 }
 

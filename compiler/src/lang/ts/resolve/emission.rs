@@ -4,14 +4,15 @@
 
 use super::*;
 
-impl Resolver<'_> {
-    pub(super) fn symbols(&mut self) {
+impl Shared {
+    /// The package, module symbol and declaration symbols of every module.
+    pub(super) fn symbols(&mut self, facts: &mut FactSet) {
         for m in &mut self.mods {
             let module = self
                 .project
                 .package_of(m.repo, &m.path)
                 .and_then(|p| self.project.packages[p].name.clone());
-            let pid = self.facts.push_package(Package {
+            let pid = facts.push_package(Package {
                 repo: m.repo,
                 language: m.language,
                 name: m.path.clone(),
@@ -24,15 +25,17 @@ impl Resolver<'_> {
                 file: m.file,
                 language: m.language,
             };
-            m.module_sym = home.push_module(self.facts, &m.path, m.path.clone());
+            m.module_sym = home.push_module(facts, &m.path, m.path.clone());
             m.syms = Vec::with_capacity(m.ts.decls.len());
             for d in &m.ts.decls {
                 m.syms
-                    .push(self.facts.push_symbol(decl_symbol!(home, d, d.exported)));
+                    .push(facts.push_symbol(decl_symbol!(home, d, d.exported)));
             }
         }
     }
+}
 
+impl Resolver<'_> {
     // ------------------------------------------------------------------ specifiers
 
     pub(super) fn specifier_facts(&mut self, m: usize) {
@@ -73,13 +76,9 @@ impl Resolver<'_> {
             };
             self.unresolved(at, reason, package, None, detail);
         }
-        let src_pkg = self.facts.files[self.mods[m].file]
-            .package
-            .unwrap_or_default();
+        let src_pkg = self.package_of[m];
         for t in deps {
-            let tgt_pkg = self.facts.files[self.mods[t].file]
-                .package
-                .unwrap_or_default();
+            let tgt_pkg = self.package_of[t];
             let same = self.mods[m].repo == self.mods[t].repo;
             emit::package_edge(self.facts, (src_pkg, tgt_pkg), same, Provenance::TsImport);
         }

@@ -28,7 +28,7 @@ use super::extract::{
 };
 use super::project::{Project, Resolved};
 use crate::emit::{self, NameOnly, ReceiverWords, Request, Site, reason};
-use crate::facts::{FactSet, FileId, Package, RepoId, SymbolId};
+use crate::facts::{FactSet, FileId, Package, PackageId, RepoId, SymbolId};
 use crate::lang::Home;
 use crate::lang::shared::resolve::{
     CutMemo, Lookup, decl_symbol, name_only_candidates, other_modules, site_in,
@@ -154,12 +154,11 @@ type Hit = crate::lang::shared::resolve::Hit<Bound>;
 
 const MAX_DEPTH: usize = 64;
 
-pub struct Resolver<'f> {
-    facts: &'f mut FactSet,
+/// What every reference's binding reads and none changes: the modules with their symbols, the
+/// project, and the indexes made from them once.
+pub struct Shared {
     mods: Vec<Module>,
     project: Project,
-    /// Exports by (module, name, meaning).
-    exports: CutMemo<(usize, String, Meaning), Bound>,
     /// Top-level declarations of script files (no import or export), visible to every file of
     /// their repository, by (repository, name).
     script_globals: HashMap<(RepoId, String), Vec<(usize, usize)>>,
@@ -169,6 +168,19 @@ pub struct Resolver<'f> {
     imported: Vec<Vec<usize>>,
     /// Merged declarations: (module, qualified name) → decls.
     merged: Vec<HashMap<String, Vec<usize>>>,
+    /// The package of each module's file.
+    package_of: Vec<PackageId>,
+}
+
+/// Binds the references of a run of modules: the shared tables, the facts it emits, and the
+/// memos of its searches (each run keeps its own).
+pub struct Resolver<'f> {
+    facts: &'f mut FactSet,
+    shared: &'f Shared,
+    /// Each module's references, taken out of its extraction.
+    refs: &'f [Vec<Ref>],
+    /// Exports by (module, name, meaning).
+    exports: CutMemo<(usize, String, Meaning), Bound>,
     /// Receivers of narrowed expressions already evaluated, by the hash of (module,
     /// expression): (module, expression, receiver, how much deeper than its start the
     /// evaluation checked the depth bound). See [`Resolver::eval`].
@@ -180,6 +192,32 @@ pub struct Resolver<'f> {
     discriminants: std::cell::RefCell<DiscriminantMemo>,
     /// The deepest depth checked against the bound since the innermost kept evaluation began.
     deepest: std::cell::Cell<usize>,
+}
+
+impl std::ops::Deref for Resolver<'_> {
+    type Target = Shared;
+    fn deref(&self) -> &Shared {
+        self.shared
+    }
+}
+
+/// Modules a task binds the references of, in module order. A fixed number, so that which
+/// modules share a task's memos does not depend on the threads there are.
+const MODULES_PER_TASK: usize = 64;
+
+/// The modules a task takes; tests set other numbers to check that the facts do not depend
+/// on it.
+#[cfg(test)]
+pub(in crate::lang::ts) const MODULES_PER_TASK_FOR_TESTS: usize = MODULES_PER_TASK;
+#[cfg(test)]
+pub(in crate::lang::ts) static PER_TASK: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(MODULES_PER_TASK);
+
+fn per_task() -> usize {
+    #[cfg(test)]
+    return PER_TASK.load(std::sync::atomic::Ordering::Relaxed).max(1);
+    #[cfg(not(test))]
+    MODULES_PER_TASK
 }
 
 type EvalMemo = HashMap<u64, Vec<(usize, Expr, Recv, usize)>>;
@@ -196,8 +234,48 @@ fn is_type_container(k: SymbolKind) -> bool {
     )
 }
 
-impl<'f> Resolver<'f> {
-    pub fn new(facts: &'f mut FactSet, mut mods: Vec<Module>, project: Project) -> Resolver<'f> {
+/// Resolves every module's references: symbols first, then the modules' references, specifier
+/// facts and structural edges, runs of [`MODULES_PER_TASK`] modules on every thread, their facts
+/// appended in module order.
+pub fn run(facts: &mut FactSet, mods: Vec<Module>, project: Project) {
+    let mut shared = Shared::new(mods, project);
+    shared.symbols(facts);
+    shared.package_of = shared
+        .mods
+        .iter()
+        .map(|m| facts.files[m.file].package.unwrap_or_default())
+        .collect();
+    let refs: Vec<Vec<Ref>> = shared
+        .mods
+        .iter_mut()
+        .map(|m| std::mem::take(&mut m.ts.refs))
+        .collect();
+    let modules: Vec<usize> = (0..shared.mods.len()).collect();
+    use rayon::prelude::*;
+    let runs: Vec<FactSet> = modules
+        .par_chunks(per_task())
+        .map(|run| {
+            let mut out = FactSet::default();
+            let mut r = Resolver::new(&mut out, &shared, &refs);
+            for &m in run {
+                r.specifier_facts(m);
+                r.references(m);
+                r.structural(m);
+            }
+            out
+        })
+        .collect();
+    for out in runs {
+        debug_assert!(out.symbols.is_empty() && out.packages.is_empty() && out.files.is_empty());
+        facts.edges.extend(out.edges);
+        facts.unresolved.extend(out.unresolved);
+        facts.package_edges.extend(out.package_edges);
+        facts.diagnostics.extend(out.diagnostics);
+    }
+}
+
+impl Shared {
+    fn new(mut mods: Vec<Module>, project: Project) -> Shared {
         for m in &mut mods {
             let specs: Vec<Resolved> =
                 m.ts.specifiers
@@ -269,15 +347,25 @@ impl<'f> Resolver<'f> {
                 }
             }
         }
-        Resolver {
-            facts,
+        Shared {
             mods,
             project,
-            exports: CutMemo::default(),
             script_globals,
             member_index,
             imported,
             merged,
+            package_of: Vec::new(),
+        }
+    }
+}
+
+impl<'f> Resolver<'f> {
+    fn new(facts: &'f mut FactSet, shared: &'f Shared, refs: &'f [Vec<Ref>]) -> Resolver<'f> {
+        Resolver {
+            facts,
+            shared,
+            refs,
+            exports: CutMemo::default(),
             evals: Default::default(),
             discriminants: Default::default(),
             deepest: Default::default(),
@@ -291,14 +379,5 @@ impl<'f> Resolver<'f> {
             self.deepest.set(depth);
         }
         depth > MAX_DEPTH
-    }
-
-    pub fn run(mut self) {
-        self.symbols();
-        for m in 0..self.mods.len() {
-            self.specifier_facts(m);
-            self.references(m);
-            self.structural(m);
-        }
     }
 }

@@ -33,8 +33,8 @@ fn name_provenance(res: &NameRes) -> Provenance {
 
 impl Resolver<'_> {
     pub(super) fn references(&mut self, m: usize) {
-        let refs = std::mem::take(&mut self.mods[m].ts.refs);
-        for r in &refs {
+        let refs = self.refs;
+        for r in &refs[m] {
             let at = Place::of(m, r);
             // Imports and re-exports belong to the module, whatever encloses them.
             let at_module = Place { from: None, ..at };
@@ -110,7 +110,6 @@ impl Resolver<'_> {
                 RefTarget::Member(base, name) => self.member(at, base, name, r.usage),
             }
         }
-        self.mods[m].ts.refs = refs;
     }
 
     /// The edges of the name of an import or re-export to the declarations it binds, or

@@ -6,6 +6,7 @@ mod members;
 mod modules;
 mod names;
 mod structure;
+mod tasks;
 
 use crate::testing::{Compiled, check};
 
