@@ -44,6 +44,6 @@ impl FrontEnd for Python {
             .map(|(m, f)| resolve::Module::new(m.repo, m.file, m.path, f))
             .collect();
         let layouts = project::layouts(project.configs);
-        resolve::Resolver::new(facts, modules, layouts).run();
+        resolve::run(facts, modules, layouts);
     }
 }

@@ -24,9 +24,9 @@ use crate::hash::{HashMap, HashSet};
 
 use kivgraph_format::SymbolKind;
 
-use super::extract::PyFile;
+use super::extract::{PyFile, Ref};
 use super::project::{RepoLayout, add_default_roots, module_name};
-use crate::facts::{FactSet, FileId, RepoId, SymbolId};
+use crate::facts::{FactSet, FileId, PackageId, RepoId, SymbolId};
 use crate::lang::shared::resolve::{CutMemo, Lookup, other_modules};
 use modules::ModuleTable;
 
@@ -113,11 +113,30 @@ enum Receiver {
 /// `__getattr__`.
 type Hit = crate::lang::shared::resolve::Hit<Bound>;
 
-/// Phase 2 over every Python file of the compile.
-pub struct Resolver<'f> {
-    facts: &'f mut FactSet,
+/// What every reference's binding reads and none changes: the modules with their imports'
+/// targets and symbols, the module table and the indexes made from them once.
+pub struct Shared {
     mods: Vec<Module>,
     table: ModuleTable,
+    /// Per module: class members by name (the name-only candidates).
+    member_index: Vec<HashMap<String, Vec<usize>>>,
+    /// Per module: the other compiled modules its imports reach.
+    imported: Vec<Vec<usize>>,
+    layouts: HashMap<RepoId, RepoLayout>,
+    /// `self.x` fields that a base class already declares: `x` is the base's, and these are
+    /// not symbols.
+    inherited: HashSet<(usize, usize)>,
+    /// The package of each module's file.
+    file_package: Vec<PackageId>,
+}
+
+/// Binds references over the [`Shared`] tables: the facts it emits, and the memo and state of
+/// its searches (each run of modules bound by a task keeps its own).
+pub struct Resolver<'f> {
+    facts: &'f mut FactSet,
+    shared: &'f Shared,
+    /// Each module's references, taken out of its extraction.
+    refs: &'f [Vec<Ref>],
     /// Module attributes by (module, name).
     attributes: CutMemo<(usize, String), Bound>,
     /// Locals whose assignments are being typed ([`Resolver::eval`]): a value that reads one
@@ -127,14 +146,76 @@ pub struct Resolver<'f> {
     read_again: std::cell::Cell<bool>,
     /// Receiver evaluations made for the reference being bound ([`MAX_EVAL_STEPS`]).
     eval_steps: std::cell::Cell<usize>,
-    /// Per module: class members by name (the name-only candidates).
-    member_index: Vec<HashMap<String, Vec<usize>>>,
-    /// Per module: the other compiled modules its imports reach.
-    imported: Vec<Vec<usize>>,
-    layouts: HashMap<RepoId, RepoLayout>,
-    /// `self.x` fields that a base class already declares: `x` is the base's, and these are
-    /// not symbols.
-    inherited: HashSet<(usize, usize)>,
+}
+
+impl std::ops::Deref for Resolver<'_> {
+    type Target = Shared;
+    fn deref(&self) -> &Shared {
+        self.shared
+    }
+}
+
+/// Modules a task binds the references of, in module order: a fixed number, so that which
+/// modules share a task's memo does not depend on the threads there are.
+const MODULES_PER_TASK: usize = 64;
+
+/// The modules a task takes; tests set other numbers to check that the facts do not depend
+/// on it.
+#[cfg(test)]
+pub(in crate::lang::py) const MODULES_PER_TASK_FOR_TESTS: usize = MODULES_PER_TASK;
+#[cfg(test)]
+pub(in crate::lang::py) static PER_TASK: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(MODULES_PER_TASK);
+
+fn per_task() -> usize {
+    #[cfg(test)]
+    return PER_TASK.load(std::sync::atomic::Ordering::Relaxed).max(1);
+    #[cfg(not(test))]
+    MODULES_PER_TASK
+}
+
+/// Resolves every Python module: symbols, then each module's import facts, references and
+/// structural edges (runs of [`MODULES_PER_TASK`] modules on every thread, their facts
+/// appended in module order), then the candidates alternative declarations give each other.
+pub fn run(facts: &mut FactSet, mods: Vec<Module>, layouts: HashMap<RepoId, RepoLayout>) {
+    let mut shared = Shared::new(mods, layouts);
+    shared.symbols(facts);
+    shared.file_package = shared
+        .mods
+        .iter()
+        .map(|m| facts.files[m.file].package.unwrap_or_default())
+        .collect();
+    let refs: Vec<Vec<Ref>> = shared
+        .mods
+        .iter_mut()
+        .map(|m| std::mem::take(&mut m.py.refs))
+        .collect();
+    let first_edge = facts.edges.len();
+    let modules: Vec<usize> = (0..shared.mods.len()).collect();
+    use rayon::prelude::*;
+    let runs: Vec<FactSet> = modules
+        .par_chunks(per_task())
+        .map(|run| {
+            let mut out = FactSet::default();
+            let mut r = Resolver::new(&mut out, &shared, &refs);
+            for &m in run {
+                r.import_facts(m);
+                r.references(m);
+                r.structural(m);
+            }
+            out
+        })
+        .collect();
+    for out in runs {
+        debug_assert!(out.symbols.is_empty() && out.packages.is_empty() && out.files.is_empty());
+        facts.edges.extend(out.edges);
+        facts.unresolved.extend(out.unresolved);
+        facts.package_edges.extend(out.package_edges);
+        facts.diagnostics.extend(out.diagnostics);
+    }
+    let mut r = Resolver::new(facts, &shared, &refs);
+    r.stub_twins(first_edge);
+    r.guarded_imports(first_edge);
 }
 
 /// Methods, static methods and properties: what `METHOD_OF` and `OVERRIDES` link.
@@ -145,12 +226,8 @@ fn is_method(k: SymbolKind) -> bool {
     )
 }
 
-impl<'f> Resolver<'f> {
-    pub fn new(
-        facts: &'f mut FactSet,
-        mut mods: Vec<Module>,
-        mut layouts: HashMap<RepoId, RepoLayout>,
-    ) -> Resolver<'f> {
+impl Shared {
+    fn new(mut mods: Vec<Module>, mut layouts: HashMap<RepoId, RepoLayout>) -> Shared {
         add_default_roots(&mut layouts, mods.iter().map(|m| (m.repo, m.path.as_str())));
         let table = ModuleTable::new(&mods, &layouts);
         for (i, m) in mods.iter_mut().enumerate() {
@@ -171,71 +248,83 @@ impl<'f> Resolver<'f> {
                 idx
             })
             .collect();
-        let mut r = Resolver {
-            facts,
+        let mut shared = Shared {
             mods,
             table,
-            attributes: CutMemo::default(),
-            typing_locals: Default::default(),
-            read_again: Default::default(),
-            eval_steps: Default::default(),
             member_index,
             imported: Vec::new(),
             layouts,
             inherited: HashSet::default(),
+            file_package: Vec::new(),
         };
-        for m in 0..r.mods.len() {
-            let targets: Vec<Target> = r.mods[m]
-                .py
-                .imports
-                .iter()
-                .map(|im| r.resolve_module(m, &im.module))
-                .collect();
-            r.mods[m].targets = targets;
+        // Searches made while the tables are built emit nothing.
+        let mut none = FactSet::default();
+        let targets: Vec<Vec<Target>> = {
+            let r = Resolver::new(&mut none, &shared, &[]);
+            (0..r.mods.len())
+                .map(|m| {
+                    r.mods[m]
+                        .py
+                        .imports
+                        .iter()
+                        .map(|im| r.resolve_module(m, &im.module))
+                        .collect()
+                })
+                .collect()
+        };
+        for (m, targets) in targets.into_iter().enumerate() {
+            shared.mods[m].targets = targets;
         }
         // A `self.x = …` for an `x` a base class declares assigns the base's attribute.
-        let mut inherited = HashSet::default();
-        for m in 0..r.mods.len() {
-            for (d, decl) in r.mods[m].py.decls.iter().enumerate() {
-                if !decl.from_self || decl.annotated {
-                    continue;
-                }
-                let Some(c) = decl.parent else { continue };
-                if let Hit::Decls(..) = r.members_named(&Receiver::SuperOf(m, c), &decl.name, 0) {
-                    inherited.insert((m, d));
+        let inherited = {
+            let r = Resolver::new(&mut none, &shared, &[]);
+            let mut inherited = HashSet::default();
+            for m in 0..r.mods.len() {
+                for (d, decl) in r.mods[m].py.decls.iter().enumerate() {
+                    if !decl.from_self || decl.annotated {
+                        continue;
+                    }
+                    let Some(c) = decl.parent else { continue };
+                    if let Hit::Decls(..) = r.members_named(&Receiver::SuperOf(m, c), &decl.name, 0)
+                    {
+                        inherited.insert((m, d));
+                    }
                 }
             }
-        }
-        r.inherited = inherited;
-        for (m, d) in r.inherited.clone() {
-            let name = r.mods[m].py.decls[d].name.clone();
-            if let Some(v) = r.member_index[m].get_mut(&name) {
+            inherited
+        };
+        for &(m, d) in &inherited {
+            let name = shared.mods[m].py.decls[d].name.clone();
+            if let Some(v) = shared.member_index[m].get_mut(&name) {
                 v.retain(|&x| x != d);
             }
         }
-        r.imported = (0..r.mods.len())
+        shared.inherited = inherited;
+        shared.imported = (0..shared.mods.len())
             .map(|m| {
                 other_modules(
                     m,
-                    r.mods[m].targets.iter().filter_map(|t| match t {
+                    shared.mods[m].targets.iter().filter_map(|t| match t {
                         Target::Module(x) => Some(*x),
                         _ => None,
                     }),
                 )
             })
             .collect();
-        r
+        shared
     }
+}
 
-    pub fn run(mut self) {
-        self.symbols();
-        let first_edge = self.facts.edges.len();
-        for m in 0..self.mods.len() {
-            self.import_facts(m);
-            self.references(m);
-            self.structural(m);
+impl<'f> Resolver<'f> {
+    fn new(facts: &'f mut FactSet, shared: &'f Shared, refs: &'f [Vec<Ref>]) -> Resolver<'f> {
+        Resolver {
+            facts,
+            shared,
+            refs,
+            attributes: CutMemo::default(),
+            typing_locals: Default::default(),
+            read_again: Default::default(),
+            eval_steps: Default::default(),
         }
-        self.stub_twins(first_edge);
-        self.guarded_imports(first_edge);
     }
 }

@@ -115,14 +115,10 @@ impl Resolver<'_> {
                 self.unresolved(m, at, reason, request);
             }
         }
-        let src_pkg = self.facts.files[self.mods[m].file]
-            .package
-            .unwrap_or_default();
+        let src_pkg = self.file_package[m];
         let deps = self.imported[m].clone();
         for t in deps {
-            let tgt = self.facts.files[self.mods[t].file]
-                .package
-                .unwrap_or_default();
+            let tgt = self.file_package[t];
             let same = self.mods[m].repo == self.mods[t].repo;
             emit::package_edge(
                 self.facts,
@@ -206,8 +202,8 @@ impl Resolver<'_> {
     }
 
     pub(super) fn references(&mut self, m: usize) {
-        let refs = std::mem::take(&mut self.mods[m].py.refs);
-        for r in &refs {
+        let refs = self.refs;
+        for r in &refs[m] {
             self.eval_steps.set(0);
             let at = Occurrence {
                 from: r.from,
@@ -230,7 +226,6 @@ impl Resolver<'_> {
                 RefTarget::Member(base, name) => self.member(m, at, base, name),
             }
         }
-        self.mods[m].py.refs = refs;
     }
 
     /// A name bound by phase 1 (a declaration of the file, an import, or no scope).

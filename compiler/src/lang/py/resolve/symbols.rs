@@ -5,15 +5,16 @@ use crate::hash::HashSet;
 
 use kivgraph_format::{Confidence, EdgeKind, Language, Provenance, SymbolKind};
 
-use super::{Hit, Receiver, Resolver, is_method};
+use super::{Hit, Receiver, Resolver, Shared, is_method};
 use crate::emit;
-use crate::facts::{Package, RepoId};
+use crate::facts::{FactSet, Package, RepoId};
 use crate::lang::Home;
 use crate::lang::py::project::module_name;
 use crate::lang::shared::resolve::decl_symbol;
 
-impl Resolver<'_> {
-    pub(super) fn symbols(&mut self) {
+impl Shared {
+    /// The package, module symbol and declaration symbols of every module.
+    pub(super) fn symbols(&mut self, facts: &mut FactSet) {
         let mut names_used: HashSet<(RepoId, String)> = HashSet::default();
         for mi in 0..self.mods.len() {
             let m = &self.mods[mi];
@@ -33,7 +34,7 @@ impl Resolver<'_> {
                 names_used.insert((m.repo, name.clone()));
             }
             let project = self.project_of(m.repo, &m.path);
-            let pid = self.facts.push_package(Package {
+            let pid = facts.push_package(Package {
                 repo: m.repo,
                 language: Language::Python,
                 name: name.clone(),
@@ -46,7 +47,7 @@ impl Resolver<'_> {
                 file: m.file,
                 language: Language::Python,
             };
-            let module_sym = home.push_module(self.facts, &m.path, name);
+            let module_sym = home.push_module(facts, &m.path, name);
             let mut syms = Vec::with_capacity(m.py.decls.len());
             for (di, d) in m.py.decls.iter().enumerate() {
                 if self.inherited.contains(&(mi, di)) {
@@ -54,7 +55,7 @@ impl Resolver<'_> {
                     syms.push(module_sym);
                     continue;
                 }
-                syms.push(self.facts.push_symbol(decl_symbol!(home, d, d.exported)));
+                syms.push(facts.push_symbol(decl_symbol!(home, d, d.exported)));
             }
             let m = &mut self.mods[mi];
             m.module_sym = module_sym;
@@ -71,7 +72,9 @@ impl Resolver<'_> {
             .max_by_key(|(dir, _)| dir.len())
             .map(|(_, n)| n.clone())
     }
+}
 
+impl Resolver<'_> {
     /// `METHOD_OF` from each method, static method and property to its class, and `OVERRIDES`
     /// to the member it overrides, at the start of its symbol.
     pub(super) fn structural(&mut self, m: usize) {

@@ -8,6 +8,7 @@ mod kinds;
 mod name_only;
 mod receivers;
 mod scopes;
+mod tasks;
 
 use crate::testing::Compiled;
 
