@@ -499,7 +499,6 @@ struct LastCompile {
 
 fn compile_inner(opts: &CompileOptions, reuse: bool) -> Result<Summary, CompileError> {
     let t0 = Instant::now();
-    cache::begin();
     if opts.repos.is_empty() {
         return Err(RepositoryError::NoneGiven.into());
     }
@@ -847,6 +846,15 @@ fn resolve_all(
     progress: &Progress,
     phases: &pipeline::Phases,
 ) {
+    // Begun here, once the compile is known not to be up to date: a check that finds nothing
+    // changed uses no extraction and drops none.
+    let cache_scope = cache::scope_of(
+        facts
+            .repos
+            .iter()
+            .map(|r| (r.name.as_str(), r.root.as_str())),
+    );
+    cache::begin(cache_scope);
     let project = pipeline::Project {
         configs: &inputs.configs,
         sysroot_missing: inputs
@@ -858,6 +866,7 @@ fn resolve_all(
         units,
         record: None,
         extract_only: false,
+        cache_scope,
     };
     pipeline::compile_all(facts, inputs.sources, &project, progress);
 }

@@ -53,6 +53,8 @@ pub(crate) struct Project<'a> {
     pub record: Option<&'a crate::unit::Recorder>,
     /// Stop after extraction, resolving nothing (a unit's compile).
     pub extract_only: bool,
+    /// The scope of this process's in-memory extractions ([`cache::scope_of`]).
+    pub cache_scope: u64,
 }
 
 /// Wall-clock time of the extraction and resolution phases, summed over the front ends.
@@ -338,13 +340,13 @@ fn extract_kept<F: FrontEnd>(
     key: cache::Key,
     digest: Option<u128>,
 ) -> Result<Kept<F::Parsed>, String> {
-    if let Some(k) = cache::get::<Kept<F::Parsed>>(&key) {
+    if let Some(k) = cache::get::<Kept<F::Parsed>>(project.cache_scope, &key) {
         return Ok(k);
     }
     if let (Some(disk), Some(d)) = (project.cache, digest)
         && let Some(k) = disk.get::<Kept<F::Parsed>>(d)
     {
-        cache::put(key, &k);
+        cache::put(project.cache_scope, key, &k);
         return Ok(k);
     }
     // A file discovery did not read is read now, and refused if it changed since.
@@ -366,7 +368,7 @@ fn extract_kept<F: FrontEnd>(
     if let (Some(disk), Some(d)) = (project.cache, digest) {
         disk.put(d, &k);
     }
-    cache::put(key, &k);
+    cache::put(project.cache_scope, key, &k);
     Ok(k)
 }
 
@@ -528,6 +530,7 @@ mod tests {
             units: None,
             record: None,
             extract_only: false,
+            cache_scope: 0,
         };
         run::<Fragile>(&mut facts, inputs, &project, &Progress::new(false));
         let status: Vec<FileStatus> = facts.files.iter().map(|f| f.status).collect();

@@ -303,6 +303,12 @@ pub fn build(opts: &UnitOptions) -> Result<UnitSummary, CompileError> {
         units: None,
         record: Some(&recorder),
         extract_only: true,
+        cache_scope: crate::cache::scope_of(
+            facts
+                .repos
+                .iter()
+                .map(|r| (r.name.as_str(), r.root.as_str())),
+        ),
     };
     pipeline::compile_all(&mut facts, inputs.sources, &project, &progress);
     body.extractions = recorder

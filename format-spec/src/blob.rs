@@ -255,18 +255,23 @@ pub fn encode(blob: &GraphBlob) -> Result<Vec<u8>, FormatError> {
         .map_err(|e| FormatError::Encode(e.to_string()))?;
     let len = out.len() - BLOB_HEADER_LEN;
     let shift = block_shift(len);
-    // The archive's sum and its blocks' sums, side by side.
+    // The archive's sum and its blocks' sums, side by side (one after the other when no thread
+    // can be started).
     let (checksum, sums) = {
         let archive = &out[BLOB_HEADER_LEN..];
+        let block_sums = || {
+            archive
+                .chunks(1 << shift)
+                .map(xxhash_rust::xxh3::xxh3_64)
+                .collect::<Vec<u64>>()
+        };
         std::thread::scope(|scope| {
-            let sums = scope.spawn(|| {
-                archive
-                    .chunks(1 << shift)
-                    .map(xxhash_rust::xxh3::xxh3_64)
-                    .collect::<Vec<u64>>()
-            });
+            let sums = std::thread::Builder::new().spawn_scoped(scope, block_sums);
             let checksum = xxhash_rust::xxh3::xxh3_128(archive);
-            let sums = sums.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+            let sums = match sums {
+                Ok(sums) => sums.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+                Err(_) => block_sums(),
+            };
             (checksum, sums)
         })
     };

@@ -42,7 +42,7 @@ pub(crate) fn walk_pool() -> rayon::ThreadPool {
         .expect("thread pool")
 }
 
-/// A node's kind (what [`Node::kind`] gives) from a table made once per grammar and thread:
+/// A node's kind (what [`Node::kind`] gives) from a table made once per grammar and process:
 /// `Node::kind` measures the grammar's C string and checks that it is UTF-8 on every call, and
 /// an extraction asks each node's kind several times.
 pub(crate) trait KindExt<'t> {
@@ -50,12 +50,39 @@ pub(crate) trait KindExt<'t> {
     fn kind_name(&self) -> &'t str;
 }
 
+/// The grammars' kind tables, each made once and kept for the process: a few hundred names a
+/// grammar, and a compile uses six grammars. The threads' own lists (below) only point at them,
+/// so the pools a compile makes and drops leave nothing behind.
+type KindTables = Vec<(tree_sitter::Language, &'static [&'static str])>;
+static KIND_TABLES: std::sync::Mutex<KindTables> = std::sync::Mutex::new(Vec::new());
+
+/// The kind table of `language`, made the first time any thread asks.
+fn kind_table(language: &tree_sitter::Language) -> &'static [&'static str] {
+    let mut tables = KIND_TABLES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, table)) = tables.iter().find(|(l, _)| l == language) {
+        return table;
+    }
+    let table: &'static [&'static str] = Box::leak(
+        (0..language.node_kind_count())
+            .map(|i| {
+                let name = u16::try_from(i)
+                    .ok()
+                    .and_then(|i| language.node_kind_for_id(i))
+                    .unwrap_or("");
+                &*Box::leak(name.to_string().into_boxed_str())
+            })
+            .collect::<Vec<_>>()
+            .into_boxed_slice(),
+    );
+    tables.push((language.clone(), table));
+    table
+}
+
 impl<'t> KindExt<'t> for Node<'t> {
     #[inline]
     fn kind_name(&self) -> &'t str {
-        type Kinds = Vec<(tree_sitter::Language, &'static [&'static str])>;
         thread_local! {
-            static KINDS: std::cell::RefCell<Kinds> = const { std::cell::RefCell::new(Vec::new()) };
+            static KINDS: std::cell::RefCell<KindTables> = const { std::cell::RefCell::new(Vec::new()) };
         }
         let id = usize::from(self.kind_id());
         let language = self.language();
@@ -64,20 +91,7 @@ impl<'t> KindExt<'t> for Node<'t> {
             let table = match kinds.iter().find(|(l, _)| *l == *language) {
                 Some((_, table)) => *table,
                 None => {
-                    // One table per grammar and thread, kept for the process: a few hundred
-                    // names, and a compile uses five grammars.
-                    let table: &'static [&'static str] = Box::leak(
-                        (0..language.node_kind_count())
-                            .map(|i| {
-                                let name = u16::try_from(i)
-                                    .ok()
-                                    .and_then(|i| language.node_kind_for_id(i))
-                                    .unwrap_or("");
-                                &*Box::leak(name.to_string().into_boxed_str())
-                            })
-                            .collect::<Vec<_>>()
-                            .into_boxed_slice(),
-                    );
+                    let table = kind_table(&language);
                     kinds.push((language.clone(), table));
                     table
                 }

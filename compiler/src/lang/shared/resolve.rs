@@ -133,12 +133,13 @@ impl<B> Hit<B> {
 /// The memo of a recursive search through modules (attributes, exports) that cuts cycles and
 /// runaway chains: a key met again while it is being computed, or too deep, is `missing`, and
 /// a result computed past such a cut depends on where the search started, so it is not kept.
-/// Every value the memo holds is then the one a search from its own key gives, and an answer
-/// does not depend on which searches ran before it: not on which module asked first, nor on
-/// which modules share a memo (TypeScript binds runs of modules on several threads, each run
-/// with a memo of its own). Keeping what a cut search found made a name that `b` re-exports
+/// A value the memo holds is then the one a search from its own key gives, and an answer does
+/// not depend on which searches ran before it: not on which module asked first, nor on which
+/// modules share a memo (TypeScript and Python bind runs of modules on several threads, each
+/// run with a memo of its own). Keeping what a cut search found made a name that `b` re-exports
 /// through a cycle bind to one of its two declarations when `a` had been asked first, and to
-/// both otherwise.
+/// both otherwise. One dependence is left: a value kept is reused at any depth, where a search
+/// begun that deep would stop at the depth bound (chains of 64 levels).
 pub(crate) struct CutMemo<K, V> {
     memo: RefCell<HashMap<K, V>>,
     busy: RefCell<HashSet<K>>,
@@ -166,7 +167,7 @@ impl<K: Hash + Eq + Clone, V: Clone + PartialEq> CutMemo<K, V> {
     }
 
     /// Records a cut met by the search on its way to another memo's key (a chain too deep):
-    /// the result being computed is not kept unless it found something.
+    /// the result being computed is not kept.
     pub(crate) fn cut(&self) {
         self.cut.set(true);
     }

@@ -378,6 +378,12 @@ impl<'f> Resolver<'f> {
         if depth > self.deepest.get() {
             self.deepest.set(depth);
         }
-        depth > MAX_DEPTH
+        // A search stopped by the bound gives what a search begun less deep would not: the
+        // export being computed, if any, is not kept.
+        let too_deep = depth > MAX_DEPTH;
+        if too_deep {
+            self.exports.cut();
+        }
+        too_deep
     }
 }
