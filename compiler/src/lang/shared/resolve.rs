@@ -9,7 +9,7 @@ use std::hash::Hash;
 use kivgraph_format::Language;
 
 use crate::emit::Site;
-use crate::facts::{FileId, RepoId};
+use crate::facts::{FactSet, FileId, RepoId};
 use crate::lang::{UnionHit, UnionPart, union_hit};
 
 /// Where something written in `language` occurs: `file` of `repo`, at `line` and `column`.
@@ -127,6 +127,56 @@ impl<B> Hit<B> {
             UnionHit::Unknown if unknown => Hit::Unknown,
             UnionHit::Unknown => Hit::External,
         }
+    }
+}
+
+/// Modules a run of [`bind_in_runs`] takes where TypeScript and Python bind references.
+pub(crate) const MODULES_PER_TASK: usize = 64;
+
+/// The modules a run takes; tests set other numbers to check that the facts do not depend on it,
+/// one test at a time ([`PER_TASK_TESTS`]).
+#[cfg(test)]
+pub(crate) static PER_TASK: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(MODULES_PER_TASK);
+/// Held by a test while it sets [`PER_TASK`].
+#[cfg(test)]
+pub(crate) static PER_TASK_TESTS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// [`MODULES_PER_TASK`], or what a test set.
+pub(crate) fn modules_per_task() -> usize {
+    #[cfg(test)]
+    return PER_TASK.load(std::sync::atomic::Ordering::Relaxed).max(1);
+    #[cfg(not(test))]
+    MODULES_PER_TASK
+}
+
+/// Binds modules `0..count` in runs of `per_task` (a fixed number, so that which modules share a
+/// run's memos does not depend on the threads there are), each run on a thread of the pool by
+/// `bind` into facts of its own, and appends what every run emitted to `facts` in module order,
+/// as one loop over the modules in turn would have. A run adds edges, unresolved records, package
+/// edges and diagnostics only.
+pub(crate) fn bind_in_runs(
+    facts: &mut FactSet,
+    count: usize,
+    per_task: usize,
+    bind: impl Fn(&mut FactSet, &[usize]) + Sync,
+) {
+    use rayon::prelude::*;
+    let modules: Vec<usize> = (0..count).collect();
+    let runs: Vec<FactSet> = modules
+        .par_chunks(per_task.max(1))
+        .map(|run| {
+            let mut out = FactSet::default();
+            bind(&mut out, run);
+            out
+        })
+        .collect();
+    for out in runs {
+        debug_assert!(out.symbols.is_empty() && out.packages.is_empty() && out.files.is_empty());
+        facts.edges.extend(out.edges);
+        facts.unresolved.extend(out.unresolved);
+        facts.package_edges.extend(out.package_edges);
+        facts.diagnostics.extend(out.diagnostics);
     }
 }
 

@@ -27,7 +27,9 @@ use kivgraph_format::SymbolKind;
 use super::extract::{PyFile, Ref};
 use super::project::{RepoLayout, add_default_roots, module_name};
 use crate::facts::{FactSet, FileId, PackageId, RepoId, SymbolId};
-use crate::lang::shared::resolve::{CutMemo, Lookup, other_modules};
+use crate::lang::shared::resolve::{
+    CutMemo, Lookup, bind_in_runs, modules_per_task, other_modules,
+};
 use modules::ModuleTable;
 
 /// How deep chains of names, attributes and bases are followed before giving up.
@@ -155,27 +157,8 @@ impl std::ops::Deref for Resolver<'_> {
     }
 }
 
-/// Modules a task binds the references of, in module order: a fixed number, so that which
-/// modules share a task's memo does not depend on the threads there are.
-const MODULES_PER_TASK: usize = 64;
-
-/// The modules a task takes; tests set other numbers to check that the facts do not depend
-/// on it.
-#[cfg(test)]
-pub(in crate::lang::py) const MODULES_PER_TASK_FOR_TESTS: usize = MODULES_PER_TASK;
-#[cfg(test)]
-pub(in crate::lang::py) static PER_TASK: std::sync::atomic::AtomicUsize =
-    std::sync::atomic::AtomicUsize::new(MODULES_PER_TASK);
-
-fn per_task() -> usize {
-    #[cfg(test)]
-    return PER_TASK.load(std::sync::atomic::Ordering::Relaxed).max(1);
-    #[cfg(not(test))]
-    MODULES_PER_TASK
-}
-
 /// Resolves every Python module: symbols, then each module's import facts, references and
-/// structural edges (runs of [`MODULES_PER_TASK`] modules on every thread, their facts
+/// structural edges (runs of modules on every thread ([`bind_in_runs`]), their facts
 /// appended in module order), then the candidates alternative declarations give each other.
 pub fn run(facts: &mut FactSet, mods: Vec<Module>, layouts: HashMap<RepoId, RepoLayout>) {
     let mut shared = Shared::new(mods, layouts);
@@ -191,28 +174,14 @@ pub fn run(facts: &mut FactSet, mods: Vec<Module>, layouts: HashMap<RepoId, Repo
         .map(|m| std::mem::take(&mut m.py.refs))
         .collect();
     let first_edge = facts.edges.len();
-    let modules: Vec<usize> = (0..shared.mods.len()).collect();
-    use rayon::prelude::*;
-    let runs: Vec<FactSet> = modules
-        .par_chunks(per_task())
-        .map(|run| {
-            let mut out = FactSet::default();
-            let mut r = Resolver::new(&mut out, &shared, &refs);
-            for &m in run {
-                r.import_facts(m);
-                r.references(m);
-                r.structural(m);
-            }
-            out
-        })
-        .collect();
-    for out in runs {
-        debug_assert!(out.symbols.is_empty() && out.packages.is_empty() && out.files.is_empty());
-        facts.edges.extend(out.edges);
-        facts.unresolved.extend(out.unresolved);
-        facts.package_edges.extend(out.package_edges);
-        facts.diagnostics.extend(out.diagnostics);
-    }
+    bind_in_runs(facts, shared.mods.len(), modules_per_task(), |out, run| {
+        let mut r = Resolver::new(out, &shared, &refs);
+        for &m in run {
+            r.import_facts(m);
+            r.references(m);
+            r.structural(m);
+        }
+    });
     let mut r = Resolver::new(facts, &shared, &refs);
     r.stub_twins(first_edge);
     r.guarded_imports(first_edge);

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::Ordering;
 
-use crate::lang::py::resolve::PER_TASK;
+use crate::lang::shared::resolve::{MODULES_PER_TASK, PER_TASK, PER_TASK_TESTS};
 use crate::testing::compile;
 
 /// `*` imports in a cycle (the last one that binds a name wins, so they are searched last
@@ -46,6 +46,7 @@ a.Missing
 
 #[test]
 fn the_facts_do_not_depend_on_how_modules_are_split_into_tasks() {
+    let _one_at_a_time = PER_TASK_TESTS.lock().unwrap_or_else(|e| e.into_inner());
     let facts = |per_task: usize| {
         PER_TASK.store(per_task, Ordering::Relaxed);
         let c = compile(CYCLE);
@@ -58,10 +59,7 @@ fn the_facts_do_not_depend_on_how_modules_are_split_into_tasks() {
     let whole = facts(usize::MAX);
     let one_each = facts(1);
     let pairs = facts(2);
-    PER_TASK.store(
-        crate::lang::py::resolve::MODULES_PER_TASK_FOR_TESTS,
-        Ordering::Relaxed,
-    );
+    PER_TASK.store(MODULES_PER_TASK, Ordering::Relaxed);
     assert!(
         whole.0.len() >= 8,
         "the fixture bound too little: {whole:?}"

@@ -31,7 +31,8 @@ use crate::emit::{self, NameOnly, ReceiverWords, Request, Site, reason};
 use crate::facts::{FactSet, FileId, Package, PackageId, RepoId, SymbolId};
 use crate::lang::Home;
 use crate::lang::shared::resolve::{
-    CutMemo, Lookup, decl_symbol, name_only_candidates, other_modules, site_in,
+    CutMemo, Lookup, bind_in_runs, decl_symbol, modules_per_task, name_only_candidates,
+    other_modules, site_in,
 };
 
 /// How the detail of a `RECEIVER_TYPE_UNKNOWN` record is worded.
@@ -201,25 +202,6 @@ impl std::ops::Deref for Resolver<'_> {
     }
 }
 
-/// Modules a task binds the references of, in module order. A fixed number, so that which
-/// modules share a task's memos does not depend on the threads there are.
-const MODULES_PER_TASK: usize = 64;
-
-/// The modules a task takes; tests set other numbers to check that the facts do not depend
-/// on it.
-#[cfg(test)]
-pub(in crate::lang::ts) const MODULES_PER_TASK_FOR_TESTS: usize = MODULES_PER_TASK;
-#[cfg(test)]
-pub(in crate::lang::ts) static PER_TASK: std::sync::atomic::AtomicUsize =
-    std::sync::atomic::AtomicUsize::new(MODULES_PER_TASK);
-
-fn per_task() -> usize {
-    #[cfg(test)]
-    return PER_TASK.load(std::sync::atomic::Ordering::Relaxed).max(1);
-    #[cfg(not(test))]
-    MODULES_PER_TASK
-}
-
 type EvalMemo = HashMap<u64, Vec<(usize, Expr, Recv, usize)>>;
 type DiscriminantMemo = HashMap<(usize, usize), HashMap<String, (Option<Rc<[String]>>, usize)>>;
 
@@ -235,7 +217,7 @@ fn is_type_container(k: SymbolKind) -> bool {
 }
 
 /// Resolves every module's references: symbols first, then the modules' references, specifier
-/// facts and structural edges, runs of [`MODULES_PER_TASK`] modules on every thread, their facts
+/// facts and structural edges, runs of modules on every thread ([`bind_in_runs`]), their facts
 /// appended in module order.
 pub fn run(facts: &mut FactSet, mods: Vec<Module>, project: Project) {
     let mut shared = Shared::new(mods, project);
@@ -250,28 +232,14 @@ pub fn run(facts: &mut FactSet, mods: Vec<Module>, project: Project) {
         .iter_mut()
         .map(|m| std::mem::take(&mut m.ts.refs))
         .collect();
-    let modules: Vec<usize> = (0..shared.mods.len()).collect();
-    use rayon::prelude::*;
-    let runs: Vec<FactSet> = modules
-        .par_chunks(per_task())
-        .map(|run| {
-            let mut out = FactSet::default();
-            let mut r = Resolver::new(&mut out, &shared, &refs);
-            for &m in run {
-                r.specifier_facts(m);
-                r.references(m);
-                r.structural(m);
-            }
-            out
-        })
-        .collect();
-    for out in runs {
-        debug_assert!(out.symbols.is_empty() && out.packages.is_empty() && out.files.is_empty());
-        facts.edges.extend(out.edges);
-        facts.unresolved.extend(out.unresolved);
-        facts.package_edges.extend(out.package_edges);
-        facts.diagnostics.extend(out.diagnostics);
-    }
+    bind_in_runs(facts, shared.mods.len(), modules_per_task(), |out, run| {
+        let mut r = Resolver::new(out, &shared, &refs);
+        for &m in run {
+            r.specifier_facts(m);
+            r.references(m);
+            r.structural(m);
+        }
+    });
 }
 
 impl Shared {

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::Ordering;
 
-use crate::lang::ts::resolve::PER_TASK;
+use crate::lang::shared::resolve::{MODULES_PER_TASK, PER_TASK, PER_TASK_TESTS};
 use crate::testing::compile;
 
 /// Re-export cycles (which the export memo cuts) and names reached through them from several
@@ -87,6 +87,7 @@ N;
 
 #[test]
 fn the_facts_do_not_depend_on_how_modules_are_split_into_tasks() {
+    let _one_at_a_time = PER_TASK_TESTS.lock().unwrap_or_else(|e| e.into_inner());
     let facts = |fixture: &str, per_task: usize| {
         PER_TASK.store(per_task, Ordering::Relaxed);
         let c = compile(fixture);
@@ -100,10 +101,7 @@ fn the_facts_do_not_depend_on_how_modules_are_split_into_tasks() {
         let whole = facts(fixture, usize::MAX);
         let one_each = facts(fixture, 1);
         let pairs = facts(fixture, 2);
-        PER_TASK.store(
-            crate::lang::ts::resolve::MODULES_PER_TASK_FOR_TESTS,
-            Ordering::Relaxed,
-        );
+        PER_TASK.store(MODULES_PER_TASK, Ordering::Relaxed);
         assert!(
             whole.0.len() >= 4,
             "the fixture bound too little to tell: {} edges, {} unresolved",
