@@ -188,14 +188,36 @@ pub(crate) fn bind_in_runs(
 /// modules share a memo (TypeScript and Python bind runs of modules on several threads, each
 /// run with a memo of its own). Keeping what a cut search found made a name that `b` re-exports
 /// through a cycle bind to one of its two declarations when `a` had been asked first, and to
-/// both otherwise. One dependence is left: a value kept is reused at any depth, where a search
-/// begun that deep would stop at the depth bound (chains of 64 levels).
+/// both otherwise. A value kept is reused only where a search begun at that depth would not
+/// reach the depth bound either (its reach is kept with it).
 pub(crate) struct CutMemo<K, V> {
-    memo: RefCell<HashMap<K, V>>,
+    /// Each value kept, with its reach: how much deeper than where it began its search checked
+    /// the depth bound.
+    memo: RefCell<HashMap<K, (V, usize)>>,
     busy: RefCell<HashSet<K>>,
     cut: Cell<bool>,
     /// Lookups not answered by the memo (computed, or cut).
     misses: Cell<u64>,
+}
+
+/// Where a search of a [`CutMemo`] stands: its depth, the bound no search goes past, and the
+/// deepest depth any search checked against the bound since the innermost kept value began
+/// (the resolver's, which its other bounded searches note too).
+#[derive(Clone, Copy)]
+pub(crate) struct SearchDepth<'a> {
+    pub depth: usize,
+    pub bound: usize,
+    pub deepest: &'a Cell<usize>,
+}
+
+impl SearchDepth<'_> {
+    /// Notes that the search checked the bound `depth + reach` deep.
+    fn reached(&self, reach: usize) {
+        let at = self.depth + reach;
+        if at > self.deepest.get() {
+            self.deepest.set(at);
+        }
+    }
 }
 
 impl<K, V> Default for CutMemo<K, V> {
@@ -222,10 +244,25 @@ impl<K: Hash + Eq + Clone, V: Clone + PartialEq> CutMemo<K, V> {
         self.cut.set(true);
     }
 
-    /// The value of `key`: the memo's, else `compute`'s, unless the search is `too_deep` or
-    /// already computing `key` (then `missing`, and a cut).
-    pub(crate) fn get(&self, key: K, too_deep: bool, missing: V, compute: impl FnOnce() -> V) -> V {
-        if let Some(v) = self.memo.borrow().get(&key) {
+    /// The value of `key`: the memo's, else `compute`'s, unless the search is past the bound or
+    /// already computing `key` (then `missing`, and a cut). A value is kept only when its
+    /// search met no cut, and reused only where a search begun at that depth would not reach
+    /// the bound either: a value the memo gives is the one a search from `key` at that depth
+    /// gives, whatever searches ran before.
+    pub(crate) fn get(
+        &self,
+        key: K,
+        at: SearchDepth<'_>,
+        missing: V,
+        compute: impl FnOnce() -> V,
+    ) -> V {
+        at.reached(0);
+        let too_deep = at.depth > at.bound;
+        if !too_deep
+            && let Some((v, reach)) = self.memo.borrow().get(&key)
+            && at.depth + reach <= at.bound
+        {
+            at.reached(*reach);
             return v.clone();
         }
         self.misses.set(self.misses.get() + 1);
@@ -234,12 +271,17 @@ impl<K: Hash + Eq + Clone, V: Clone + PartialEq> CutMemo<K, V> {
             return missing;
         }
         let outer = self.cut.replace(false);
+        let outer_deepest = at.deepest.replace(at.depth);
         let v = compute();
+        let deepest = at.deepest.get();
+        at.deepest.set(outer_deepest.max(deepest));
         let cut = self.cut.get();
         self.cut.set(outer || cut);
         self.busy.borrow_mut().remove(&key);
         if !cut {
-            self.memo.borrow_mut().insert(key, v.clone());
+            self.memo
+                .borrow_mut()
+                .insert(key, (v.clone(), deepest - at.depth));
         }
         v
     }

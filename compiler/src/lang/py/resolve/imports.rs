@@ -9,6 +9,7 @@ use crate::emit::reason::{IMPORT_NOT_RESOLVED, STDLIB_NOT_INDEXED};
 use crate::facts::RepoId;
 use crate::lang::py::extract::{ImportKind, NameRes, is_builtin};
 use crate::lang::py::project::module_name;
+use crate::lang::shared::resolve::SearchDepth;
 
 const STDLIB: &str = include_str!("../stdlib.txt");
 
@@ -92,10 +93,14 @@ impl Resolver<'_> {
     /// re-exports, a name of one of its `*` imports, or its submodule.
     pub(super) fn attribute(&self, t: usize, name: &str, depth: usize) -> Bound {
         let key = (t, name.to_string());
-        self.attributes
-            .get(key, depth > MAX_DEPTH, Bound::Missing, || {
-                self.compute_attribute(t, name, depth)
-            })
+        let at = SearchDepth {
+            depth,
+            bound: MAX_DEPTH,
+            deepest: &self.deepest,
+        };
+        self.attributes.get(key, at, Bound::Missing, || {
+            self.compute_attribute(t, name, depth)
+        })
     }
 
     fn compute_attribute(&self, t: usize, name: &str, depth: usize) -> Bound {
@@ -195,7 +200,7 @@ impl Resolver<'_> {
     }
 
     pub(super) fn bind_res(&self, m: usize, res: &NameRes, depth: usize) -> Bound {
-        if depth > MAX_DEPTH {
+        if self.too_deep(depth) {
             return Bound::Missing;
         }
         match res {

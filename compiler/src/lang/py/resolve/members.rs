@@ -3,7 +3,7 @@
 
 use crate::hash::HashSet;
 
-use super::{Bound, Hit, Lookup, MAX_DEPTH, Receiver, Resolver};
+use super::{Bound, Hit, Lookup, Receiver, Resolver};
 use crate::lang::py::extract::{Decl, NameRes, TypeRef};
 
 /// A class declaring `__getattr__` or `__getattribute__` may have any attribute: it is open.
@@ -36,7 +36,7 @@ impl Resolver<'_> {
         depth: usize,
         visited: &mut HashSet<(usize, usize)>,
     ) -> Lookup {
-        if depth > MAX_DEPTH || !visited.insert((m, c)) {
+        if self.too_deep(depth) || !visited.insert((m, c)) {
             return Lookup::NotFound { closed: false };
         }
         // With every base compiled, Python's own order: the C3 linearisation.
@@ -86,7 +86,7 @@ impl Resolver<'_> {
     /// The C3 linearisation of class `c`, when every base class resolves to a compiled class
     /// (`object` aside) and the hierarchy is consistent.
     fn mro(&self, m: usize, c: usize, depth: usize) -> Option<Vec<(usize, usize)>> {
-        if depth > MAX_DEPTH {
+        if self.too_deep(depth) {
             return None;
         }
         let mut seqs: Vec<Vec<(usize, usize)>> = Vec::new();
@@ -136,7 +136,7 @@ impl Resolver<'_> {
     }
 
     pub(super) fn members_named(&self, recv: &Receiver, name: &str, depth: usize) -> Hit {
-        if depth > MAX_DEPTH {
+        if self.too_deep(depth) {
             return Hit::Unknown;
         }
         match recv {

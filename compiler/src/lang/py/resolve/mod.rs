@@ -148,6 +148,9 @@ pub struct Resolver<'f> {
     read_again: std::cell::Cell<bool>,
     /// Receiver evaluations made for the reference being bound ([`MAX_EVAL_STEPS`]).
     eval_steps: std::cell::Cell<usize>,
+    /// The deepest depth checked against the bound since the innermost kept attribute began
+    /// ([`Resolver::too_deep`]).
+    deepest: std::cell::Cell<usize>,
 }
 
 impl std::ops::Deref for Resolver<'_> {
@@ -294,6 +297,17 @@ impl<'f> Resolver<'f> {
             typing_locals: Default::default(),
             read_again: Default::default(),
             eval_steps: Default::default(),
+            deepest: Default::default(),
         }
+    }
+
+    /// Whether `depth` is past the bound of every recursive search; notes the depth checked, so
+    /// that an attribute whose search checked past the bound is never reused
+    /// ([`crate::lang::shared::resolve::SearchDepth`]).
+    fn too_deep(&self, depth: usize) -> bool {
+        if depth > self.deepest.get() {
+            self.deepest.set(depth);
+        }
+        depth > MAX_DEPTH
     }
 }

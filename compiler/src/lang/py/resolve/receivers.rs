@@ -3,7 +3,7 @@
 
 use kivgraph_format::SymbolKind;
 
-use super::{Bound, Hit, Lookup, MAX_DEPTH, MAX_EVAL_STEPS, Receiver, Resolver, Target};
+use super::{Bound, Hit, Lookup, MAX_EVAL_STEPS, Receiver, Resolver, Target};
 use crate::lang::py::extract::{Expr, ImportKind, NameRes, TypeRef, is_builtin};
 
 /// Builtins whose result's type depends on their arguments at run time.
@@ -28,7 +28,7 @@ const DYNAMIC_BUILTINS: &[&str] = &[
 
 impl Resolver<'_> {
     pub(super) fn eval(&self, m: usize, e: &Expr, depth: usize) -> Receiver {
-        if depth > MAX_DEPTH {
+        if self.too_deep(depth) {
             return Receiver::Unknown;
         }
         let steps = self.eval_steps.get() + 1;
@@ -237,7 +237,7 @@ impl Resolver<'_> {
     }
 
     fn callee(&self, m: usize, e: &Expr, depth: usize) -> Bound {
-        if depth > MAX_DEPTH {
+        if self.too_deep(depth) {
             return Bound::Missing;
         }
         match e {
@@ -257,7 +257,7 @@ impl Resolver<'_> {
     }
 
     fn value_recv(&self, b: Bound, depth: usize) -> Receiver {
-        if depth > MAX_DEPTH {
+        if self.too_deep(depth) {
             return Receiver::Unknown;
         }
         match b {
@@ -283,7 +283,7 @@ impl Resolver<'_> {
     }
 
     pub(super) fn type_recv(&self, m: usize, t: &TypeRef, depth: usize) -> Receiver {
-        if depth > MAX_DEPTH {
+        if self.too_deep(depth) {
             return Receiver::Unknown;
         }
         match t {

@@ -10,10 +10,14 @@ impl Resolver<'_> {
     pub(super) fn export_of(&self, m: usize, name: &str, meaning: Meaning, depth: usize) -> Bound {
         // A module that re-exports itself, directly or not, finds nothing the second time round.
         let key = (m, name.to_string(), meaning);
-        self.exports
-            .get(key, self.too_deep(depth), Bound::Missing, || {
-                self.compute_export(m, name, meaning, depth)
-            })
+        let at = SearchDepth {
+            depth,
+            bound: MAX_DEPTH,
+            deepest: &self.deepest,
+        };
+        self.exports.get(key, at, Bound::Missing, || {
+            self.compute_export(m, name, meaning, depth)
+        })
     }
 
     /// The first of `found` that has the wanted meaning, else the first found at all.

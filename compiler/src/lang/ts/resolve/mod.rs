@@ -31,8 +31,8 @@ use crate::emit::{self, NameOnly, ReceiverWords, Request, Site, reason};
 use crate::facts::{FactSet, FileId, Package, PackageId, RepoId, SymbolId};
 use crate::lang::Home;
 use crate::lang::shared::resolve::{
-    CutMemo, Lookup, bind_in_runs, decl_symbol, modules_per_task, name_only_candidates,
-    other_modules, site_in,
+    CutMemo, Lookup, SearchDepth, bind_in_runs, decl_symbol, modules_per_task,
+    name_only_candidates, other_modules, site_in,
 };
 
 /// How the detail of a `RECEIVER_TYPE_UNKNOWN` record is worded.
@@ -346,12 +346,6 @@ impl<'f> Resolver<'f> {
         if depth > self.deepest.get() {
             self.deepest.set(depth);
         }
-        // A search stopped by the bound gives what a search begun less deep would not: the
-        // export being computed, if any, is not kept.
-        let too_deep = depth > MAX_DEPTH;
-        if too_deep {
-            self.exports.cut();
-        }
-        too_deep
+        depth > MAX_DEPTH
     }
 }
