@@ -679,7 +679,7 @@ fn resolve_and_publish(
 /// with its standard library, after the generation was published and before the caller heard
 /// of it. A program that exits first lets the system take the memory back whole. When no
 /// thread can be started, the closure, and `value` with it, is freed here.
-pub(crate) fn drop_aside<T: Send + 'static>(value: T) {
+fn drop_aside<T: Send + 'static>(value: T) {
     let _ = std::thread::Builder::new()
         .name("kivgraph-free".into())
         .spawn(move || drop(value));

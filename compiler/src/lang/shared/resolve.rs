@@ -200,23 +200,58 @@ pub(crate) struct CutMemo<K, V> {
     misses: Cell<u64>,
 }
 
-/// Where a search of a [`CutMemo`] stands: its depth, the bound no search goes past, and the
-/// deepest depth any search checked against the bound since the innermost kept value began
-/// (the resolver's, which its other bounded searches note too).
-#[derive(Clone, Copy)]
-pub(crate) struct SearchDepth<'a> {
-    pub depth: usize,
-    pub bound: usize,
-    pub deepest: &'a Cell<usize>,
+/// The depth bound of a resolver's recursive searches, and the deepest depth any of them
+/// checked against it since the innermost search whose value may be kept began: a kept value's
+/// reach ([`CutMemo`], TypeScript's receiver memo).
+pub(crate) struct DepthBound {
+    bound: usize,
+    deepest: Cell<usize>,
 }
 
-impl SearchDepth<'_> {
-    /// Notes that the search checked the bound `depth + reach` deep.
-    fn reached(&self, reach: usize) {
-        let at = self.depth + reach;
+impl DepthBound {
+    pub(crate) fn new(bound: usize) -> DepthBound {
+        DepthBound {
+            bound,
+            deepest: Cell::new(0),
+        }
+    }
+
+    /// Whether a search at `depth` is past the bound; notes the depth checked.
+    pub(crate) fn too_deep(&self, depth: usize) -> bool {
+        self.note(depth);
+        depth > self.bound
+    }
+
+    /// Notes that a search checked the bound `at` deep.
+    pub(crate) fn note(&self, at: usize) {
         if at > self.deepest.get() {
             self.deepest.set(at);
         }
+    }
+
+    /// Whether a value whose search checked the bound `reach` levels deeper than its start is
+    /// what a search begun at `depth` gives (it stays within the bound); using it counts as
+    /// reaching that deep.
+    pub(crate) fn reuse(&self, depth: usize, reach: usize) -> bool {
+        let within = depth + reach <= self.bound;
+        if within {
+            self.note(depth + reach);
+        }
+        within
+    }
+
+    /// Runs `search`, begun at `depth`; gives its value and the deepest depth it checked.
+    pub(crate) fn measure<T>(&self, depth: usize, search: impl FnOnce() -> T) -> (T, usize) {
+        let outer = self.deepest.replace(depth);
+        let value = search();
+        let deepest = self.deepest.get();
+        self.deepest.set(outer.max(deepest));
+        (value, deepest)
+    }
+
+    /// Whether a search that checked the bound `deepest` deep never met it.
+    pub(crate) fn within(&self, deepest: usize) -> bool {
+        deepest <= self.bound
     }
 }
 
@@ -244,25 +279,24 @@ impl<K: Hash + Eq + Clone, V: Clone + PartialEq> CutMemo<K, V> {
         self.cut.set(true);
     }
 
-    /// The value of `key`: the memo's, else `compute`'s, unless the search is past the bound or
-    /// already computing `key` (then `missing`, and a cut). A value is kept only when its
-    /// search met no cut, and reused only where a search begun at that depth would not reach
-    /// the bound either: a value the memo gives is the one a search from `key` at that depth
-    /// gives, whatever searches ran before.
+    /// The value of `key`: the memo's, else `compute`'s, unless the search at `depth` is past
+    /// the bound or already computing `key` (then `missing`, and a cut). A value is kept only
+    /// when its search met no cut, and reused only where a search begun at that depth would not
+    /// reach the bound either: a value the memo gives is the one a search from `key` at that
+    /// depth gives, whatever searches ran before.
     pub(crate) fn get(
         &self,
         key: K,
-        at: SearchDepth<'_>,
+        depth: usize,
+        bound: &DepthBound,
         missing: V,
         compute: impl FnOnce() -> V,
     ) -> V {
-        at.reached(0);
-        let too_deep = at.depth > at.bound;
+        let too_deep = bound.too_deep(depth);
         if !too_deep
             && let Some((v, reach)) = self.memo.borrow().get(&key)
-            && at.depth + reach <= at.bound
+            && bound.reuse(depth, *reach)
         {
-            at.reached(*reach);
             return v.clone();
         }
         self.misses.set(self.misses.get() + 1);
@@ -271,17 +305,14 @@ impl<K: Hash + Eq + Clone, V: Clone + PartialEq> CutMemo<K, V> {
             return missing;
         }
         let outer = self.cut.replace(false);
-        let outer_deepest = at.deepest.replace(at.depth);
-        let v = compute();
-        let deepest = at.deepest.get();
-        at.deepest.set(outer_deepest.max(deepest));
+        let (v, deepest) = bound.measure(depth, compute);
         let cut = self.cut.get();
         self.cut.set(outer || cut);
         self.busy.borrow_mut().remove(&key);
         if !cut {
             self.memo
                 .borrow_mut()
-                .insert(key, (v.clone(), deepest - at.depth));
+                .insert(key, (v.clone(), deepest - depth));
         }
         v
     }

@@ -4,12 +4,11 @@
 
 use crate::hash::HashSet;
 
-use super::{Bound, MAX_DEPTH, Resolver, Target};
+use super::{Bound, Resolver, Target};
 use crate::emit::reason::{IMPORT_NOT_RESOLVED, STDLIB_NOT_INDEXED};
 use crate::facts::RepoId;
 use crate::lang::py::extract::{ImportKind, NameRes, is_builtin};
 use crate::lang::py::project::module_name;
-use crate::lang::shared::resolve::SearchDepth;
 
 const STDLIB: &str = include_str!("../stdlib.txt");
 
@@ -93,14 +92,10 @@ impl Resolver<'_> {
     /// re-exports, a name of one of its `*` imports, or its submodule.
     pub(super) fn attribute(&self, t: usize, name: &str, depth: usize) -> Bound {
         let key = (t, name.to_string());
-        let at = SearchDepth {
-            depth,
-            bound: MAX_DEPTH,
-            deepest: &self.deepest,
-        };
-        self.attributes.get(key, at, Bound::Missing, || {
-            self.compute_attribute(t, name, depth)
-        })
+        self.attributes
+            .get(key, depth, &self.depth_bound, Bound::Missing, || {
+                self.compute_attribute(t, name, depth)
+            })
     }
 
     fn compute_attribute(&self, t: usize, name: &str, depth: usize) -> Bound {

@@ -28,7 +28,7 @@ use super::extract::{PyFile, Ref};
 use super::project::{RepoLayout, add_default_roots, module_name};
 use crate::facts::{FactSet, FileId, PackageId, RepoId, SymbolId};
 use crate::lang::shared::resolve::{
-    CutMemo, Lookup, bind_in_runs, modules_per_task, other_modules,
+    CutMemo, DepthBound, Lookup, bind_in_runs, modules_per_task, other_modules,
 };
 use modules::ModuleTable;
 
@@ -148,9 +148,9 @@ pub struct Resolver<'f> {
     read_again: std::cell::Cell<bool>,
     /// Receiver evaluations made for the reference being bound ([`MAX_EVAL_STEPS`]).
     eval_steps: std::cell::Cell<usize>,
-    /// The deepest depth checked against the bound since the innermost kept attribute began
-    /// ([`Resolver::too_deep`]).
-    deepest: std::cell::Cell<usize>,
+    /// The bound of every recursive search, and how deep they checked it (kept attributes'
+    /// reach).
+    depth_bound: DepthBound,
 }
 
 impl std::ops::Deref for Resolver<'_> {
@@ -297,17 +297,13 @@ impl<'f> Resolver<'f> {
             typing_locals: Default::default(),
             read_again: Default::default(),
             eval_steps: Default::default(),
-            deepest: Default::default(),
+            depth_bound: DepthBound::new(MAX_DEPTH),
         }
     }
 
     /// Whether `depth` is past the bound of every recursive search; notes the depth checked, so
-    /// that an attribute whose search checked past the bound is never reused
-    /// ([`crate::lang::shared::resolve::SearchDepth`]).
+    /// that an attribute whose search checked past the bound is never reused ([`DepthBound`]).
     fn too_deep(&self, depth: usize) -> bool {
-        if depth > self.deepest.get() {
-            self.deepest.set(depth);
-        }
-        depth > MAX_DEPTH
+        self.depth_bound.too_deep(depth)
     }
 }

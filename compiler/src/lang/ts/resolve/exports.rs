@@ -10,14 +10,10 @@ impl Resolver<'_> {
     pub(super) fn export_of(&self, m: usize, name: &str, meaning: Meaning, depth: usize) -> Bound {
         // A module that re-exports itself, directly or not, finds nothing the second time round.
         let key = (m, name.to_string(), meaning);
-        let at = SearchDepth {
-            depth,
-            bound: MAX_DEPTH,
-            deepest: &self.deepest,
-        };
-        self.exports.get(key, at, Bound::Missing, || {
-            self.compute_export(m, name, meaning, depth)
-        })
+        self.exports
+            .get(key, depth, &self.depth_bound, Bound::Missing, || {
+                self.compute_export(m, name, meaning, depth)
+            })
     }
 
     /// The first of `found` that has the wanted meaning, else the first found at all.

@@ -31,8 +31,8 @@ use crate::emit::{self, NameOnly, ReceiverWords, Request, Site, reason};
 use crate::facts::{FactSet, FileId, Package, PackageId, RepoId, SymbolId};
 use crate::lang::Home;
 use crate::lang::shared::resolve::{
-    CutMemo, Lookup, SearchDepth, bind_in_runs, decl_symbol, modules_per_task,
-    name_only_candidates, other_modules, site_in,
+    CutMemo, DepthBound, Lookup, bind_in_runs, decl_symbol, modules_per_task, name_only_candidates,
+    other_modules, site_in,
 };
 
 /// How the detail of a `RECEIVER_TYPE_UNKNOWN` record is worded.
@@ -191,8 +191,8 @@ pub struct Resolver<'f> {
     /// depth bound), kept and reused as [`Resolver::eval`] keeps receivers. See
     /// `Resolver::discriminant_values`.
     discriminants: std::cell::RefCell<DiscriminantMemo>,
-    /// The deepest depth checked against the bound since the innermost kept evaluation began.
-    deepest: std::cell::Cell<usize>,
+    /// The bound of every recursive search, and how deep they checked it (kept values' reach).
+    depth_bound: DepthBound,
 }
 
 impl std::ops::Deref for Resolver<'_> {
@@ -336,16 +336,13 @@ impl<'f> Resolver<'f> {
             exports: CutMemo::default(),
             evals: Default::default(),
             discriminants: Default::default(),
-            deepest: Default::default(),
+            depth_bound: DepthBound::new(MAX_DEPTH),
         }
     }
 
     /// Whether `depth` is past the bound of every recursive search; notes the depth checked for
-    /// [`Resolver::eval`]'s memo.
+    /// the memos ([`DepthBound`]).
     fn too_deep(&self, depth: usize) -> bool {
-        if depth > self.deepest.get() {
-            self.deepest.set(depth);
-        }
-        depth > MAX_DEPTH
+        self.depth_bound.too_deep(depth)
     }
 }

@@ -59,19 +59,13 @@ impl Resolver<'_> {
         keep: impl FnOnce(&T, usize),
     ) -> T {
         if let Some((value, reach)) = kept
-            && depth + reach <= MAX_DEPTH
+            && self.depth_bound.reuse(depth, reach)
         {
-            if depth + reach > self.deepest.get() {
-                self.deepest.set(depth + reach);
-            }
             return value;
         }
-        let outer = self.deepest.replace(depth);
         let misses = self.exports.misses();
-        let value = compute();
-        let deepest = self.deepest.get();
-        self.deepest.set(outer.max(deepest));
-        if deepest <= MAX_DEPTH && self.exports.misses() == misses {
+        let (value, deepest) = self.depth_bound.measure(depth, compute);
+        if self.depth_bound.within(deepest) && self.exports.misses() == misses {
             keep(&value, deepest - depth);
         }
         value
